@@ -1,0 +1,16 @@
+/** Command table of the command line: each command lives in its own module. */
+import { serveCommand } from './serve.js'
+import { inventoryCommand } from './inventory.js'
+import { migrateCommand } from './migrate.js'
+
+export interface Command {
+  summary: string
+  /** Returns an exit code, or -1 for a long-running server that exits on a signal. */
+  run(args: string[]): Promise<number>
+}
+
+export const commands: Record<string, Command> = {
+  serve: serveCommand,
+  inventory: inventoryCommand,
+  migrate: migrateCommand,
+}

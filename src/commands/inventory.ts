@@ -1,0 +1,25 @@
+import { startInventory } from '../inventory/server.js'
+import type { Command } from './index.js'
+import { loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
+
+export const inventoryCommand: Command = {
+  summary: 'run the inventory service alone (INTERNAL_SECRET required)',
+  async run() {
+    const rt = loadRuntime('inventory')
+    if (!rt.env.internalSecret) throw new Error('INTERNAL_SECRET must be set for a standalone inventory')
+    const db = await openRuntimeDb(rt)
+    const inv = await startInventory({
+      db,
+      config: rt.config,
+      log: rt.log,
+      internalSecret: rt.env.internalSecret,
+      port: rt.env.inventoryPort,
+      host: '0.0.0.0',
+    })
+    onShutdown(rt.log, async () => {
+      await inv.close()
+      await db.close()
+    })
+    return -1
+  },
+}

@@ -1,0 +1,55 @@
+/**
+ * The request context that flows through the gateway pipeline (see pipeline/), and the contract
+ * between its stages and the gateway's own endpoint handlers.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Logger } from 'pino'
+import type { Endpoint, Method } from '../shared/manifest.js'
+import type { Principal } from '../shared/principal.js'
+
+/** Address generation of the request (spec, "Address shape"). */
+export type Generation = 'header' | 'original' | 'path'
+
+export interface RequestContext {
+  readonly req: IncomingMessage
+  readonly res: ServerResponse
+  readonly requestId: string
+  /** Child logger bound to the request id. */
+  readonly log: Logger
+  /** process.hrtime.bigint() at arrival. */
+  readonly startedAt: bigint
+  readonly method: Method | string
+  /** Query string of the request (without '?'), passed on unchanged when forwarding. */
+  readonly search: string
+
+  // Set by the routing stage.
+  generation?: Generation
+  /** For the path generation: "major.minor" of the version segment. */
+  release?: string
+  endpoint?: Endpoint
+  /** Endpoint path relative to the generation prefix, e.g. "snapshots/123/lock". */
+  endpointPath?: string
+  params?: Record<string, string>
+
+  // Set by the version stage.
+  apiVersion?: number
+
+  // Set by the client-IP stage.
+  clientIp?: string
+
+  // Set by the authentication stage (null: public endpoint or no credentials).
+  principal?: Principal | null
+
+  /** Headers every response of this request carries (versioning, rate limit, deprecation). */
+  readonly responseHeaders: Record<string, string>
+}
+
+/** A gateway-owned endpoint implementation (auth/*, users*, api-tokens*, version). */
+export type LocalHandler = (ctx: RequestContext) => Promise<void>
+
+/** Handlers by "<METHOD> <endpoint path pattern>", e.g. "POST auth/login". */
+export type LocalHandlers = ReadonlyMap<string, LocalHandler>
+
+export function handlerKey(method: string, endpointPath: string): string {
+  return `${method} ${endpointPath}`
+}

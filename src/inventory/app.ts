@@ -1,0 +1,63 @@
+/**
+ * The inventory service as an HTTP request handler. It trusts identity only from the gateway:
+ * every request must carry the internal secret; the principal travels in an internal header.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { randomUUID } from 'node:crypto'
+import { ApiError } from '../shared/errors.js'
+import { Router, sendError, sendJson } from '../shared/http/index.js'
+import { INTERNAL_HEADERS, decodePrincipal, safeEqual } from '../shared/principal.js'
+import type { InventoryDeps, InventoryRequest } from './context.js'
+import { registerRoutes } from './routes/index.js'
+
+export interface InventoryApp {
+  handle(req: IncomingMessage, res: ServerResponse): void
+  router: Router<InventoryRequest>
+  close(): Promise<void>
+}
+
+export interface InventoryOptions extends InventoryDeps {
+  /** Shared secret that proves a request came through the gateway. */
+  internalSecret: string
+}
+
+const API_PREFIX = '/api/'
+
+export async function createInventoryApp(options: InventoryOptions): Promise<InventoryApp> {
+  const { internalSecret, ...deps } = options
+  const router = new Router<InventoryRequest>()
+  const lifecycle = await registerRoutes(router, deps)
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID()
+    const log = deps.log.child({ reqId: requestId })
+    void (async () => {
+      try {
+        const url = new URL(req.url ?? '/', 'http://inventory')
+        if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' })
+        if (url.pathname === '/readyz') {
+          const ok = await deps.db.ping()
+          return sendJson(res, ok ? 200 : 503, { status: ok ? 'ready' : 'database unavailable' })
+        }
+        const secret = req.headers[INTERNAL_HEADERS.secret]
+        if (typeof secret !== 'string' || !safeEqual(secret, internalSecret)) throw new ApiError('API_INTERNAL_AUTH_REQUIRED')
+        if (!url.pathname.startsWith(API_PREFIX)) throw new ApiError('API_NOT_FOUND')
+        const path = url.pathname.slice(API_PREFIX.length)
+        const { handler, match } = router.resolve(req.method ?? 'GET', path)
+        const versionHeader = Number(req.headers[INTERNAL_HEADERS.apiVersion])
+        const ctx: InventoryRequest = {
+          deps,
+          log,
+          principal: decodePrincipal(req.headers[INTERNAL_HEADERS.principal] as string | undefined),
+          apiVersion: Number.isInteger(versionHeader) && versionHeader > 0 ? versionHeader : 1,
+          query: url.searchParams,
+        }
+        await handler(ctx, match, req, res)
+      } catch (err) {
+        sendError(res, err, log)
+      }
+    })()
+  }
+
+  return { handle, router, close: lifecycle.close }
+}

@@ -1,0 +1,63 @@
+/**
+ * The shape of the table catalog. Each table is defined once; the definition feeds validation,
+ * the query planner, the storage DDL, the simulator's rows, the table description endpoint and
+ * docs/tables.md.
+ */
+
+/**
+ * Column value types. Storage: string → text, integer → bigint, number → double precision,
+ * boolean → boolean, timestamp → bigint (ms since the epoch), ip → inet, network → cidr,
+ * mac → text (lower-case colon form), stringArray → text[], integerArray → bigint[],
+ * ipArray → inet[], json → jsonb.
+ */
+export type ColumnType =
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'timestamp'
+  | 'ip'
+  | 'network'
+  | 'mac'
+  | 'stringArray'
+  | 'integerArray'
+  | 'ipArray'
+  | 'json'
+
+export interface ColumnDef {
+  /** API name (camelCase), as clients send it in `columns`, `filters` and `sort`. */
+  name: string
+  type: ColumnType
+  /** What the value means, for the table description and docs. */
+  description: string
+  /**
+   * SQL expression over the source alias `t` that yields the value. Defaults to the quoted
+   * storage column `t."<snake_case name>"`.
+   */
+  sql?: string
+  /** Fixed set of values, when the column is an enumeration (documented; validated for eq). */
+  values?: readonly string[]
+}
+
+export interface TableDef {
+  /** Endpoint path under tables/, kebab-case: "inventory/devices". */
+  path: string
+  /** v4-era camelCase paths accepted too (e.g. "addressing/managedDevs"). */
+  legacyPaths?: readonly string[]
+  title: string
+  description: string
+  /** Whether a request names a snapshot (false for management/snapshots and jobs). */
+  snapshotScoped: boolean
+  /**
+   * Where rows come from: a storage table that the catalog creates (`{ kind: 'stored', table }`),
+   * or an SQL relation over other tables (`{ kind: 'derived', sql }`), e.g. a GROUP BY summary.
+   * Snapshot-scoped sources expose a `snapshot_id` column.
+   */
+  source: { kind: 'stored'; table: string } | { kind: 'derived'; sql: string }
+  columns: readonly ColumnDef[]
+  defaultSort: { column: string; order: 'asc' | 'desc' }
+  /** Column names to index after a snapshot's rows are loaded (one entry per index). */
+  indexes: ReadonlyArray<readonly string[]>
+  /** Web path of the table in the UI, used by intent reports (e.g. "/inventory/devices"). */
+  webPath: string
+}

@@ -1,0 +1,22 @@
+/** What every inventory request handler receives. */
+import type { Logger } from 'pino'
+import type { Config } from '../shared/config/index.js'
+import type { Db } from '../shared/db/index.js'
+import type { Principal } from '../shared/principal.js'
+
+export interface InventoryDeps {
+  db: Db
+  config: Readonly<Config>
+  log: Logger
+}
+
+export interface InventoryRequest {
+  deps: InventoryDeps
+  log: Logger
+  /** The caller, as the gateway established it (null only for internal calls in tests). */
+  principal: Principal | null
+  /** Endpoint version chosen by the gateway (1 when absent). */
+  apiVersion: number
+  /** Parsed query string. */
+  query: URLSearchParams
+}

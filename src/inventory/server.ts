@@ -1,0 +1,48 @@
+/** Runs the inventory service on a port: build the app, then listen (kept apart from the app). */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Logger } from 'pino'
+import type { Config } from '../shared/config/index.js'
+import type { Db } from '../shared/db/index.js'
+import { migrateInventory } from './migrations/index.js'
+import { createInventoryApp, type InventoryApp } from './app.js'
+
+export interface RunningInventory {
+  app: InventoryApp
+  server: Server
+  url: string
+  close(): Promise<void>
+}
+
+export async function startInventory(options: {
+  db: Db
+  config: Readonly<Config>
+  log: Logger
+  internalSecret: string
+  port: number
+  host?: string
+}): Promise<RunningInventory> {
+  const { db, config, log, internalSecret } = options
+  await migrateInventory(db)
+  const app = await createInventoryApp({ db, config, log, internalSecret })
+  const server = createServer({ keepAliveTimeout: 65000 }, app.handle)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`
+  log.info({ url }, 'inventory listening')
+  return {
+    app,
+    server,
+    url,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+      })
+      await app.close()
+    },
+  }
+}

@@ -1,0 +1,325 @@
+/**
+ * The schema of `CONFIG_DIR/api.json`: every key the product reads, its default and its meaning.
+ * Settings of the specification sit under `app` exactly as the spec names them; everything else
+ * is ours. `docs/operations.md` lists these keys and a test keeps it in step.
+ */
+import type { SchemaNode } from './schema-types.js'
+
+const ENDPOINT_KEY = /^[a-z0-9*][a-z0-9\-/*]*$/
+const CIDR = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/
+
+const sunsetPolicy = (sunset: string | null, enforce: boolean, what: string) =>
+  ({
+    type: 'object',
+    description: `Deprecation of the ${what}.`,
+    properties: {
+      deprecated: {
+        type: 'boolean',
+        default: sunset !== null,
+        description: 'Whether responses carry `Deprecation: true` (and `Sunset` when a date is set).',
+      },
+      sunset: {
+        type: 'datetime',
+        default: sunset,
+        description: 'RFC 3339 date-time after which the generation may answer 410 Gone; null for none.',
+      },
+      enforce: {
+        type: 'boolean',
+        default: enforce,
+        description: 'When true, requests at or after `sunset` get 410 Gone; when false they keep working.',
+      },
+    },
+  }) as const satisfies SchemaNode
+
+export const CONFIG_SCHEMA = {
+  type: 'object',
+  description: 'api.json',
+  properties: {
+    app: {
+      type: 'object',
+      description: 'Authentication settings of the specification.',
+      properties: {
+        accessToken: {
+          type: 'object',
+          description: 'Access tokens (JWT).',
+          properties: {
+            expiresIn: {
+              type: 'integer',
+              default: 1800,
+              min: 10,
+              max: 86400,
+              description: 'Access token lifetime in seconds.',
+            },
+          },
+        },
+        refreshToken: {
+          type: 'object',
+          description: 'Refresh tokens.',
+          properties: {
+            expiresIn: {
+              type: 'integer',
+              default: 86400,
+              min: 10,
+              max: 31536000,
+              description: 'Refresh token idle lifetime in seconds, counted from its last use.',
+            },
+            length: {
+              type: 'integer',
+              default: 64,
+              min: 32,
+              max: 512,
+              description: 'Length of the refresh token string (URL-safe characters).',
+            },
+            reuseGraceSeconds: {
+              type: 'integer',
+              default: 5,
+              min: 0,
+              max: 60,
+              description:
+                'A rotated refresh token presented again within this many seconds of its rotation is answered with the token pair it was rotated into (concurrent refreshes of one client); later reuse revokes the whole family.',
+            },
+          },
+        },
+        enableLocalAuthentication: {
+          type: 'boolean',
+          default: true,
+          description: 'When false, username/password login and Basic authentication stop; API keys keep working.',
+        },
+        jwt: {
+          type: 'object',
+          description: 'Claims of issued access tokens.',
+          properties: {
+            issuer: { type: 'string', default: 'netinv', description: 'The `iss` claim.' },
+            audience: { type: 'string', default: 'netinv-api', description: 'The `aud` claim.' },
+          },
+        },
+      },
+    },
+    server: {
+      type: 'object',
+      description: 'The public HTTP server.',
+      properties: {
+        bodyLimitBytes: {
+          type: 'integer',
+          default: 1048576,
+          min: 1024,
+          description: 'Largest accepted JSON request body in bytes (413 above).',
+        },
+        uploadLimitBytes: {
+          type: 'integer',
+          default: 2147483648,
+          min: 1024,
+          description: 'Largest accepted snapshot file upload in bytes (413 above).',
+        },
+        trustedProxies: {
+          type: 'stringList',
+          default: [],
+          pattern: CIDR,
+          description:
+            'Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed (the first untrusted address from the right is the client).',
+        },
+        adminPort: {
+          type: 'integer',
+          default: 9090,
+          min: 0,
+          max: 65535,
+          description: 'Port of the admin listener (/metrics); 0 picks a free port. The env ADMIN_PORT overrides.',
+        },
+        shutdownGraceMs: {
+          type: 'integer',
+          default: 25000,
+          min: 0,
+          description: 'On SIGTERM, how long in-flight requests may take before the process exits.',
+        },
+      },
+    },
+    upstream: {
+      type: 'object',
+      description: 'Forwarding from the gateway to the inventory service.',
+      properties: {
+        connectTimeoutMs: {
+          type: 'integer',
+          default: 2000,
+          min: 1,
+          description: 'Time to open a connection to the inventory before answering 502.',
+        },
+        timeoutMs: {
+          type: 'integer',
+          default: 120000,
+          min: 1,
+          description: 'Time the inventory may take to start answering before the gateway answers 504.',
+        },
+        maxSockets: {
+          type: 'integer',
+          default: 256,
+          min: 1,
+          description: 'Keep-alive sockets per gateway process towards the inventory.',
+        },
+      },
+    },
+    rateLimit: {
+      type: 'object',
+      description: 'Per-client-IP request rate limiting (requests per second).',
+      properties: {
+        enabled: { type: 'boolean', default: true, description: 'Switches rate limiting on or off.' },
+        shadow: {
+          type: 'boolean',
+          default: false,
+          description: 'Count and log what would be rejected, but let it through.',
+        },
+        perSecond: {
+          type: 'integer',
+          default: 100,
+          min: 1,
+          description: 'Requests one client IP may make in one second.',
+        },
+        endpoints: {
+          type: 'integerMap',
+          default: { 'auth/login': 5, 'auth/token': 20 },
+          min: 1,
+          keyPattern: ENDPOINT_KEY,
+          description: 'Per-endpoint limits per client IP per second, keyed by endpoint (e.g. "auth/login").',
+        },
+        loginPerUsernamePerMinute: {
+          type: 'integer',
+          default: 10,
+          min: 1,
+          description: 'Login attempts per username per minute, whatever the client IP.',
+        },
+        apiKeyPerSecond: {
+          type: 'integer',
+          default: 0,
+          min: 0,
+          description: 'Requests one API key may make per second across all IPs; 0 for no per-key limit.',
+        },
+        redisTimeoutMs: {
+          type: 'integer',
+          default: 50,
+          min: 1,
+          description: 'How long a Redis rate-limit call may take before the in-process fallback answers.',
+        },
+      },
+    },
+    versioning: {
+      type: 'object',
+      description: 'Address generations, advertised versions and deprecation.',
+      properties: {
+        apiVersion: {
+          type: 'string',
+          default: 'v7.6',
+          pattern: /^v\d+\.\d+$/,
+          description:
+            'The `apiVersion` reported by GET /api/version. 6.x-era SDKs address /api/v<major>.<minor>/ with the lower of this and their own version and refuse a higher major; ops serving such clients set e.g. "v6.0".',
+        },
+        oldestRelease: {
+          type: 'string',
+          default: '4.0',
+          pattern: /^\d+\.\d+$/,
+          description: 'Oldest product release accepted in a path version segment; older releases get 410.',
+        },
+        generations: {
+          type: 'object',
+          description: 'Per address generation deprecation and sunset.',
+          properties: {
+            original: sunsetPolicy(null, false, 'original generation /api/v1/<endpoint>'),
+            path: sunsetPolicy('2026-02-01T00:00:00Z', true, 'path-versioned generation /api/v<major>.<minor>/<endpoint>'),
+          },
+        },
+        endpointSunsets: {
+          type: 'record',
+          default: {},
+          keyPattern: /^[a-z0-9\-/]+@\d+$/,
+          description:
+            'Overrides of the sunset of deprecated endpoint versions, keyed "<endpoint>@<version>" (e.g. "auth/token@1").',
+          values: {
+            type: 'object',
+            description: 'Sunset of one deprecated endpoint version.',
+            properties: {
+              sunset: { type: 'datetime', default: null, description: 'RFC 3339 sunset date-time.' },
+              enforce: { type: 'boolean', default: false, description: '410 at or after the sunset.' },
+            },
+          },
+        },
+      },
+    },
+    query: {
+      type: 'object',
+      description: 'Table queries.',
+      properties: {
+        maxLimit: {
+          type: 'integer',
+          default: 10000,
+          min: 1,
+          description: 'Largest `pagination.limit` accepted by table endpoints (422 above).',
+        },
+        defaultLimit: {
+          type: 'integer',
+          default: 1000,
+          min: 1,
+          description: 'Rows returned when a table request has no `pagination`.',
+        },
+        statementTimeoutMs: {
+          type: 'integer',
+          default: 30000,
+          min: 100,
+          description: 'PostgreSQL statement timeout of one table query.',
+        },
+      },
+    },
+    auth: {
+      type: 'object',
+      description: 'Verification caches of the gateway.',
+      properties: {
+        cacheTtlMs: {
+          type: 'integer',
+          default: 10000,
+          min: 0,
+          max: 300000,
+          description: 'How long a verified API key, Basic credential or JWT stays cached.',
+        },
+        cacheMax: { type: 'integer', default: 10000, min: 1, description: 'Entries per verification cache.' },
+      },
+    },
+  },
+} as const satisfies SchemaNode
+
+export interface SunsetPolicy {
+  deprecated: boolean
+  sunset: string | null
+  enforce: boolean
+}
+
+/** The validated, frozen configuration (shape of CONFIG_SCHEMA). */
+export interface Config {
+  app: {
+    accessToken: { expiresIn: number }
+    refreshToken: { expiresIn: number; length: number; reuseGraceSeconds: number }
+    enableLocalAuthentication: boolean
+    jwt: { issuer: string; audience: string }
+  }
+  server: {
+    bodyLimitBytes: number
+    uploadLimitBytes: number
+    trustedProxies: string[]
+    adminPort: number
+    shutdownGraceMs: number
+  }
+  upstream: { connectTimeoutMs: number; timeoutMs: number; maxSockets: number }
+  rateLimit: {
+    enabled: boolean
+    shadow: boolean
+    perSecond: number
+    endpoints: Record<string, number>
+    loginPerUsernamePerMinute: number
+    apiKeyPerSecond: number
+    redisTimeoutMs: number
+  }
+  versioning: {
+    apiVersion: string
+    oldestRelease: string
+    generations: { original: SunsetPolicy; path: SunsetPolicy }
+    endpointSunsets: Record<string, { sunset: string | null; enforce: boolean }>
+  }
+  query: { maxLimit: number; defaultLimit: number; statementTimeoutMs: number }
+  auth: { cacheTtlMs: number; cacheMax: number }
+}

@@ -1,0 +1,91 @@
+/** Embedded PostgreSQL (PGlite) in DATA_DIR: the default when no DATABASE_URL is set. */
+import { PGlite, type Transaction } from '@electric-sql/pglite'
+import { mkdirSync } from 'node:fs'
+import type { Db, Queryable, QueryResult } from './types.js'
+
+/** COPY through PGlite's virtual /dev/blob, in slices so memory stays bounded. */
+const COPY_SLICE_BYTES = 16 * 1024 * 1024
+
+function wrap(target: PGlite | Transaction): Queryable {
+  return {
+    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+      const r = await target.query<T>(sql, params as unknown[])
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length }
+    },
+  }
+}
+
+export interface PgliteOptions {
+  /** Directory of the database files; undefined for an in-memory database (tests). */
+  dataDir?: string
+}
+
+export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  const pglite = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    parsers: { 1700: (v: string) => Number(v) },
+  })
+  const base = wrap(pglite)
+
+  const copyInto = async (target: PGlite | Transaction, copySql: string, source: AsyncIterable<string>) => {
+    const sql = copySql.replace(/FROM\s+STDIN/i, "FROM '/dev/blob'")
+    let parts: string[] = []
+    let size = 0
+    const flush = async () => {
+      if (parts.length === 0) return
+      await target.query(sql, [], { blob: new Blob(parts) })
+      parts = []
+      size = 0
+    }
+    for await (const chunk of source) {
+      parts.push(chunk)
+      size += chunk.length
+      if (size >= COPY_SLICE_BYTES) await flush()
+    }
+    await flush()
+  }
+
+  const db: Db = {
+    kind: 'pglite',
+    query: base.query,
+    async exec(sql) {
+      await pglite.exec(sql)
+    },
+    async transaction(fn) {
+      return pglite.transaction(async (tx) => {
+        const q = wrap(tx) as Queryable & { __tx: Transaction }
+        q.__tx = tx
+        return fn(q)
+      })
+    },
+    async copyFrom(copySql, source, tx) {
+      const inner = (tx as { __tx?: Transaction } | undefined)?.__tx
+      await copyInto(inner ?? pglite, copySql, source)
+    },
+    async stream(sql, params, batchSize, onBatch) {
+      await pglite.transaction(async (tx) => {
+        await tx.query(`DECLARE netinv_cursor NO SCROLL CURSOR FOR ${sql}`, params as unknown[])
+        for (;;) {
+          const r = await tx.query<Record<string, unknown>>(`FETCH ${Math.max(1, Math.floor(batchSize))} FROM netinv_cursor`)
+          if (r.rows.length === 0) break
+          await onBatch(r.rows as never[])
+          if (r.rows.length < batchSize) break
+        }
+        await tx.query('CLOSE netinv_cursor')
+      })
+    },
+    async ping() {
+      try {
+        await pglite.query('SELECT 1')
+        return true
+      } catch {
+        return false
+      }
+    },
+    async close() {
+      if (!pglite.closed) await pglite.close()
+    },
+  }
+  return db
+}

@@ -1,0 +1,109 @@
+/** PostgreSQL through a pg Pool; COPY through pg-copy-streams. */
+import pg from 'pg'
+import { from as copyFromStream } from 'pg-copy-streams'
+import { pipeline } from 'node:stream/promises'
+import { Readable } from 'node:stream'
+import type { Db, Queryable, QueryResult } from './types.js'
+
+// Numbers as numbers: int8 (ids, ms timestamps, byte counts) and numeric fit a double here.
+pg.types.setTypeParser(20, (v) => Number(v))
+pg.types.setTypeParser(1700, (v) => Number(v))
+
+type Wrapped = Queryable & { __client?: pg.PoolClient }
+
+function wrap(client: pg.PoolClient | pg.Pool): Wrapped {
+  return {
+    ...(client instanceof pg.Pool ? {} : { __client: client as pg.PoolClient }),
+    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+      const r = await client.query(sql, params as unknown[])
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 }
+    },
+  }
+}
+
+export interface PostgresOptions {
+  url: string
+  max?: number
+  applicationName?: string
+}
+
+export function createPostgresDb(options: PostgresOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'netinv',
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30000,
+  })
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => {})
+  const base = wrap(pool)
+
+  async function withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect()
+    try {
+      return await fn(client)
+    } finally {
+      client.release()
+    }
+  }
+
+  const db: Db = {
+    kind: 'postgres',
+    query: base.query,
+    async exec(sql) {
+      await pool.query(sql)
+    },
+    async transaction(fn) {
+      return withClient(async (client) => {
+        await client.query('BEGIN')
+        try {
+          const result = await fn(wrap(client))
+          await client.query('COMMIT')
+          return result
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => {})
+          throw err
+        }
+      })
+    },
+    async copyFrom(copySql, source, tx) {
+      const run = async (client: pg.PoolClient) => {
+        const sink = client.query(copyFromStream(copySql))
+        await pipeline(Readable.from(source), sink)
+      }
+      const inTx = (tx as Wrapped | undefined)?.__client
+      return inTx ? run(inTx) : withClient(run)
+    },
+    async stream(sql, params, batchSize, onBatch) {
+      await withClient(async (client) => {
+        await client.query('BEGIN READ ONLY')
+        try {
+          await client.query(`DECLARE netinv_cursor NO SCROLL CURSOR FOR ${sql}`, params as unknown[])
+          for (;;) {
+            const r = await client.query(`FETCH ${Math.max(1, Math.floor(batchSize))} FROM netinv_cursor`)
+            if (r.rows.length === 0) break
+            await onBatch(r.rows)
+            if (r.rows.length < batchSize) break
+          }
+          await client.query('COMMIT')
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => {})
+          throw err
+        }
+      })
+    },
+    async ping() {
+      try {
+        await pool.query('SELECT 1')
+        return true
+      } catch {
+        return false
+      }
+    },
+    async close() {
+      await pool.end()
+    },
+  }
+  return db
+}

@@ -1,0 +1,36 @@
+/** The database interface both services use: PostgreSQL (pool) or embedded PGlite, same dialect. */
+
+export interface QueryResult<T> {
+  rows: T[]
+  rowCount: number
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'postgres' | 'pglite'
+  /** Runs several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>
+  /** Runs `fn` in one transaction on one connection; rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  /**
+   * Bulk load: `copySql` is `COPY <table> (<columns>) FROM STDIN WITH (FORMAT csv)`;
+   * `source` yields CSV text made of whole lines.
+   */
+  copyFrom(copySql: string, source: AsyncIterable<string>, tx?: Queryable): Promise<void>
+  /**
+   * Streams the rows of a query in batches through a server-side cursor, so a large result never
+   * sits in memory. `onBatch` may apply back-pressure by awaiting.
+   */
+  stream<T = Record<string, unknown>>(
+    sql: string,
+    params: readonly unknown[],
+    batchSize: number,
+    onBatch: (rows: T[]) => Promise<void>,
+  ): Promise<void>
+  /** Whether the database answers (readiness). */
+  ping(): Promise<boolean>
+  close(): Promise<void>
+}

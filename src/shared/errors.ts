@@ -1,0 +1,100 @@
+/**
+ * The one table of API error codes: code → HTTP status and default message.
+ * Every error body the product sends is built from this table (see `ApiError` and `errorBody`).
+ * docs/errors.md is generated from it and a test keeps both in step.
+ */
+export const ERRORS = {
+  API_MALFORMED_REQUEST: { status: 400, message: 'Malformed request' },
+  API_UNAUTHORIZED: { status: 401, message: 'Authentication required' },
+  API_INVALID_CREDENTIALS: { status: 401, message: 'Invalid Credentials' },
+  API_EXPIRED_ACCESS_TOKEN: { status: 401, message: 'Expired JWT Access Token' },
+  API_INVALID_ACCESS_TOKEN: { status: 401, message: 'Invalid JWT Access Token' },
+  API_EXPIRED_API_TOKEN: { status: 401, message: 'Expired API Token' },
+  API_INVALID_API_TOKEN: { status: 401, message: 'Invalid API Token' },
+  API_INVALID_REFRESH_TOKEN: { status: 401, message: 'Invalid Refresh Token' },
+  API_INTERNAL_AUTH_REQUIRED: { status: 401, message: 'Requests must come through the gateway' },
+  API_MISSING_EULA_APPROVAL: { status: 403, message: 'EULA approval is required; approve it in the user interface' },
+  API_INSUFFICIENT_RIGHTS: { status: 403, message: 'Insufficient rights to access the resource' },
+  API_LOCAL_AUTHENTICATION_DISABLED: {
+    status: 403,
+    message: 'Local authentication is disabled; use an API key or single sign-on',
+  },
+  API_NOT_FOUND: { status: 404, message: 'Requested Resource Not Found' },
+  API_METHOD_NOT_ALLOWED: { status: 405, message: 'Method Not Allowed' },
+  API_NOT_ACCEPTABLE: { status: 406, message: 'The Accept header cannot be satisfied' },
+  API_CONFLICT: { status: 409, message: 'Conflict with the current state of the resource' },
+  API_SNAPSHOT_LOCKED: { status: 409, message: 'The snapshot is locked' },
+  API_SNAPSHOT_NOT_LOADED: { status: 409, message: 'The snapshot is not loaded' },
+  API_SNAPSHOT_BUSY: { status: 409, message: 'The snapshot is being discovered or loaded' },
+  API_VERSION_GONE: { status: 410, message: 'The requested API version is not supported' },
+  API_PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body too large' },
+  API_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
+  API_INVALID_INPUT: { status: 422, message: 'Invalid input' },
+  API_TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests' },
+  API_INTERNAL_ERROR: { status: 500, message: 'Internal Server Error' },
+  API_UPSTREAM_UNAVAILABLE: { status: 502, message: 'The inventory service is unavailable' },
+  API_SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready' },
+  API_UPSTREAM_TIMEOUT: { status: 504, message: 'The inventory service did not answer in time' },
+} as const satisfies Record<string, { status: number; message: string }>
+
+export type ErrorCode = keyof typeof ERRORS
+
+/** One validation problem, in the shape clients parse (`errors[].message`). */
+export interface ValidationIssue {
+  message: string
+  path?: string
+}
+
+/** The error every part of the product throws for an expected failure. */
+export class ApiError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly errors: ValidationIssue[] | undefined
+  readonly headers: Record<string, string> | undefined
+
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    options: { errors?: ValidationIssue[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message ?? ERRORS[code].message)
+    this.name = 'ApiError'
+    this.code = code
+    this.status = ERRORS[code].status
+    this.errors = options.errors
+    this.headers = options.headers
+  }
+}
+
+/** 422 with the `errors` list clients parse, plus `code` and `message` at top level. */
+export function invalidInput(issues: ValidationIssue[] | string): ApiError {
+  const list = typeof issues === 'string' ? [{ message: issues }] : issues
+  return new ApiError('API_INVALID_INPUT', list[0]?.message ?? ERRORS.API_INVALID_INPUT.message, { errors: list })
+}
+
+export function notFound(message?: string): ApiError {
+  return new ApiError('API_NOT_FOUND', message)
+}
+
+export interface ErrorBody {
+  code: ErrorCode
+  message: string
+  errors?: ValidationIssue[]
+}
+
+/**
+ * Turns anything thrown into a status and a body. Unknown errors become a 500 that says
+ * nothing internal; the caller logs the original.
+ */
+export function toErrorResponse(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  if (err instanceof ApiError) {
+    const body: ErrorBody = { code: err.code, message: err.message }
+    if (err.errors) body.errors = err.errors
+    return { status: err.status, body, headers: err.headers ?? {} }
+  }
+  return {
+    status: 500,
+    body: { code: 'API_INTERNAL_ERROR', message: ERRORS.API_INTERNAL_ERROR.message },
+    headers: {},
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * A small router for the services' own endpoints. Patterns use the manifest's syntax
+ * (`:name` = one segment, `*` = rest). Unknown path → 404, known path with another method →
+ * 405 with `Allow`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { ApiError } from '../errors.js'
+import { matchPattern, type Method } from '../manifest.js'
+
+export interface RouteMatch {
+  params: Record<string, string>
+  /** What `*` matched. */
+  rest: string | undefined
+}
+
+export type RouteHandler<C> = (ctx: C, match: RouteMatch, req: IncomingMessage, res: ServerResponse) => Promise<void> | void
+
+interface Route<C> {
+  method: Method
+  pattern: string
+  handler: RouteHandler<C>
+}
+
+export class Router<C> {
+  private readonly routes: Route<C>[] = []
+
+  add(method: Method, pattern: string, handler: RouteHandler<C>): this {
+    this.routes.push({ method, pattern, handler })
+    return this
+  }
+
+  /** Resolves a path (relative, no leading slash); throws 404/405 as ApiError. */
+  resolve(method: string, path: string): { handler: RouteHandler<C>; match: RouteMatch } {
+    const allowed = new Set<string>()
+    for (const route of this.routes) {
+      const params = matchPattern(route.pattern, path)
+      if (!params) continue
+      if (route.method === method || (method === 'HEAD' && route.method === 'GET')) {
+        const { '*': rest, ...named } = params
+        return { handler: route.handler, match: { params: named, rest } }
+      }
+      allowed.add(route.method)
+    }
+    if (allowed.size > 0) {
+      throw new ApiError('API_METHOD_NOT_ALLOWED', undefined, { headers: { allow: [...allowed].join(', ') } })
+    }
+    throw new ApiError('API_NOT_FOUND')
+  }
+
+  /** All registered [method, pattern] pairs (tests compare them with the manifest). */
+  list(): Array<[Method, string]> {
+    return this.routes.map((r) => [r.method, r.pattern])
+  }
+}

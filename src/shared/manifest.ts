@@ -1,0 +1,199 @@
+/**
+ * The API manifest: the one source of truth for every endpoint the product serves.
+ * Per endpoint: which service answers it, the methods and the scope each needs, the versions it
+ * supports, its default version, deprecated versions with their sunset, and which endpoint version
+ * each product release used in the path-versioned generation.
+ *
+ * The gateway routes, versions and authorizes with it; the inventory checks its routes against
+ * it; docs/api-versions.md is generated from it.
+ */
+export const SCOPES = ['read', 'settings', 'team', 'write'] as const
+export type Scope = (typeof SCOPES)[number]
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/**
+ * Access rule of one method: `public` needs no credentials; `authenticated` any valid principal
+ * (the handler may check more, e.g. ownership); a scope name requires that scope.
+ */
+export type Access = 'public' | 'authenticated' | Scope
+
+export interface EndpointVersion {
+  /** Endpoint version number (integer, starts at 1). */
+  version: number
+  /** What changed in this version (breaking changes only create a version). */
+  summary: string
+  /** Deprecated versions carry `Deprecation: true` and their sunset. */
+  deprecated?: { sunset: string | null }
+}
+
+export interface Endpoint {
+  /** Stable id, also the path pattern relative to /api/<generation>/ (`:name` = one segment, `*` = rest). */
+  path: string
+  service: 'gateway' | 'inventory'
+  methods: Partial<Record<Method, Access>>
+  versions: readonly EndpointVersion[]
+  defaultVersion: number
+  /**
+   * Path generation: the endpoint version each product release used, as ascending
+   * `[firstRelease, version]` pairs (release "major.minor"). Absent means every release used 1.
+   */
+  releases?: ReadonlyArray<readonly [string, number]>
+  /** Also reachable under /api/v1/ by this v4-era camelCase path. */
+  legacyAliases?: readonly string[]
+  description: string
+}
+
+const V1: readonly EndpointVersion[] = [{ version: 1, summary: 'Initial version.' }]
+
+function endpoint(e: Omit<Endpoint, 'versions' | 'defaultVersion'> & Partial<Pick<Endpoint, 'versions' | 'defaultVersion'>>): Endpoint {
+  return { versions: V1, defaultVersion: 1, ...e }
+}
+
+/** Ordered: the first matching pattern wins, so specific paths come before wildcards. */
+export const ENDPOINTS: readonly Endpoint[] = [
+  // ── public meta ──────────────────────────────────────────────────────────────
+  endpoint({ path: 'version', service: 'gateway', methods: { GET: 'public' }, description: 'API and release version (used by SDKs at start-up).' }),
+  endpoint({ path: 'os/version', service: 'gateway', methods: { GET: 'public' }, description: 'Release version for v4-era scripts: {"version":"x.y.z"}.' }),
+  endpoint({ path: 'auth/jwks', service: 'gateway', methods: { GET: 'public' }, description: 'Public keys (JWKS) that verify access tokens.' }),
+
+  // ── authentication ───────────────────────────────────────────────────────────
+  endpoint({ path: 'auth/login', service: 'gateway', methods: { POST: 'public' }, description: 'Exchange username and password for an access and a refresh token.' }),
+  endpoint({
+    path: 'auth/token',
+    service: 'gateway',
+    methods: { POST: 'public', DELETE: 'team' },
+    versions: [
+      { version: 1, summary: 'Refresh keeps the same refresh token and restarts its idle timer; the response holds only accessToken.', deprecated: { sunset: '2027-06-30T00:00:00Z' } },
+      { version: 2, summary: 'Refresh rotates: the response is a login result with a new refreshToken; the used one is dead and its reuse revokes the family.' },
+    ],
+    defaultVersion: 2,
+    releases: [
+      ['0.0', 1],
+      ['6.1', 2],
+    ],
+    description: 'Refresh an access token (POST) or revoke a refresh token (DELETE, scope team).',
+  }),
+  endpoint({ path: 'auth/logout', service: 'gateway', methods: { POST: 'authenticated' }, description: "Log out: revokes the caller's refresh-token family and clears the token cookies." }),
+  endpoint({ path: 'auth/eula', service: 'gateway', methods: { POST: 'public' }, description: 'Approve the EULA with username, password and accept: true.' }),
+
+  // ── users and API keys ───────────────────────────────────────────────────────
+  endpoint({
+    path: 'users/me',
+    service: 'gateway',
+    methods: { GET: 'authenticated' },
+    versions: [
+      { version: 1, summary: 'v6 shape with roleIds and roleNames (required by 5.x/6.x SDKs), plus scope.' },
+      { version: 2, summary: 'roleIds and roleNames removed: access is described by scope and isAdmin only.' },
+    ],
+    defaultVersion: 1,
+    description: 'The calling user.',
+  }),
+  endpoint({ path: 'users', service: 'gateway', methods: { GET: 'team', POST: 'team' }, description: 'List or create users.' }),
+  endpoint({ path: 'users/:id', service: 'gateway', methods: { GET: 'team', PATCH: 'team', DELETE: 'team' }, description: 'Read, change or delete a user.' }),
+  endpoint({ path: 'api-tokens', service: 'gateway', methods: { GET: 'authenticated', POST: 'authenticated' }, description: 'List API keys (own; all with scope team) or create one (key shown once).' }),
+  endpoint({ path: 'api-tokens/:id', service: 'gateway', methods: { GET: 'authenticated', PATCH: 'authenticated', DELETE: 'authenticated' }, description: 'Read, change the scopes of, or delete an API key (owner or scope team).' }),
+
+  // ── snapshots and discovery ──────────────────────────────────────────────────
+  endpoint({ path: 'snapshots', service: 'inventory', methods: { GET: 'read', POST: 'write' }, description: 'List snapshots (bare array) or start a discovery.' }),
+  endpoint({ path: 'snapshots/upload', service: 'inventory', methods: { POST: 'write' }, description: 'Import a snapshot file (netinv-snapshot line-oriented JSON).' }),
+  endpoint({ path: 'snapshots/:id', service: 'inventory', methods: { GET: 'read', PATCH: 'write', DELETE: 'write' }, description: 'Read, rename/annotate or delete a snapshot.' }),
+  endpoint({ path: 'snapshots/:id/lock', service: 'inventory', methods: { POST: 'write' }, description: 'Lock a snapshot.' }),
+  endpoint({ path: 'snapshots/:id/unlock', service: 'inventory', methods: { POST: 'write' }, description: 'Unlock a snapshot.' }),
+  endpoint({ path: 'snapshots/:id/load', service: 'inventory', methods: { POST: 'write' }, description: 'Load a snapshot so its tables can be queried.' }),
+  endpoint({ path: 'snapshots/:id/unload', service: 'inventory', methods: { POST: 'write' }, description: 'Unload a snapshot.' }),
+  endpoint({ path: 'snapshots/:id/clone', service: 'inventory', methods: { POST: 'write' }, description: 'Clone a snapshot.' }),
+  endpoint({ path: 'snapshots/:id/settings', service: 'inventory', methods: { GET: 'read', PATCH: 'write' }, description: 'Discovery settings a snapshot was taken with.' }),
+  endpoint({ path: 'snapshots/:id/download', service: 'inventory', methods: { GET: 'read' }, description: 'Export a snapshot file (netinv-snapshot line-oriented JSON).' }),
+  endpoint({ path: 'settings', service: 'inventory', methods: { GET: 'settings', PATCH: 'settings' }, description: 'Global discovery settings (profile, seed, sites).' }),
+  endpoint({ path: 'jobs/:id', service: 'inventory', methods: { GET: 'read' }, description: 'A discovery job with its progress.' }),
+
+  // ── intent (colour) reports ──────────────────────────────────────────────────
+  endpoint({ path: 'reports/groups', service: 'inventory', methods: { GET: 'read' }, description: 'Report groups.' }),
+  endpoint({ path: 'reports', service: 'inventory', methods: { GET: 'read', POST: 'settings' }, description: 'List intent rules with results for a snapshot, or create a custom rule.' }),
+  endpoint({ path: 'reports/:id', service: 'inventory', methods: { GET: 'read', PATCH: 'settings', DELETE: 'settings' }, description: 'One intent rule; custom rules may be changed or deleted.' }),
+
+  // ── tables ───────────────────────────────────────────────────────────────────
+  endpoint({ path: 'tables/*/description', service: 'inventory', methods: { GET: 'read' }, description: 'Table description: columns, types, meaning, example request body.' }),
+  endpoint({
+    path: 'tables/*',
+    service: 'inventory',
+    methods: { POST: 'read' },
+    legacyAliases: ['tables/addressing/managedDevs', 'tables/interfaces/switchports', 'tables/routing/protocols/bgp/neighbors'],
+    description: 'Query a table (columns, filters, pagination, sort, reports; JSON or CSV).',
+  }),
+]
+
+export interface EndpointMatch {
+  endpoint: Endpoint
+  params: Record<string, string>
+  /** Rest of the path matched by `*`, if any. */
+  rest: string | undefined
+}
+
+export function matchPattern(pattern: string, path: string): EndpointMatch['params'] & { '*'?: string } | null {
+  const p = pattern.split('/')
+  const s = path.split('/')
+  const params: Record<string, string> = {}
+  let si = 0
+  for (let pi = 0; pi < p.length; pi++) {
+    const part = p[pi]!
+    if (part === '*') {
+      // `*` takes at least one segment and as many as leave room for the rest of the pattern.
+      const tail = p.length - pi - 1
+      const take = s.length - si - tail
+      if (take < 1) return null
+      params['*'] = s.slice(si, si + take).join('/')
+      si += take
+      continue
+    }
+    const seg = s[si]
+    if (seg === undefined || seg === '') return null
+    if (part.startsWith(':')) params[part.slice(1)] = seg
+    else if (part !== seg) return null
+    si++
+  }
+  return si === s.length ? params : null
+}
+
+/** Finds the endpoint for a path relative to the generation prefix (no leading slash). */
+export function matchEndpoint(path: string): EndpointMatch | null {
+  for (const endpoint of ENDPOINTS) {
+    const params = matchPattern(endpoint.path, path)
+    if (params) {
+      const { '*': rest, ...named } = params
+      return { endpoint, params: named, rest }
+    }
+  }
+  return null
+}
+
+export function supportedVersions(endpoint: Endpoint): number[] {
+  return endpoint.versions.map((v) => v.version)
+}
+
+export function latestVersion(endpoint: Endpoint): number {
+  return Math.max(...supportedVersions(endpoint))
+}
+
+function compareRelease(a: string, b: string): number {
+  const [am = 0, an = 0] = a.split('.').map(Number)
+  const [bm = 0, bn = 0] = b.split('.').map(Number)
+  return am - bm || an - bn
+}
+
+/** The endpoint version a product release ("major.minor") used in the path generation. */
+export function versionForRelease(endpoint: Endpoint, release: string): number {
+  let chosen = 1
+  for (const [first, version] of endpoint.releases ?? []) {
+    if (compareRelease(release, first) >= 0) chosen = version
+  }
+  return chosen
+}
+
+export { compareRelease }
+
+/** Methods an endpoint allows, for the `Allow` header of a 405. */
+export function allowedMethods(endpoint: Endpoint): Method[] {
+  return Object.keys(endpoint.methods) as Method[]
+}
