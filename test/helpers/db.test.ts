@@ -1,0 +1,12 @@
+import t from 'tap'
+import { ENGINES, freshDb } from './db.js'
+
+for (const engine of ENGINES) {
+  t.test(`${engine}: numbers, addresses, arrays and jsonb come back typed the same way`, async (t) => {
+    const db = await freshDb(t, engine)
+    const { rows } = await db.query(
+      `select 1::int8 as a, '10.0.0.1/24'::inet as b, array['1.1.1.1'::inet] as c, '{"x":1}'::jsonb as d, 1.5::numeric as e`,
+    )
+    t.same(rows[0], { a: 1, b: '10.0.0.1/24', c: ['1.1.1.1'], d: { x: 1 }, e: 1.5 })
+  })
+}
