@@ -1,8 +1,8 @@
 /** Tables of the addressing group: ARP, MAC address tables, managed addresses, end hosts. */
 import { col, deviceColumns, idColumn } from './columns.js'
-import type { TableDef } from './types.js'
+import type { StoredTableDef, TableDef } from './types.js'
 
-export const ARP: TableDef = {
+export const ARP: StoredTableDef = {
   path: 'addressing/arp',
   title: 'ARP table',
   description: 'IP-to-MAC entries of the ARP caches of every layer 3 device.',
@@ -24,7 +24,7 @@ export const ARP: TableDef = {
   webPath: '/technology/addressing/arp',
 }
 
-export const MAC: TableDef = {
+export const MAC: StoredTableDef = {
   path: 'addressing/mac',
   title: 'MAC address table',
   description: 'Forwarding-table entries of every switch.',
@@ -47,7 +47,7 @@ export const MAC: TableDef = {
   webPath: '/technology/addressing/mac',
 }
 
-export const MANAGED_DEVS: TableDef = {
+export const MANAGED_DEVS: StoredTableDef = {
   path: 'addressing/managed-devs',
   legacyPaths: ['addressing/managedDevs'],
   title: 'Managed IP addresses',
@@ -73,7 +73,7 @@ export const MANAGED_DEVS: TableDef = {
   webPath: '/technology/addressing/managed-ip',
 }
 
-export const HOSTS: TableDef = {
+export const HOSTS: StoredTableDef = {
   path: 'addressing/hosts',
   title: 'End hosts',
   description: 'End hosts (users, phones, printers, servers) located from ARP and MAC tables.',

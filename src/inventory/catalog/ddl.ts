@@ -9,9 +9,9 @@ import { INVENTORY_SCHEMA, storageName } from './columns.js'
 import { INVENTORY_TABLES } from './inventory.js'
 import { LAYER2_TABLES } from './layer2.js'
 import { ROUTING_TABLES } from './routing.js'
-import type { ColumnType, TableDef } from './types.js'
+import type { ColumnType, StoredTableDef, TableDef } from './types.js'
 
-export type StoredTableDef = TableDef & { source: { kind: 'stored'; table: string } }
+export type { StoredTableDef } from './types.js'
 
 export const STORAGE_TYPES: Readonly<Record<ColumnType, string>> = {
   string: 'text',

@@ -10,7 +10,7 @@ import { ROUTING_TABLES } from './routing.js'
 import { storageName } from './columns.js'
 import type { ColumnDef, TableDef } from './types.js'
 
-export type { ColumnDef, ColumnType, TableDef } from './types.js'
+export type { ColumnDef, ColumnType, StoredTableDef, TableDef } from './types.js'
 export { INVENTORY_SCHEMA, storageName } from './columns.js'
 export { LAST_SNAPSHOT_SQL } from './management.js'
 export * from './ddl.js'

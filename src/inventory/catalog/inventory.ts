@@ -1,8 +1,8 @@
 /** Tables of the inventory group: devices, interfaces, sites, part numbers and summaries. */
 import { DEVICE_TYPES, col, deviceColumns, idColumn } from './columns.js'
-import type { TableDef } from './types.js'
+import type { StoredTableDef, TableDef } from './types.js'
 
-export const DEVICES: TableDef = {
+export const DEVICES: StoredTableDef = {
   path: 'inventory/devices',
   title: 'Devices',
   description: 'Every network device discovered in the snapshot, with its platform, software and resources.',
@@ -43,7 +43,7 @@ export const DEVICES: TableDef = {
   webPath: '/inventory/devices',
 }
 
-export const INTERFACES: TableDef = {
+export const INTERFACES: StoredTableDef = {
   path: 'inventory/interfaces',
   title: 'Interfaces',
   description: 'Physical and logical interfaces of every device, with their state, speed and addressing.',
@@ -76,7 +76,7 @@ export const INTERFACES: TableDef = {
   webPath: '/inventory/interfaces',
 }
 
-export const SITES: TableDef = {
+export const SITES: StoredTableDef = {
   path: 'inventory/sites',
   title: 'Sites',
   description: 'Sites of the network with the counts of what each holds.',
@@ -97,7 +97,7 @@ export const SITES: TableDef = {
   webPath: '/inventory/sites',
 }
 
-export const PART_NUMBERS: TableDef = {
+export const PART_NUMBERS: StoredTableDef = {
   path: 'inventory/pn',
   title: 'Part numbers',
   description: 'Field-replaceable parts of every device: chassis, modules, power supplies, fans, transceivers.',

@@ -1,8 +1,8 @@
 /** Tables of layer 2: VLANs, neighbour discovery (CDP/LLDP), switch ports. */
 import { col, deviceColumns, idColumn } from './columns.js'
-import type { TableDef } from './types.js'
+import type { StoredTableDef, TableDef } from './types.js'
 
-export const VLANS: TableDef = {
+export const VLANS: StoredTableDef = {
   path: 'vlan/device',
   title: 'VLANs per device',
   description: 'VLANs configured on every switch.',
@@ -21,7 +21,7 @@ export const VLANS: TableDef = {
   webPath: '/technology/vlans/device',
 }
 
-export const NEIGHBORS: TableDef = {
+export const NEIGHBORS: StoredTableDef = {
   path: 'neighbors/all',
   title: 'Neighbours',
   description: 'Links between discovered devices seen by CDP or LLDP, one row per direction.',
@@ -44,7 +44,7 @@ export const NEIGHBORS: TableDef = {
   webPath: '/technology/neighbors',
 }
 
-export const SWITCHPORTS: TableDef = {
+export const SWITCHPORTS: StoredTableDef = {
   path: 'interfaces/switchports',
   title: 'Switch ports',
   description: 'Layer 2 configuration of every switch port: mode and VLANs.',

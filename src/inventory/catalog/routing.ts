@@ -1,10 +1,10 @@
 /** Tables of layer 3: routing tables and BGP neighbours. */
 import { col, deviceColumns, idColumn } from './columns.js'
-import type { TableDef } from './types.js'
+import type { StoredTableDef, TableDef } from './types.js'
 
 export const ROUTE_PROTOCOLS = ['connected', 'local', 'static', 'ospf', 'bgp', 'eigrp', 'isis'] as const
 
-export const ROUTES: TableDef = {
+export const ROUTES: StoredTableDef = {
   path: 'networks/routes',
   title: 'Routing tables',
   description: 'Routes of the routing table (RIB) of every layer 3 device, per VRF.',
@@ -31,7 +31,7 @@ export const ROUTES: TableDef = {
 
 export const BGP_STATES = ['established', 'idle', 'active', 'connect', 'opensent', 'openconfirm'] as const
 
-export const BGP_NEIGHBORS: TableDef = {
+export const BGP_NEIGHBORS: StoredTableDef = {
   path: 'routing/protocols/bgp/neighbors',
   title: 'BGP neighbours',
   description: 'BGP sessions configured on every device, with their state and received prefixes.',
