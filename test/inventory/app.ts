@@ -25,6 +25,8 @@ export interface Reply {
 
 export interface Client {
   url: string
+  /** Stops the app (background jobs first), as a shutdown does. */
+  close(): Promise<void>
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>
   /** Starts a discovery and waits until its job is done; returns the snapshot id. */
   discover(body?: Record<string, unknown>): Promise<string>
@@ -36,11 +38,14 @@ export async function startApp(t: Teardown, db: Db, raw: Record<string, unknown>
   const app = await createInventoryApp({ db, config: compileConfig(raw), log: silentLogger(), internalSecret: SECRET })
   const server = createServer(app.handle)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(async () => {
-    await app.close()
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  })
+  let closing: Promise<void> | undefined
+  const close = () =>
+    (closing ??= (async () => {
+      await app.close()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    })())
+  t.teardown(close)
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const call: Client['call'] = async (method, path, body, headers = {}) => {
     const init: RequestInit = {
@@ -72,6 +77,7 @@ export async function startApp(t: Teardown, db: Db, raw: Record<string, unknown>
   }
   return {
     url,
+    close,
     call,
     waitJob,
     async discover(body = {}) {
