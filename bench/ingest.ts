@@ -16,6 +16,7 @@ import { createPgliteDb, createPostgresDb, type Db } from '../src/shared/db/inde
 import { migrateInventory } from '../src/inventory/migrations/index.js'
 import { GENERATORS, isProfileName, simulate } from '../src/inventory/simulator/index.js'
 import { loadSnapshotRows } from '../src/inventory/storage/index.js'
+import { LOAD_CONCURRENCY } from '../src/inventory/discovery/index.js'
 import { partitionTable } from '../src/inventory/catalog/index.js'
 import { insertSnapshot, updateSnapshot } from '../src/inventory/snapshots/store.js'
 import { PRODUCT_VERSION } from '../src/shared/product.js'
@@ -70,7 +71,7 @@ try {
   await insertSnapshot(db, { id, name: `bench ${profile}`, note: null, status: 'run', origin: 'simulator', settings: { ...settings, network: `${profile}/${settings.seed}` }, sites: [], tsStart: Date.now(), creator: 'bench', version: PRODUCT_VERSION, initialVersion: PRODUCT_VERSION, jobId: null })
   const sim = simulate(settings)
   const t0 = performance.now()
-  const counts = await loadSnapshotRows(db, id, sim.tables())
+  const counts = await loadSnapshotRows(db, id, sim.tables(), () => {}, db.kind === 'postgres' ? LOAD_CONCURRENCY : 1)
   const loaded = performance.now()
   for (const [table] of GENERATORS) await db.query(`ANALYZE ${partitionTable(table, id)}`)
   const analyzed = performance.now()

@@ -13,6 +13,9 @@ import { insertSnapshot, updateSnapshot } from '../snapshots/store.js'
 import { insertJob, jobFinished, jobProgress, jobStarted } from './jobs.js'
 import type { InventoryServices } from './runner.js'
 
+/** Tables loaded at once on PostgreSQL (PGlite has one connection). */
+export const LOAD_CONCURRENCY = 3
+
 export interface DiscoveryRequest {
   settings: DiscoverySettings
   name: string | null
@@ -90,8 +93,12 @@ export async function startDiscovery(svc: InventoryServices, req: DiscoveryReque
       let current = 0
       const total = GENERATORS.length
       const source = abortable(sim.tables(), signal, (i) => (current = i))
-      const counts = await loadSnapshotRows(svc.db, id, source, (table, n) =>
-        jobProgress(svc.db, jobId, ((current + 0.5) / total) * 0.95, `loading ${table.path}: ${n} rows`),
+      const counts = await loadSnapshotRows(
+        svc.db,
+        id,
+        source,
+        (table, n) => jobProgress(svc.db, jobId, ((current + 0.5) / total) * 0.95, `loading ${table.path}: ${n} rows`),
+        svc.db.kind === 'postgres' ? LOAD_CONCURRENCY : 1,
       )
       await updateSnapshot(svc.db, id, { status: 'finishing', ts_change: svc.now() })
       await jobProgress(svc.db, jobId, 0.96, 'analyzing')

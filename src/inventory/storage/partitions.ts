@@ -53,34 +53,57 @@ async function* counted(
  * Loads a snapshot's tables, in the order the source yields them, then attaches every
  * partition (tables the source skipped get an empty one). Returns rows per table path. On
  * failure every partition created here is dropped and the error rethrown.
+ *
+ * `concurrency` > 1 loads several tables at once on separate connections (PostgreSQL), so one
+ * table's index build overlaps the next table's COPY. Only for sources whose tables are
+ * independent streams (the simulator); a file being parsed must be read one section at a time.
  */
 export async function loadSnapshotRows(
   db: Db,
   snapshotId: string,
   source: AsyncIterable<TableRows> | Iterable<TableRows>,
   onProgress: ProgressFn = () => {},
+  concurrency = 1,
 ): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}
   const created: StoredTableDef[] = []
-  try {
-    for await (const { table, rows } of source) {
-      if (counts[table.path] !== undefined) throw new Error(`table ${table.path} given twice`)
-      await db.query(createPartitionSql(table, snapshotId))
-      created.push(table)
-      let total = 0
-      const prefix = `"${snapshotId}"`
-      const tracked = counted(rows, async (n) => {
-        total = n
-        await onProgress(table, n)
-      })
-      await db.copyFrom(copyIntoSql(table, snapshotId), csvChunks(tracked, storageColumns(table), prefix))
-      counts[table.path] = total
-      for (const sql of partitionIndexSql(table, snapshotId)) await db.query(sql)
+  const it: AsyncIterator<TableRows> =
+    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : (async function* () { yield* source as Iterable<TableRows> })()
+  let failed = false
+  const loadOne = async ({ table, rows }: TableRows) => {
+    if (counts[table.path] !== undefined || created.includes(table)) throw new Error(`table ${table.path} given twice`)
+    created.push(table)
+    await db.query(createPartitionSql(table, snapshotId))
+    let total = 0
+    const prefix = `"${snapshotId}"`
+    const tracked = counted(rows, async (n) => {
+      total = n
+      await onProgress(table, n)
+    })
+    await db.copyFrom(copyIntoSql(table, snapshotId), csvChunks(tracked, storageColumns(table), prefix))
+    for (const sql of partitionIndexSql(table, snapshotId)) await db.query(sql)
+    counts[table.path] = total
+  }
+  const worker = async () => {
+    while (!failed) {
+      const next = await it.next()
+      if (next.done) return
+      try {
+        await loadOne(next.value)
+      } catch (err) {
+        failed = true
+        throw err
+      }
     }
+  }
+  try {
+    const results = await Promise.allSettled(Array.from({ length: Math.max(1, concurrency) }, worker))
+    const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (rejected) throw rejected.reason
     for (const table of STORED_TABLES) {
       if (created.includes(table)) continue
-      await db.query(createPartitionSql(table, snapshotId))
       created.push(table)
+      await db.query(createPartitionSql(table, snapshotId))
       for (const sql of partitionIndexSql(table, snapshotId)) await db.query(sql)
       counts[table.path] = 0
     }

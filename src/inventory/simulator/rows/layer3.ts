@@ -1,7 +1,7 @@
 /** Rows of addressing/arp, networks/routes, routing/protocols/bgp/neighbors and addressing/hosts. */
 import { TAG, between, ipString, networkString, pick, unit } from '../prng.js'
 import type { SimDevice, SimNetwork } from '../network.js'
-import type { SimHost, SimInterface, SiteModel } from '../model.js'
+import { MGMT_VLAN, type SimHost, type SimInterface, type SiteModel } from '../model.js'
 import { activeGatewayOrdinal } from './interfaces.js'
 import { deviceFields, isL3, macVendor, type Row } from './common.js'
 
@@ -40,10 +40,12 @@ export function* arpRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
       if (i.peer && i.peer.ip !== null) yield entry(i, i.peer.ip, i.peer.mac, null)
       if (i.kind !== 'svi' || i.vlan === null || activeGatewayOrdinal(i.vlan) !== dev.ordinal) continue
       for (const h of byGateway.get(i) ?? []) yield entry(i, h.ip, h.mac, i.vlan)
+      if (i.vlan !== MGMT_VLAN) continue
       for (const other of model.devices) {
-        // management addresses of access switches and access points in the management VLAN
+        // management addresses of access switches (their SVI) and access points (their port)
         if (other.role !== 'access' && other.role !== 'ap') continue
-        const mgmt = model.interfaces.get(other)!.find((x) => x.ip !== null && x.vlan === i.vlan) ?? (other.role === 'ap' && i.vlan === 99 ? model.interfaces.get(other)![0] : undefined)
+        const list = model.interfaces.get(other)!
+        const mgmt = other.role === 'ap' ? list[0] : list.find((x) => x.kind === 'svi')
         if (mgmt && mgmt.ip !== null) yield entry(i, mgmt.ip, mgmt.mac, i.vlan)
       }
     }
