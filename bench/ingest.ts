@@ -7,10 +7,14 @@
  *
  * PostgreSQL: a new database next to DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
  * dropped afterwards unless --keep (then its URL and the snapshot id are printed, e.g. for the
- * query benchmark). PGlite: in memory; the line includes the peak resident set size.
+ * query benchmark). PGlite: on disk in a temporary directory, as the embedded default runs; the
+ * line includes the peak resident set size of the process.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pg from 'pg'
 import { createPgliteDb, createPostgresDb, type Db } from '../src/shared/db/index.js'
 import { migrateInventory } from '../src/inventory/migrations/index.js'
@@ -35,8 +39,16 @@ const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/
 
 async function openBenchDb(): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
   if (values.engine === 'pglite') {
-    const db = await createPgliteDb()
-    return { db, drop: async () => db.close() }
+    // on disk, as the embedded default runs (DATA_DIR)
+    const dir = await mkdtemp(join(tmpdir(), 'netinv-bench-'))
+    const db = await createPgliteDb({ dataDir: dir })
+    return {
+      db,
+      async drop() {
+        await db.close()
+        await rm(dir, { recursive: true, force: true })
+      },
+    }
   }
   const name = `netinv_bench_${randomBytes(4).toString('hex')}`
   const admin = new pg.Client({ connectionString: baseUrl })

@@ -73,15 +73,20 @@ export async function loadSnapshotRows(
   const loadOne = async ({ table, rows }: TableRows) => {
     if (counts[table.path] !== undefined || created.includes(table)) throw new Error(`table ${table.path} given twice`)
     created.push(table)
-    await db.query(createPartitionSql(table, snapshotId))
     let total = 0
-    const prefix = `"${snapshotId}"`
     const tracked = counted(rows, async (n) => {
       total = n
       await onProgress(table, n)
     })
-    await db.copyFrom(copyIntoSql(table, snapshotId), csvChunks(tracked, storageColumns(table), prefix))
-    for (const sql of partitionIndexSql(table, snapshotId)) await db.query(sql)
+    const load = async (q: Queryable) => {
+      await q.query(createPartitionSql(table, snapshotId))
+      await db.copyFrom(copyIntoSql(table, snapshotId), csvChunks(tracked, storageColumns(table), `"${snapshotId}"`), q === db ? undefined : q)
+      for (const sql of partitionIndexSql(table, snapshotId)) await q.query(sql)
+    }
+    // PostgreSQL: one connection and one transaction per table (a failed table leaves nothing).
+    // PGlite has a single connection that a transaction would hold against progress updates.
+    if (db.kind === 'postgres') await db.transaction(load)
+    else await load(db)
     counts[table.path] = total
   }
   const worker = async () => {
