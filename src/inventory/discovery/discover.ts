@@ -13,7 +13,7 @@ import { insertSnapshot, updateSnapshot } from '../snapshots/store.js'
 import { insertJob, jobFinished, jobProgress, jobStarted } from './jobs.js'
 import type { InventoryServices } from './runner.js'
 
-/** Tables loaded at once on PostgreSQL (PGlite has one connection). */
+/** Index builds run at once on PostgreSQL after the load (PGlite has one connection). */
 export const LOAD_CONCURRENCY = 3
 
 export interface DiscoveryRequest {
@@ -91,7 +91,7 @@ export async function startDiscovery(svc: InventoryServices, req: DiscoveryReque
     try {
       await jobStarted(svc.db, jobId, svc.now())
       let current = 0
-      const total = GENERATORS.length
+      const total = Math.max(1, sim.slices)
       const source = abortable(sim.tables(), signal, (i) => (current = i))
       const counts = await loadSnapshotRows(
         svc.db,

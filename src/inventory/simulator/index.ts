@@ -25,6 +25,9 @@ export type { Row } from './rows/common.js'
 
 type Generate = (net: SimNetwork, model: SiteModel) => Iterable<Row>
 
+/** Sites modelled at once while streaming (bounded memory, one model per site). */
+const SITE_BATCH = 50
+
 /** Each stored table and the generator of its rows, in load order. */
 export const GENERATORS: ReadonlyArray<readonly [StoredTableDef, Generate]> = [
   [SITES, siteRows],
@@ -62,8 +65,10 @@ export interface SimulationSummary {
 export interface Simulation {
   network: SimNetwork
   summary: SimulationSummary
-  /** Every stored table's rows, values in storage column order (for the loader). */
+  /** Slices of every stored table's rows (values in storage column order), batch by batch (for the loader). */
   tables(): Generator<TableRows>
+  /** Number of slices `tables()` yields (for progress). */
+  slices: number
 }
 
 export function simulate(settings: SimSettings): Simulation {
@@ -89,8 +94,15 @@ export function simulate(settings: SimSettings): Simulation {
       deviceAddedCount: added,
       deviceRemovedCount: removed,
     },
+    slices: Math.ceil(network.sites.length / SITE_BATCH) * GENERATORS.length,
     *tables() {
-      for (const [table, generate] of GENERATORS) yield { table, rows: asValues(table, tableObjects(network, generate)) }
+      // every table per batch of sites, so each site is modelled once
+      for (let i = 0; i < network.sites.length; i += SITE_BATCH) {
+        const models = network.sites.slice(i, i + SITE_BATCH).map((site) => buildSiteModel(network, site))
+        for (const [table, generate] of GENERATORS) {
+          yield { table, rows: asValues(table, (function* () { for (const m of models) yield* generate(network, m) })()) }
+        }
+      }
     },
   }
 }

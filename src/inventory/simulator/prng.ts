@@ -82,8 +82,9 @@ export function networkString(ip: number, prefix: number): string {
   return `${ipString((ip & mask) >>> 0)}/${prefix}`
 }
 
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+
 /** MAC address from a 24-bit OUI and a 24-bit suffix. */
 export function macString(oui: number, suffix: number): string {
-  const bytes = [(oui >>> 16) & 255, (oui >>> 8) & 255, oui & 255, (suffix >>> 16) & 255, (suffix >>> 8) & 255, suffix & 255]
-  return bytes.map((b) => b.toString(16).padStart(2, '0')).join(':')
+  return `${HEX[(oui >>> 16) & 255]}:${HEX[(oui >>> 8) & 255]}:${HEX[oui & 255]}:${HEX[(suffix >>> 16) & 255]}:${HEX[(suffix >>> 8) & 255]}:${HEX[suffix & 255]}`
 }

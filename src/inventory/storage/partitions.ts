@@ -50,13 +50,12 @@ async function* counted(
 }
 
 /**
- * Loads a snapshot's tables, in the order the source yields them, then attaches every
- * partition (tables the source skipped get an empty one). Returns rows per table path. On
- * failure every partition created here is dropped and the error rethrown.
- *
- * `concurrency` > 1 loads several tables at once on separate connections (PostgreSQL), so one
- * table's index build overlaps the next table's COPY. Only for sources whose tables are
- * independent streams (the simulator); a file being parsed must be read one section at a time.
+ * Loads a snapshot's rows and attaches every partition at the end, so a half-loaded snapshot is
+ * never visible. The source yields slices of tables in any order; a table may come back (the
+ * simulator yields every table per batch of sites, so each site is modelled once): its first
+ * slice creates the partition, each slice is one COPY. Indexes are built after all rows are in
+ * — `concurrency` at a time on PostgreSQL — and tables the source never named get an empty
+ * partition. Returns rows per table path. On failure every partition created here is dropped.
  */
 export async function loadSnapshotRows(
   db: Db,
@@ -67,51 +66,31 @@ export async function loadSnapshotRows(
 ): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}
   const created: StoredTableDef[] = []
-  const it: AsyncIterator<TableRows> =
-    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : (async function* () { yield* source as Iterable<TableRows> })()
-  let failed = false
-  const loadOne = async ({ table, rows }: TableRows) => {
-    if (counts[table.path] !== undefined || created.includes(table)) throw new Error(`table ${table.path} given twice`)
-    created.push(table)
-    let total = 0
-    const tracked = counted(rows, async (n) => {
-      total = n
-      await onProgress(table, n)
-    })
-    const load = async (q: Queryable) => {
-      await q.query(createPartitionSql(table, snapshotId))
-      await db.copyFrom(copyIntoSql(table, snapshotId), csvChunks(tracked, storageColumns(table), `"${snapshotId}"`), q === db ? undefined : q)
-      for (const sql of partitionIndexSql(table, snapshotId)) await q.query(sql)
-    }
-    // PostgreSQL: one connection and one transaction per table (a failed table leaves nothing).
-    // PGlite has a single connection that a transaction would hold against progress updates.
-    if (db.kind === 'postgres') await db.transaction(load)
-    else await load(db)
-    counts[table.path] = total
-  }
-  const worker = async () => {
-    while (!failed) {
-      const next = await it.next()
-      if (next.done) return
-      try {
-        await loadOne(next.value)
-      } catch (err) {
-        failed = true
-        throw err
-      }
-    }
-  }
   try {
-    const results = await Promise.allSettled(Array.from({ length: Math.max(1, concurrency) }, worker))
-    const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
-    if (rejected) throw rejected.reason
+    for await (const { table, rows } of source) {
+      if (!created.includes(table)) {
+        created.push(table)
+        await db.query(createPartitionSql(table, snapshotId))
+        counts[table.path] = 0
+      }
+      const before = counts[table.path]!
+      const tracked = counted(rows, async (n) => {
+        counts[table.path] = before + n
+        await onProgress(table, before + n)
+      })
+      await db.copyFrom(copyIntoSql(table, snapshotId), csvChunks(tracked, storageColumns(table), `"${snapshotId}"`))
+    }
     for (const table of STORED_TABLES) {
       if (created.includes(table)) continue
       created.push(table)
       await db.query(createPartitionSql(table, snapshotId))
-      for (const sql of partitionIndexSql(table, snapshotId)) await db.query(sql)
       counts[table.path] = 0
     }
+    const queue = created.flatMap((table) => partitionIndexSql(table, snapshotId))
+    const worker = async () => {
+      for (let sql = queue.shift(); sql !== undefined; sql = queue.shift()) await db.query(sql)
+    }
+    await Promise.all(Array.from({ length: db.kind === 'postgres' ? Math.max(1, concurrency) : 1 }, worker))
     await attachSnapshot(db, snapshotId)
     return counts
   } catch (err) {
