@@ -45,6 +45,7 @@ for (const engine of ENGINES) {
 
     // lock: delete refused
     t.match((await api.call('POST', `snapshots/${id}/lock`)).body, { locked: true })
+    t.match((await api.call('PATCH', `snapshots/${id}/settings`, { seed: 3 })).body, { code: 'API_SNAPSHOT_LOCKED' })
     const refused = await api.call('DELETE', `snapshots/${id}`)
     t.equal(refused.status, 409)
     t.match(refused.body, { code: 'API_SNAPSHOT_LOCKED' })

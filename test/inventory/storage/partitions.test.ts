@@ -86,6 +86,15 @@ for (const engine of ENGINES) {
     t.equal(await count(db, 'inventory.devices', a), 0, 'dropped')
     t.equal(await count(db, 'inventory.devices', b), 3, 'the clone survives')
 
+    const d = randomUUID()
+    const sliced = await loadSnapshotRows(db, d, [
+      { table: DEVICES, rows: [deviceRow(0)] },
+      { table: ROUTE_TABLE, rows: [routeRow(0)] },
+      { table: DEVICES, rows: [deviceRow(1), deviceRow(2)] },
+    ])
+    t.equal(sliced['inventory/devices'], 3, 'slices of one table append to its partition')
+    t.equal(await count(db, 'inventory.devices', d), 3)
+
     const c = randomUUID()
     await t.rejects(loadSnapshotRows(db, c, [{ table: DEVICES, rows: [['too', 'short']] }]), /values per row/)
     const left = await db.query(`SELECT 1 FROM pg_class WHERE relname LIKE $1`, [`%${c.replace(/-/g, '')}%`])
