@@ -1,6 +1,6 @@
 /** Routes of snapshots: list, discovery, lifecycle, settings, export and import. */
 import type { ServerResponse } from 'node:http'
-import { invalidInput, type ValidationIssue } from '../../shared/errors.js'
+import { ApiError, invalidInput, type ValidationIssue } from '../../shared/errors.js'
 import { readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
 import type { InventoryRequest } from '../context.js'
 import { startDiscovery, type InventoryServices } from '../discovery/index.js'
@@ -18,7 +18,6 @@ import {
   setLocked,
   toApi,
 } from '../snapshots/index.js'
-import { ApiError } from '../../shared/errors.js'
 import { isProfileName } from '../simulator/index.js'
 
 const TEXT_LIMITS = { name: 255, note: 4000 } as const
@@ -35,10 +34,6 @@ function textFields(body: Record<string, unknown>, keys: Record<string, keyof ty
   return out
 }
 
-/** The discovery settings a snapshot was taken with, as the settings endpoints show them. */
-function snapshotSettings(settings: Record<string, unknown>): DiscoverySettings & Record<string, unknown> {
-  return settings as DiscoverySettings & Record<string, unknown>
-}
 
 async function writeOut(res: ServerResponse, text: string): Promise<void> {
   if (res.destroyed) throw new Error('the client went away')
@@ -125,14 +120,14 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
 
   router.add('GET', 'snapshots/:id/settings', async (_ctx, m, _req, res) => {
     const s = await getSnapshot(svc.db, m.params.id!)
-    sendJson(res, 200, { ...snapshotSettings(s.settings), origin: s.origin })
+    sendJson(res, 200, { ...s.settings, origin: s.origin })
   })
 
   router.add('PATCH', 'snapshots/:id/settings', async (_ctx, m, req, res) => {
     const s = await getSnapshot(svc.db, m.params.id!)
     const body = await readJsonObject(req, limit)
     if (s.locked) throw new ApiError('API_SNAPSHOT_LOCKED', `Snapshot ${s.id} is locked; unlock it before changing its settings`)
-    const current = snapshotSettings(s.settings)
+    const current = s.settings
     const base: DiscoverySettings = {
       profile: isProfileName(current.profile) ? current.profile : 'lab',
       seed: typeof current.seed === 'number' ? current.seed : 1,
