@@ -2,6 +2,8 @@
 import { serveCommand } from './serve.js'
 import { inventoryCommand } from './inventory.js'
 import { migrateCommand } from './migrate.js'
+import { userCommand } from './user.js'
+import { apikeyCommand } from './apikey.js'
 
 export interface Command {
   summary: string
@@ -13,4 +15,6 @@ export const commands: Record<string, Command> = {
   serve: serveCommand,
   inventory: inventoryCommand,
   migrate: migrateCommand,
+  user: userCommand,
+  apikey: apikeyCommand,
 }

@@ -65,7 +65,7 @@ t.test('access tokens: payload, and every forgery is refused', async (t) => {
 
   const other = async (claims: Record<string, unknown>, kid = key.kid) =>
     new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid }).sign(key.privateKey)
-  const base = { id: 'u1', username: 'alice', scope: ['read'], eula: true, isAdmin: false, iat: payload.iat, exp: payload.exp }
+  const base = { id: 'u1', username: 'alice', scope: ['read'], eula: true, isAdmin: false, iat: payload.iat as number, exp: payload.exp as number }
   await t.rejects(fresh().verify(await other({ ...base, aud: 'someone-else', iss: 'netinv' })), { code: 'API_INVALID_ACCESS_TOKEN' }, 'wrong aud')
   await t.rejects(fresh().verify(await other({ ...base, aud: 'netinv-api', iss: 'evil' })), { code: 'API_INVALID_ACCESS_TOKEN' }, 'wrong iss')
   await t.rejects(fresh().verify(await other({ ...base, aud: 'netinv-api', iss: 'netinv' }, 'other-kid')), { code: 'API_INVALID_ACCESS_TOKEN' }, 'unknown kid')
