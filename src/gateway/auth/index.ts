@@ -22,6 +22,7 @@ import type { AuthService } from './types.js'
 
 export type { AuthService } from './types.js'
 export { REVOCATION_CHANNEL } from './revocation.js'
+export { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from '../handlers/index.js'
 
 export interface AuthServiceOptions {
   db: Db

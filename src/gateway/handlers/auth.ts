@@ -12,6 +12,7 @@
  *   access token, and the refreshToken cookie when sent), clears both cookies, `{success: true}`.
  * - POST auth/eula `{username, password, accept: true}` records the approval, `{success: true}`.
  */
+import type { ServerResponse } from 'node:http'
 import { ApiError, invalidInput, toErrorResponse } from '../../shared/errors.js'
 import { readCookie, isSecureRequest, setCookie, ACCESS_COOKIE_PATH, REFRESH_COOKIE_PATH } from '../auth/cookies.js'
 import { ACCESS_COOKIE, REFRESH_COOKIE, readCredentials } from '../auth/credentials.js'
@@ -117,9 +118,19 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
   }
 }
 
-/** The spec's error response of DELETE auth/token: text/plain, body "Unauthorized". */
-export function unauthorizedText(ctx: RequestContext, status: number): void {
-  if (ctx.res.headersSent) return void ctx.res.destroy()
-  ctx.res.writeHead(status, { ...ctx.responseHeaders, 'content-type': 'text/plain; charset=utf-8', 'content-length': '12' })
-  ctx.res.end('Unauthorized')
+/**
+ * Endpoints whose error responses are `text/plain` `Unauthorized` (the spec shows it for DELETE
+ * auth/token), keyed by handlerKey. The pipeline renders its own 401/403 for them with
+ * `sendUnauthorizedText` too.
+ */
+export const PLAIN_TEXT_ERROR_ENDPOINTS: ReadonlySet<string> = new Set(['DELETE auth/token'])
+
+export function sendUnauthorizedText(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return void res.destroy()
+  res.writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8', 'content-length': '12' })
+  res.end('Unauthorized')
+}
+
+function unauthorizedText(ctx: RequestContext, status: number): void {
+  sendUnauthorizedText(ctx.res, status, ctx.responseHeaders)
 }

@@ -7,6 +7,7 @@ import type { HandlerDeps } from './deps.js'
 import { userHandlers } from './users.js'
 
 export type { HandlerDeps } from './deps.js'
+export { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './auth.js'
 
 export function createHandlers(deps: HandlerDeps): LocalHandlers {
   const all: Record<string, LocalHandler> = { ...authHandlers(deps), ...userHandlers(deps), ...apiTokenHandlers(deps) }
