@@ -1,0 +1,2 @@
+export type { Limiter, RateDecision } from './types.js'
+export { createMemoryLimiter, windowOf, type MemoryLimiterOptions } from './memory.js'
