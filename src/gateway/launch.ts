@@ -7,7 +7,7 @@ import type { Runtime } from '../commands/runtime.js'
 import type { AuthService } from './auth/types.js'
 import { watchConfig } from './config-watch.js'
 import { createMetrics } from './metrics.js'
-import { createMemoryLimiter, type Limiter } from './ratelimit/index.js'
+import { createLimiter, type Limiter } from './ratelimit/index.js'
 import { startGateway, type RunningGateway } from './server.js'
 
 export interface GatewayLaunch {
@@ -39,7 +39,9 @@ async function buildAuthService(_rt: Runtime, _db: Db, _limiter: Limiter): Promi
 
 export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promise<RunningGateway & { stop(): Promise<void> }> {
   const metrics = createMetrics()
-  const limiter = createMemoryLimiter()
+  let current = rt.config
+  const limits = createLimiter({ redisUrl: rt.env.redisUrl, config: () => current, log: rt.log, metrics })
+  const limiter = limits.limiter
   const auth = await buildAuthService(rt, options.db, limiter)
   const running = await startGateway({
     config: rt.config,
@@ -52,15 +54,20 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
     port: options.port,
     host: options.host ?? '0.0.0.0',
     adminPort: rt.env.adminPort ?? rt.config.server.adminPort,
+    ...(limits.redisReady ? { redisReady: limits.redisReady } : {}),
   })
-  const watch = watchConfig({ configDir: rt.env.configDir, log: rt.log, apply: (c) => running.gateway.setConfig(c) })
+  const watch = watchConfig({ configDir: rt.env.configDir, log: rt.log, apply: (c) => {
+      current = c
+      running.gateway.setConfig(c)
+    },
+  })
   return {
     ...running,
     async stop() {
       watch.stop()
       await running.close()
       await auth.close()
-      await limiter.close()
+      await limits.close()
     },
   }
 }
