@@ -2,7 +2,7 @@ import t from 'tap'
 import type { Test } from 'tap'
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
-import { createMemoryLimiter, createRedisLimiter, createLimiter, type Limiter } from '../../../src/gateway/ratelimit/index.js'
+import { createMemoryLimiter, createRedisLimiter, createLimiter, type Limiter, type ResilientLimiter } from '../../../src/gateway/ratelimit/index.js'
 import { connectRedis, whenReady } from '../../../src/gateway/redis.js'
 import { createMetrics } from '../../../src/gateway/metrics.js'
 import { compileConfig } from '../../../src/shared/config/index.js'
@@ -80,7 +80,7 @@ t.test('Redis stopped mid-run: per-replica fallback, counted; shared limits agai
   const config = compileConfig({ rateLimit: { redisTimeoutMs: 100 } })
   const setup = createLimiter({ redisUrl: server.url, config: () => config, log: silentLogger(), metrics, now: clock.now, prefix: prefix() })
   t.teardown(() => setup.close())
-  const limiter = setup.limiter as import('../../../src/gateway/ratelimit/index.js').ResilientLimiter
+  const limiter = setup.limiter as ResilientLimiter
   for (let i = 0; i < 50 && !(await setup.redisReady!()); i++) await new Promise((r) => setTimeout(r, 20))
   t.ok((await limiter.consume('a', 3, 1)).allowed)
   t.equal(limiter.mode(), 'primary')
