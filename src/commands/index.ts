@@ -2,6 +2,7 @@
 import { serveCommand } from './serve.js'
 import { inventoryCommand } from './inventory.js'
 import { migrateCommand } from './migrate.js'
+import { docsCommand } from './docs.js'
 
 export interface Command {
   summary: string
@@ -13,4 +14,5 @@ export const commands: Record<string, Command> = {
   serve: serveCommand,
   inventory: inventoryCommand,
   migrate: migrateCommand,
+  docs: docsCommand,
 }
