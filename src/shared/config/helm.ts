@@ -6,9 +6,12 @@
  */
 import type { SchemaNode } from './schema-types.js'
 
-/** RFC 3339 date-time with range-checked fields (RE2-compatible, for Helm's validator). */
+/**
+ * RFC 3339 date-time with range-checked fields (RE2-compatible, for Helm's validator). Never
+ * looser than the product's check; stricter on hour 24 and leap seconds, which Date.parse takes.
+ */
 export const RFC3339_PATTERN =
-  '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$'
+  '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$'
 
 export type JsonSchema = Record<string, unknown>
 
