@@ -161,3 +161,22 @@ t.test('a config change changes the checksum that rolls the pods', async (t) => 
   t.not(await checksum(['config.rateLimit.perSecond=250']), a, 'differs when a limit changes')
   t.notOk(await checksum(['rollOnConfigChange=false']), 'absent when rolling is switched off')
 })
+
+t.test('previous public keys are mounted for the gateway and roll it when they change', async (t) => {
+  const pem = '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----'
+  const annotations = async (set: string[]) =>
+    (find(await render(['examples/production.yaml'], set), 'Deployment', '-gateway').spec as {
+      template: { metadata: { annotations: Record<string, string> } }
+    }).template.metadata.annotations
+  const ms = await render(['examples/production.yaml'], [`secrets.previousPublicKeys.jwt-2026-05\\.pem=${pem}`])
+  const cm = find(ms, 'ConfigMap', '-jwt-previous')
+  t.equal(cm.data?.['jwt-2026-05.pem']?.trim(), pem, 'the key file is in the ConfigMap')
+  const vol = podSpec(find(ms, 'Deployment', '-gateway')).volumes?.find((v) => v.name === 'jwt-previous')
+  t.equal(vol?.configMap?.name, cm.metadata.name, 'mounted into the gateway')
+  const before = (await annotations([]))['checksum/jwt-previous']
+  const after = (await annotations([`secrets.previousPublicKeys.jwt-2026-05\\.pem=${pem}`]))['checksum/jwt-previous']
+  t.ok(after, 'a checksum of the keys')
+  t.not(after, before, 'adding a key rolls the gateway')
+  const bad = await helm(['template', 'netinv', CHART, '--set', 'secrets.previousPublicKeys.old\\.pem=not a key'])
+  t.notOk(bad.ok, 'a value that is not a PEM public key is refused')
+})

@@ -132,6 +132,8 @@ checksum/config: {{ include "netinv.configJson" . | sha256sum }}
 {{ end -}}
 {{- if not .Values.secrets.existingSecret -}}
 checksum/secret-values: {{ list .Values.secrets .Values.postgresql.url .Values.redis.url | toJson | sha256sum }}
+{{ else if .Values.secrets.previousPublicKeys -}}
+checksum/jwt-previous: {{ .Values.secrets.previousPublicKeys | toJson | sha256sum }}
 {{ end -}}
 {{- end -}}
 
