@@ -3,6 +3,7 @@ import { serveCommand } from './serve.js'
 import { inventoryCommand } from './inventory.js'
 import { migrateCommand } from './migrate.js'
 import { gatewayCommand } from './gateway.js'
+import { docsCommand } from './docs.js'
 
 export interface Command {
   summary: string
@@ -15,4 +16,5 @@ export const commands: Record<string, Command> = {
   gateway: gatewayCommand,
   inventory: inventoryCommand,
   migrate: migrateCommand,
+  docs: docsCommand,
 }
