@@ -2,6 +2,7 @@
 import { serveCommand } from './serve.js'
 import { inventoryCommand } from './inventory.js'
 import { migrateCommand } from './migrate.js'
+import { gatewayCommand } from './gateway.js'
 
 export interface Command {
   summary: string
@@ -11,6 +12,7 @@ export interface Command {
 
 export const commands: Record<string, Command> = {
   serve: serveCommand,
+  gateway: gatewayCommand,
   inventory: inventoryCommand,
   migrate: migrateCommand,
 }
