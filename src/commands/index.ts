@@ -2,6 +2,8 @@
 import { serveCommand } from './serve.js'
 import { inventoryCommand } from './inventory.js'
 import { migrateCommand } from './migrate.js'
+import { gatewayCommand } from './gateway.js'
+import { docsCommand } from './docs.js'
 import { userCommand } from './user.js'
 import { apikeyCommand } from './apikey.js'
 
@@ -13,8 +15,10 @@ export interface Command {
 
 export const commands: Record<string, Command> = {
   serve: serveCommand,
+  gateway: gatewayCommand,
   inventory: inventoryCommand,
   migrate: migrateCommand,
+  docs: docsCommand,
   user: userCommand,
   apikey: apikeyCommand,
 }
