@@ -30,6 +30,8 @@ export interface AuthServiceOptions {
   log: Logger
   dataDir: string
   jwtPrivateKeyFile?: string | undefined
+  /** Public keys of earlier signing keys that still verify (rotation). */
+  jwtPreviousPublicKeysDir?: string | undefined
   adminPassword?: string | undefined
   /** Revocation broadcast to other replicas (a duplicate connection subscribes). */
   redis?: Redis | Cluster | undefined
@@ -55,7 +57,12 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
     adminPassword: opts.adminPassword,
     print: opts.print ?? ((line) => void process.stderr.write(`${line}\n`)),
   })
-  const signingKey = await loadSigningKey({ file: opts.jwtPrivateKeyFile, dataDir: opts.dataDir, log })
+  const signingKey = await loadSigningKey({
+    file: opts.jwtPrivateKeyFile,
+    dataDir: opts.dataDir,
+    log,
+    previousPublicKeysDir: opts.jwtPreviousPublicKeysDir,
+  })
   const ttlMs = () => Math.min(config.auth.cacheTtlMs, bus.ttlCap())
   const tokens = new AccessTokens(
     signingKey,

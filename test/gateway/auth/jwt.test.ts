@@ -24,11 +24,15 @@ t.test('the signing key is generated once into DATA_DIR with mode 0600', async (
   t.notOk('d' in a.jwks.keys[0]!, 'JWKS holds no private part')
 })
 
-t.test('a weak or non-RSA key file is refused', async (t) => {
+t.test('key types: EC P-256 signs ES256; weak RSA and other curves are refused', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'netinv-key-'))
   const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' })
   await writeFile(join(dir, 'ec.pem'), ec, { mode: 0o600 })
-  await t.rejects(loadSigningKey({ file: join(dir, 'ec.pem'), dataDir: dir, log: silentLogger() }), /RSA key of at least 2048/)
+  const es = await loadSigningKey({ file: join(dir, 'ec.pem'), dataDir: dir, log: silentLogger() })
+  t.equal(es.alg, 'ES256', 'an EC P-256 key signs ES256')
+  const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' })
+  await writeFile(join(dir, 'p384.pem'), p384, { mode: 0o600 })
+  await t.rejects(loadSigningKey({ file: join(dir, 'p384.pem'), dataDir: dir, log: silentLogger() }), /RSA key of at least 2048/)
   const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' })
   await writeFile(join(dir, 'small.pem'), small, { mode: 0o600 })
   await t.rejects(loadSigningKey({ file: join(dir, 'small.pem'), dataDir: dir, log: silentLogger() }), /RSA key of at least 2048/)
@@ -79,4 +83,32 @@ t.test('access tokens: payload, and every forgery is refused', async (t) => {
   await t.rejects(fresh().verify(token), { code: 'API_EXPIRED_ACCESS_TOKEN' }, 'expired, uncached')
   const expiredTampered = `${h}.${b64({ ...payload, isAdmin: true })}.${s}`
   await t.rejects(fresh().verify(expiredTampered), { code: 'API_INVALID_ACCESS_TOKEN' }, 'a forged token is invalid, not merely expired')
+})
+
+t.test('rotation: tokens of a previous key verify through JWT_PREVIOUS_PUBLIC_KEYS_DIR; each kid only with its own algorithm', async (t) => {
+  const oldDir = await mkdtemp(join(tmpdir(), 'netinv-key-'))
+  const old = await loadSigningKey({ dataDir: oldDir, log: silentLogger() })
+  const clock = () => 1_700_000_000_000
+  const { token } = await new AccessTokens(old, SETTINGS, clock, { max: 10, ttlMs: () => 1000 }).sign(USER)
+
+  const dir = await mkdtemp(join(tmpdir(), 'netinv-key-'))
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey
+  await writeFile(join(dir, 'current.pem'), ec.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 })
+  const prevDir = join(dir, 'previous')
+  await (await import('node:fs/promises')).mkdir(prevDir)
+  await writeFile(join(prevDir, 'old.pem'), old.publicKey.export({ type: 'spki', format: 'pem' }))
+  const withoutPrev = new AccessTokens(await loadSigningKey({ file: join(dir, 'current.pem'), dataDir: dir, log: silentLogger() }), SETTINGS, clock, { max: 10, ttlMs: () => 1000 })
+  await t.rejects(withoutPrev.verify(token), { code: 'API_INVALID_ACCESS_TOKEN' }, 'unknown kid without the previous key')
+  const key = await loadSigningKey({ file: join(dir, 'current.pem'), dataDir: dir, log: silentLogger(), previousPublicKeysDir: prevDir })
+  t.same(key.jwks.keys.map((k) => k.alg), ['ES256', 'RS256'], 'JWKS lists current and previous keys')
+  const tokens = new AccessTokens(key, SETTINGS, clock, { max: 10, ttlMs: () => 1000 })
+  t.match(await tokens.verify(token), { username: 'alice' }, 'old token still verifies')
+  const fresh = await tokens.sign(USER)
+  t.equal(decodeProtectedHeader(fresh.token).alg, 'ES256')
+  t.match(await tokens.verify(fresh.token), { username: 'alice' })
+
+  // The RSA kid presented with ES256 (or the EC kid with RS256) is refused before any check.
+  const [, p, sig] = token.split('.') as [string, string, string]
+  const swapped = `${b64({ alg: 'ES256', typ: 'JWT', kid: old.kid })}.${p}.${sig}`
+  await t.rejects(tokens.verify(swapped), { code: 'API_INVALID_ACCESS_TOKEN' })
 })
