@@ -24,6 +24,8 @@ export type { AuthService } from './types.js'
 export { REVOCATION_CHANNEL } from './revocation.js'
 export { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from '../handlers/index.js'
 
+const PRUNE_INTERVAL_MS = 3_600_000
+
 export interface AuthServiceOptions {
   db: Db
   config: Readonly<Config>
@@ -79,6 +81,10 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
     } else authenticator.invalidateApiKey(e.id)
   })
   const sessions = new Sessions({ store, tokens, config, limiter: opts.limiter })
+  const prune = setInterval(() => {
+    store.refreshTokens.prune().catch((err: unknown) => log.warn({ err }, 'pruning refresh tokens failed'))
+  }, PRUNE_INTERVAL_MS)
+  prune.unref()
   const handlers = createHandlers({ store, sessions, authenticator, tokens, signingKey, usage, config, clock })
 
   return {
@@ -96,6 +102,7 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
     handlers,
     ready: () => db.ping(),
     async close() {
+      clearInterval(prune)
       await usage.close()
       await bus.close()
     },
