@@ -4,6 +4,8 @@ import { inventoryCommand } from './inventory.js'
 import { migrateCommand } from './migrate.js'
 import { gatewayCommand } from './gateway.js'
 import { docsCommand } from './docs.js'
+import { userCommand } from './user.js'
+import { apikeyCommand } from './apikey.js'
 
 export interface Command {
   summary: string
@@ -17,4 +19,6 @@ export const commands: Record<string, Command> = {
   inventory: inventoryCommand,
   migrate: migrateCommand,
   docs: docsCommand,
+  user: userCommand,
+  apikey: apikeyCommand,
 }
