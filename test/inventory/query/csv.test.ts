@@ -1,5 +1,5 @@
 import t from 'tap'
-import { request } from 'node:http'
+import { request, type IncomingMessage } from 'node:http'
 import { freshPostgres } from '../../helpers/db.js'
 import { csvField, csvLine } from '../../../src/inventory/query/index.js'
 import { registerTableRoutes } from '../../../src/inventory/routes/tables.js'
@@ -33,7 +33,7 @@ t.test('a large export streams from a cursor', async (t) => {
   const body = JSON.stringify({ snapshot: 'big', columns: ['id', 'name', 'count', 'tags'], sort: { column: 'id', order: 'asc' }, format: { exportToFile: true, dataType: 'csv' } })
   const url = new URL(`${server.url}/api/tables/${ITEMS.path}`)
 
-  const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.secret]: 'test-internal-secret' } }, resolve)
     req.on('error', reject)
     req.end(body)
