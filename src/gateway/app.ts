@@ -53,6 +53,8 @@ export interface Gateway {
 export function createGateway(deps: GatewayDeps): Gateway {
   let config = deps.config
   let draining = false
+  /** Responses not yet finished: told to close their connection when draining starts. */
+  const inFlight = new Set<ServerResponse>()
   const now = deps.now ?? Date.now
   const metrics = deps.metrics ?? createMetrics()
   const log = deps.log
@@ -138,7 +140,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const url = req.url ?? '/'
     const q = url.indexOf('?')
     const path = q < 0 ? url : url.slice(0, q)
-    if (draining) res.setHeader('connection', 'close')
+    if (draining) res.shouldKeepAlive = false
+    else {
+      inFlight.add(res)
+      res.once('close', () => inFlight.delete(res))
+    }
     if (health(path, res)) return
     const ctx: RequestContext = {
       req,
@@ -182,6 +188,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     metrics,
     startDrain() {
       draining = true
+      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false
     },
     ready,
     async close() {

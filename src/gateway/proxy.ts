@@ -5,8 +5,8 @@
  * forwarding headers stripped; ours set), streams bodies under a size limit (413) and releases
  * the upstream request when the client goes away.
  */
-import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
-import { Transform, type TransformCallback } from 'node:stream'
+import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http'
+import { Transform, pipeline, type TransformCallback } from 'node:stream'
 import httpProxy from 'http-proxy'
 import type { Config } from '../shared/config/index.js'
 import { ApiError } from '../shared/errors.js'
@@ -51,6 +51,17 @@ const STRIPPED = [
   'cookie',
   ...INTERNAL_HEADER_NAMES,
 ]
+
+const HOP_BY_HOP_RESPONSE = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate']
+
+/** The upstream's response headers minus hop-by-hop ones (and those its Connection names). */
+export function responseHeaders(proxyRes: IncomingMessage): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = { ...proxyRes.headers }
+  const listed = headerValue(proxyRes.headers.connection)
+  for (const name of HOP_BY_HOP_RESPONSE) delete out[name]
+  if (listed) for (const name of listed.split(',')) delete out[name.trim().toLowerCase()]
+  return out
+}
 
 class UpstreamError extends Error {
   constructor(readonly code: 'UPSTREAM_CONNECT_TIMEOUT' | 'UPSTREAM_TIMEOUT' | 'BODY_TOO_LARGE') {
@@ -115,7 +126,19 @@ export function forwardedHeaders(ctx: RequestContext, internalSecret: string): I
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const initial = options.config().upstream
   const agent = new Agent({ keepAlive: true, maxSockets: initial.maxSockets, maxFreeSockets: initial.maxSockets })
-  const proxy = httpProxy.createProxyServer({ target: options.target, agent, xfwd: false, changeOrigin: false })
+  // selfHandleResponse: the response side is ours too (http-proxy would copy the upstream's
+  // hop-by-hop headers such as Connection to the client).
+  const proxy = httpProxy.createProxyServer({ target: options.target, agent, xfwd: false, changeOrigin: false, selfHandleResponse: true })
+
+  proxy.on('proxyRes', (proxyRes, req, res) => {
+    if (res.headersSent || res.destroyed) {
+      proxyRes.destroy()
+      return
+    }
+    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes))
+    // pipeline destroys the upstream response when the client goes away, freeing its socket.
+    pipeline(proxyRes, res, () => {})
+  })
 
   proxy.on('proxyReq', (proxyReq, req, res) => {
     const state = pending.get(req)
