@@ -11,7 +11,7 @@ import type { AuthService } from './auth/types.js'
 import type { LocalHandler, RequestContext } from './context.js'
 import { metaHandlers } from './meta.js'
 import { createMetrics, type GatewayMetrics } from './metrics.js'
-import { observeResponse } from './pipeline/access-log.js'
+import { accessLogger, observeResponse } from './pipeline/access-log.js'
 import type { StageDeps } from './pipeline/deps.js'
 import { applyResponseHeaders } from './pipeline/dispatch.js'
 import { runStages } from './pipeline/runner.js'
@@ -58,6 +58,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const now = deps.now ?? Date.now
   const metrics = deps.metrics ?? createMetrics()
   const log = deps.log
+  const access = accessLogger(log)
 
   function sendGatewayError(ctx: RequestContext, err: unknown): void {
     const { res } = ctx
@@ -157,7 +158,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       search: q < 0 ? '' : url.slice(q + 1),
       responseHeaders: {},
     }
-    observeResponse(ctx, metrics)
+    observeResponse(ctx, metrics, access)
     runStages(stages, ctx).then(
       (finishedBy) => {
         if (finishedBy === null && !res.headersSent) sendGatewayError(ctx, new ApiError('API_NOT_FOUND'))

@@ -6,7 +6,7 @@
  * the upstream request when the client goes away.
  */
 import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http'
-import { Transform, pipeline, type TransformCallback } from 'node:stream'
+import { Transform, type TransformCallback } from 'node:stream'
 import httpProxy from 'http-proxy'
 import type { Config } from '../shared/config/index.js'
 import { ApiError } from '../shared/errors.js'
@@ -136,8 +136,12 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       return
     }
     res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes))
-    // pipeline destroys the upstream response when the client goes away, freeing its socket.
-    pipeline(proxyRes, res, () => {})
+    proxyRes.pipe(res)
+    // The client went away mid-response: drop the upstream response (and its socket) too.
+    res.once('close', () => {
+      if (!proxyRes.complete) proxyRes.destroy()
+    })
+    proxyRes.once('error', () => res.destroy())
   })
 
   proxy.on('proxyReq', (proxyReq, req, res) => {
@@ -149,18 +153,23 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       return
     }
     const { connectTimeoutMs, timeoutMs } = options.config().upstream
-    const firstByte = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT')), timeoutMs)
-    proxyReq.once('socket', (socket) => {
-      if (!socket.connecting) return
-      const connect = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_CONNECT_TIMEOUT')), connectTimeoutMs)
+    // http-proxy emits proxyReq from the request's 'socket' event: the socket is known here.
+    const socket = proxyReq.socket
+    let connect: NodeJS.Timeout | undefined
+    if (socket?.connecting) {
+      connect = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_CONNECT_TIMEOUT')), connectTimeoutMs)
       socket.once('connect', () => clearTimeout(connect))
-      proxyReq.once('close', () => clearTimeout(connect))
-    })
-    proxyReq.once('response', () => clearTimeout(firstByte))
-    proxyReq.once('close', () => clearTimeout(firstByte))
+    }
+    const firstByte = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT')), timeoutMs)
+    const clear = () => {
+      clearTimeout(firstByte)
+      clearTimeout(connect)
+    }
+    proxyReq.once('response', clear)
+    proxyReq.once('close', clear)
     // The client went away before the response ended: release the upstream request now.
-    ;(res as ServerResponse).once('close', () => {
-      if (!(res as ServerResponse).writableFinished && !proxyReq.destroyed) proxyReq.destroy()
+    res.once('close', () => {
+      if (!res.writableFinished && !proxyReq.destroyed) proxyReq.destroy()
     })
   })
 
