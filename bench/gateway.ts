@@ -16,6 +16,7 @@ import { createServer, request, Agent } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
 
 const args = process.argv.slice(2)
 function opt(name: string, fallback: string): string {
@@ -159,6 +160,16 @@ async function openLoop(port: number, path: string, headers: Record<string, stri
   return r
 }
 
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  } catch {
+    return NaN
+  }
+}
+
 function pct(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN
@@ -194,18 +205,27 @@ async function main(): Promise<void> {
   const children = [up.child, bare.child, gw.child]
   try {
     const targets = {
-      direct: { port: up.port, path: '/api/snapshots', headers: {} },
-      bare: { port: bare.port, path: '/api/snapshots', headers: {} },
-      gateway: { port: gw.port, path: '/api/snapshots', headers: { 'x-api-token': 'bench-key', 'x-api-version': '1' } },
+      direct: { port: up.port, pid: up.child.pid, path: '/api/snapshots', headers: {} },
+      bare: { port: bare.port, pid: bare.child.pid, path: '/api/snapshots', headers: {} },
+      gateway: { port: gw.port, pid: gw.child.pid, path: '/api/snapshots', headers: { 'x-api-token': 'bench-key', 'x-api-version': '1' } },
     }
     for (const t of Object.values(targets)) await closedLoop(t.port, t.path, t.headers, concurrency, 0.5) // warm-up
     const sat: Record<string, Result> = {}
-    for (const [name, t] of Object.entries(targets)) sat[name] = await closedLoop(t.port, t.path, t.headers, concurrency, seconds)
+    const cpuPerRequest: Record<string, number> = {}
+    for (const [name, t] of Object.entries(targets)) {
+      const before = cpuMs(t.pid)
+      sat[name] = await closedLoop(t.port, t.path, t.headers, concurrency, seconds)
+      cpuPerRequest[name] = ((cpuMs(t.pid) - before) * 1000) / sat[name]!.requests
+    }
     const rps = (r: Result) => r.requests / r.seconds
     console.log(`saturation (closed loop, ${concurrency} connections, ${seconds}s each):`)
     for (const [name, r] of Object.entries(sat)) {
-      console.log(`  ${name.padEnd(8)} ${rps(r).toFixed(0).padStart(7)} req/s  p50 ${pct(r.latenciesMs, 50).toFixed(2)} ms  p99 ${pct(r.latenciesMs, 99).toFixed(2)} ms  errors ${r.errors}`)
+      console.log(
+        `  ${name.padEnd(8)} ${rps(r).toFixed(0).padStart(7)} req/s  p50 ${pct(r.latenciesMs, 50).toFixed(2)} ms  p99 ${pct(r.latenciesMs, 99).toFixed(2)} ms  errors ${r.errors}  server CPU ${cpuPerRequest[name]!.toFixed(0)} µs/req`,
+      )
     }
+    // On a shared machine throughput swings with the neighbours; CPU per request does not.
+    const cpuRatio = cpuPerRequest.bare! / cpuPerRequest.gateway!
     const ratio = rps(sat.gateway!) / rps(sat.bare!)
     const rate = Math.round(rps(sat.bare!) / 2)
     const half: Record<string, Result> = {}
@@ -217,6 +237,7 @@ async function main(): Promise<void> {
     const added = pct(half.gateway!.latenciesMs, 99) - pct(half.direct!.latenciesMs, 99)
     const addedBare = pct(half.bare!.latenciesMs, 99) - pct(half.direct!.latenciesMs, 99)
     console.log(`throughput ratio gateway/bare: ${ratio.toFixed(3)} (target >= 0.85) ${ratio >= 0.85 ? 'OK' : 'MISSED'}`)
+    console.log(`CPU-per-request ratio bare/gateway (throughput ratio on a dedicated core): ${cpuRatio.toFixed(3)}`)
     console.log(`p99 added vs direct: gateway ${added.toFixed(2)} ms (target <= 2 ms) ${added <= 2 ? 'OK' : 'MISSED'}; bare ${addedBare.toFixed(2)} ms`)
   } finally {
     for (const c of children) c.kill(process.env.BENCH_PROFILE ? 'SIGINT' : 'SIGKILL')
