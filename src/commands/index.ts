@@ -3,6 +3,9 @@ import { serveCommand } from './serve.js'
 import { inventoryCommand } from './inventory.js'
 import { migrateCommand } from './migrate.js'
 import { gatewayCommand } from './gateway.js'
+import { docsCommand } from './docs.js'
+import { userCommand } from './user.js'
+import { apikeyCommand } from './apikey.js'
 
 export interface Command {
   summary: string
@@ -15,4 +18,7 @@ export const commands: Record<string, Command> = {
   gateway: gatewayCommand,
   inventory: inventoryCommand,
   migrate: migrateCommand,
+  docs: docsCommand,
+  user: userCommand,
+  apikey: apikeyCommand,
 }
