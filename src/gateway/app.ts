@@ -8,7 +8,8 @@ import type { Config } from '../shared/config/index.js'
 import { ApiError, toErrorResponse } from '../shared/errors.js'
 import { sendJson } from '../shared/http/index.js'
 import type { AuthService } from './auth/types.js'
-import type { LocalHandler, RequestContext } from './context.js'
+import { handlerKey, type LocalHandler, type RequestContext } from './context.js'
+import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/index.js'
 import { metaHandlers } from './meta.js'
 import { createMetrics, type GatewayMetrics } from './metrics.js'
 import { accessLogger, observeResponse } from './pipeline/access-log.js'
@@ -74,6 +75,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return
     }
     const { status, body, headers } = toErrorResponse(err)
+    if (status < 500 && ctx.endpoint && PLAIN_TEXT_ERROR_ENDPOINTS.has(handlerKey(ctx.method, ctx.endpoint.path))) {
+      ctx.log.debug({ code: body.code }, 'request rejected')
+      sendUnauthorizedText(res, status, headers)
+      return
+    }
     if (status >= 500 && !(err instanceof ApiError)) ctx.log.error({ err }, 'request failed')
     else ctx.log.debug({ code: body.code }, 'request rejected')
     sendJson(res, status, body, headers)
