@@ -112,6 +112,7 @@ const BAD: Array<[string, string, RegExp, 'schema' | 'template']> = [
   ['a writable root filesystem', 'containerSecurityContext.readOnlyRootFilesystem=false', /readOnlyRootFilesystem/, 'schema'],
   ['a negative replica count', 'gateway.replicas=-1', /replicas/, 'schema'],
   ['a grace period shorter than the shutdown grace', 'gateway.terminationGracePeriodSeconds=10', /terminationGracePeriodSeconds/, 'template'],
+  ['a disruption budget that blocks node drains', 'gateway.replicas=1', /podDisruptionBudget/, 'template'],
   ['no database at all', 'postgresql.bundled.enabled=false', /postgresql\/url/, 'schema'],
 ]
 
