@@ -61,3 +61,6 @@ export interface TableDef {
   /** Web path of the table in the UI, used by intent reports (e.g. "/inventory/devices"). */
   webPath: string
 }
+
+/** A table whose rows a snapshot stores (one partition per snapshot). */
+export type StoredTableDef = TableDef & { source: { kind: 'stored'; table: string } }

@@ -1,0 +1,73 @@
+/**
+ * Start-up of the gateway shared by `netinv gateway` and `netinv serve`: rate limiter (Redis or
+ * in-process), identity module, listeners, config reload, and the matching shutdown.
+ */
+import type { Db } from '../shared/db/index.js'
+import type { Runtime } from '../commands/runtime.js'
+import type { AuthService } from './auth/types.js'
+import { watchConfig } from './config-watch.js'
+import { createMetrics } from './metrics.js'
+import { createLimiter, type Limiter } from './ratelimit/index.js'
+import { startGateway, type RunningGateway } from './server.js'
+
+export interface GatewayLaunch {
+  db: Db
+  inventoryUrl: string
+  internalSecret: string
+  port: number
+  host?: string
+}
+
+/**
+ * ── IDENTITY WIRING ──────────────────────────────────────────────────────────────────────
+ * The identity module (src/gateway/auth/index.ts, `createAuthService(...)`) is constructed
+ * here, with the shared limiter for per-username login limits. Until it is wired, the gateway
+ * runs with no credential verification: protected endpoints answer 401.
+ */
+async function buildAuthService(_rt: Runtime, _db: Db, _limiter: Limiter): Promise<AuthService> {
+  return {
+    async authenticate() {
+      return null
+    },
+    handlers: new Map(),
+    async ready() {
+      return true
+    },
+    async close() {},
+  }
+}
+
+export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promise<RunningGateway & { stop(): Promise<void> }> {
+  const metrics = createMetrics()
+  let current = rt.config
+  const limits = createLimiter({ redisUrl: rt.env.redisUrl, config: () => current, log: rt.log, metrics })
+  const limiter = limits.limiter
+  const auth = await buildAuthService(rt, options.db, limiter)
+  const running = await startGateway({
+    config: rt.config,
+    log: rt.log,
+    auth,
+    limiter,
+    metrics,
+    inventoryUrl: options.inventoryUrl,
+    internalSecret: options.internalSecret,
+    port: options.port,
+    host: options.host ?? '0.0.0.0',
+    adminPort: rt.env.adminPort ?? rt.config.server.adminPort,
+    ...(limits.redisReady ? { redisReady: limits.redisReady } : {}),
+  })
+  const watch = watchConfig({ configDir: rt.env.configDir, log: rt.log, apply: (c) => {
+      current = c
+      running.gateway.setConfig(c)
+    },
+  })
+  return {
+    ...running,
+    async stop() {
+      watch.stop()
+      await running.close()
+      await auth.close()
+      await limits.close()
+    },
+  }
+}

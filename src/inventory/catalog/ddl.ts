@@ -1,0 +1,118 @@
+/**
+ * Storage DDL generated from the catalog. Every stored table is a parent table partitioned by
+ * snapshot (`PARTITION BY LIST (snapshot_id)`); a snapshot's rows go into a partition of their
+ * own, created detached, bulk-loaded, indexed, then attached. Identifiers come only from the
+ * catalog and from validated UUIDs, never from user text.
+ */
+import { ADDRESSING_TABLES } from './addressing.js'
+import { INVENTORY_SCHEMA, storageName } from './columns.js'
+import { INVENTORY_TABLES } from './inventory.js'
+import { LAYER2_TABLES } from './layer2.js'
+import { ROUTING_TABLES } from './routing.js'
+import type { ColumnType, StoredTableDef, TableDef } from './types.js'
+
+export type { StoredTableDef } from './types.js'
+
+export const STORAGE_TYPES: Readonly<Record<ColumnType, string>> = {
+  string: 'text',
+  integer: 'bigint',
+  number: 'double precision',
+  boolean: 'boolean',
+  timestamp: 'bigint',
+  ip: 'inet',
+  network: 'cidr',
+  mac: 'text',
+  stringArray: 'text[]',
+  integerArray: 'bigint[]',
+  ipArray: 'inet[]',
+  json: 'jsonb',
+}
+
+export interface StorageColumn {
+  /** API name. */
+  name: string
+  /** Storage column name (snake_case). */
+  storage: string
+  type: ColumnType
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** Whether a string is a snapshot id (lower-case UUID). */
+export function isSnapshotId(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value)
+}
+
+function assertSnapshotId(id: string): void {
+  if (!isSnapshotId(id)) throw new Error(`not a snapshot id: ${JSON.stringify(id)}`)
+}
+
+/** The tables a snapshot stores rows in, in load order. */
+export const STORED_TABLES: readonly StoredTableDef[] = [...INVENTORY_TABLES, ...ADDRESSING_TABLES, ...ROUTING_TABLES, ...LAYER2_TABLES].filter(
+  (t): t is StoredTableDef => t.source.kind === 'stored',
+)
+
+/** Columns a stored table keeps (those without a computed `sql`), in catalog order. */
+export function storageColumns(table: TableDef): StorageColumn[] {
+  return table.columns.filter((c) => c.sql === undefined).map((c) => ({ name: c.name, storage: storageName(c.name), type: c.type }))
+}
+
+/** Unqualified storage table name: "inventory.devices" → "devices". */
+export function baseTableName(table: StoredTableDef): string {
+  const [schema, name] = table.source.table.split('.')
+  if (schema !== INVENTORY_SCHEMA || !name || !/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad storage table ${table.source.table}`)
+  return name
+}
+
+/** CREATE TABLE of a partitioned parent table. */
+export function parentTableSql(table: StoredTableDef): string {
+  const cols = storageColumns(table).map((c) => `"${c.storage}" ${STORAGE_TYPES[c.type]}${c.name === 'id' ? ' NOT NULL' : ''}`)
+  return `CREATE TABLE IF NOT EXISTS ${table.source.table} (snapshot_id text NOT NULL, ${cols.join(', ')}) PARTITION BY LIST (snapshot_id)`
+}
+
+/** Name of the partition of one snapshot: "devices_s_<uuid hex>" (unqualified). */
+export function partitionName(table: StoredTableDef, snapshotId: string): string {
+  assertSnapshotId(snapshotId)
+  return `${baseTableName(table)}_s_${snapshotId.replace(/-/g, '')}`
+}
+
+/** Qualified partition name. */
+export function partitionTable(table: StoredTableDef, snapshotId: string): string {
+  return `${INVENTORY_SCHEMA}.${partitionName(table, snapshotId)}`
+}
+
+/**
+ * A detached partition ready for COPY. The CHECK constraint lets ATTACH skip its validation
+ * scan, so attaching is instant at any size.
+ */
+export function createPartitionSql(table: StoredTableDef, snapshotId: string): string {
+  return `CREATE TABLE ${partitionTable(table, snapshotId)} (LIKE ${table.source.table} INCLUDING DEFAULTS, CONSTRAINT ${partitionName(table, snapshotId)}_snap CHECK (snapshot_id = '${snapshotId}'))`
+}
+
+/** `COPY ... FROM STDIN` into a partition, columns in storage order (snapshot_id first). */
+export function copyIntoSql(table: StoredTableDef, snapshotId: string): string {
+  const cols = ['snapshot_id', ...storageColumns(table).map((c) => `"${c.storage}"`)]
+  return `COPY ${partitionTable(table, snapshotId)} (${cols.join(', ')}) FROM STDIN WITH (FORMAT csv)`
+}
+
+/** CREATE INDEX statements of a loaded partition (run after the load). */
+export function partitionIndexSql(table: StoredTableDef, snapshotId: string): string[] {
+  const part = partitionTable(table, snapshotId)
+  return table.indexes.map((cols, i) => {
+    const list = cols.map((c) => `"${storageName(c)}"`).join(', ')
+    return `CREATE INDEX ${partitionName(table, snapshotId)}_i${i} ON ${part} (${list})`
+  })
+}
+
+export function attachPartitionSql(table: StoredTableDef, snapshotId: string): string {
+  return `ALTER TABLE ${table.source.table} ATTACH PARTITION ${partitionTable(table, snapshotId)} FOR VALUES IN ('${snapshotId}')`
+}
+
+export function dropPartitionSql(table: StoredTableDef, snapshotId: string): string {
+  return `DROP TABLE IF EXISTS ${partitionTable(table, snapshotId)}`
+}
+
+/** The DDL of every parent table (used by the inventory migrations). */
+export function storageDdl(): string[] {
+  return STORED_TABLES.map(parentTableSql)
+}

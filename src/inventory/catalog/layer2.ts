@@ -1,0 +1,69 @@
+/** Tables of layer 2: VLANs, neighbour discovery (CDP/LLDP), switch ports. */
+import { col, deviceColumns, idColumn } from './columns.js'
+import type { StoredTableDef, TableDef } from './types.js'
+
+export const VLANS: StoredTableDef = {
+  path: 'vlan/device',
+  title: 'VLANs per device',
+  description: 'VLANs configured on every switch.',
+  snapshotScoped: true,
+  source: { kind: 'stored', table: 'inventory.vlans' },
+  columns: [
+    idColumn('VLAN entry'),
+    ...deviceColumns(),
+    col('vlanId', 'integer', 'VLAN id (1–4094).'),
+    col('vlanName', 'string', 'Configured VLAN name.'),
+    col('status', 'string', 'VLAN state.', { values: ['active', 'suspend', 'act/lshut'] }),
+    col('stpDomain', 'string', 'Spanning-tree domain the device belongs to, null when none.'),
+  ],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [['hostname', 'id'], ['vlanId']],
+  webPath: '/technology/vlans/device',
+}
+
+export const NEIGHBORS: StoredTableDef = {
+  path: 'neighbors/all',
+  title: 'Neighbours',
+  description: 'Links between discovered devices seen by CDP or LLDP, one row per direction.',
+  snapshotScoped: true,
+  source: { kind: 'stored', table: 'inventory.neighbors' },
+  columns: [
+    idColumn('neighbour relation'),
+    col('localSn', 'string', 'Serial number of the device that reports the neighbour.'),
+    col('localHost', 'string', 'Hostname of the device that reports the neighbour.'),
+    col('localInt', 'string', 'Local interface of the link.'),
+    col('remoteSn', 'string', 'Serial number of the neighbour device.'),
+    col('remoteHost', 'string', 'Hostname of the neighbour device.'),
+    col('remoteInt', 'string', 'Interface of the neighbour on the link.'),
+    col('remoteIp', 'ip', 'Management address the neighbour advertises, null when none.'),
+    col('protocols', 'stringArray', 'Discovery protocols that saw the link, e.g. ["cdp","lldp"].'),
+    col('siteName', 'string', 'Site of the reporting device.'),
+  ],
+  defaultSort: { column: 'localHost', order: 'asc' },
+  indexes: [['localHost', 'id'], ['localSn'], ['remoteSn']],
+  webPath: '/technology/neighbors',
+}
+
+export const SWITCHPORTS: StoredTableDef = {
+  path: 'interfaces/switchports',
+  title: 'Switch ports',
+  description: 'Layer 2 configuration of every switch port: mode and VLANs.',
+  snapshotScoped: true,
+  source: { kind: 'stored', table: 'inventory.switchports' },
+  columns: [
+    idColumn('switch port'),
+    ...deviceColumns(),
+    col('intName', 'string', 'Interface name.'),
+    col('dscr', 'string', 'Configured interface description.'),
+    col('mode', 'string', 'Switch port mode.', { values: ['access', 'trunk'] }),
+    col('accVlan', 'integer', 'Access VLAN (access ports), null on trunks.'),
+    col('nativeVlan', 'integer', 'Native VLAN (trunks), null on access ports.'),
+    col('trunkVlan', 'string', 'VLANs allowed on a trunk as configured, e.g. "1-4094" or "10,20,30"; null on access ports.'),
+    col('voiceVlan', 'integer', 'Voice VLAN, null when none.'),
+  ],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [['hostname', 'intName', 'id'], ['accVlan']],
+  webPath: '/technology/interfaces/switchports',
+}
+
+export const LAYER2_TABLES: readonly TableDef[] = [VLANS, NEIGHBORS, SWITCHPORTS]

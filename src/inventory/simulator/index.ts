@@ -1,0 +1,96 @@
+/**
+ * The built-in network simulator: a deterministic discovery source. `simulate(settings)` yields
+ * every stored table's rows as a stream (site by site), ready for COPY, so even the "large"
+ * profile never sits in memory; only one site's model exists at a time.
+ */
+import type { StoredTableDef } from '../catalog/index.js'
+import { storageColumns } from '../catalog/index.js'
+import { ARP, HOSTS, MAC, MANAGED_DEVS } from '../catalog/addressing.js'
+import { DEVICES, INTERFACES, PART_NUMBERS, SITES } from '../catalog/inventory.js'
+import { NEIGHBORS, SWITCHPORTS, VLANS } from '../catalog/layer2.js'
+import { BGP_NEIGHBORS, ROUTES } from '../catalog/routing.js'
+import type { TableRows } from '../storage/index.js'
+import { buildNetwork, type SimNetwork, type SimSettings } from './network.js'
+import { buildSiteModel } from './site.js'
+import type { SiteModel } from './model.js'
+import type { Row } from './rows/common.js'
+import { deviceRows, partRows, siteRows } from './rows/devices.js'
+import { interfaceRows, managedDevRows, switchportRows } from './rows/interfaces.js'
+import { macRows, neighborRows, vlanRows } from './rows/layer2.js'
+import { arpRows, bgpRows, hostRows, routeRows } from './rows/layer3.js'
+
+export { PROFILES, PROFILE_NAMES, isProfileName, type ProfileName } from './profiles.js'
+export { buildNetwork, siteNames, type SimNetwork, type SimSettings } from './network.js'
+export type { Row } from './rows/common.js'
+
+type Generate = (net: SimNetwork, model: SiteModel) => Iterable<Row>
+
+/** Each stored table and the generator of its rows, in load order. */
+export const GENERATORS: ReadonlyArray<readonly [StoredTableDef, Generate]> = [
+  [SITES, siteRows],
+  [DEVICES, deviceRows],
+  [INTERFACES, interfaceRows],
+  [PART_NUMBERS, partRows],
+  [ARP, arpRows],
+  [MAC, macRows],
+  [MANAGED_DEVS, managedDevRows],
+  [HOSTS, hostRows],
+  [ROUTES, routeRows],
+  [VLANS, vlanRows],
+  [NEIGHBORS, neighborRows],
+  [SWITCHPORTS, switchportRows],
+  [BGP_NEIGHBORS, bgpRows],
+]
+
+/** Rows of one table as objects keyed by API column name. */
+export function* tableObjects(net: SimNetwork, generate: Generate): Generator<Row> {
+  for (const site of net.sites) yield* generate(net, buildSiteModel(net, site))
+}
+
+function* asValues(table: StoredTableDef, rows: Iterable<Row>): Generator<unknown[]> {
+  const names = storageColumns(table).map((c) => c.name)
+  for (const row of rows) yield names.map((n) => row[n] ?? null)
+}
+
+export interface SimulationSummary {
+  sites: Array<{ siteName: string; uid: string; id: string }>
+  totalDevCount: number
+  deviceAddedCount: number
+  deviceRemovedCount: number
+}
+
+export interface Simulation {
+  network: SimNetwork
+  summary: SimulationSummary
+  /** Every stored table's rows, values in storage column order (for the loader). */
+  tables(): Generator<TableRows>
+}
+
+export function simulate(settings: SimSettings): Simulation {
+  const network = buildNetwork(settings)
+  const g = settings.generation
+  let total = 0
+  let added = 0
+  let removed = 0
+  for (const site of network.sites) {
+    for (const dev of site.devices) {
+      const now = network.present(dev, g)
+      const before = g > 0 && network.present(dev, g - 1)
+      if (now) total++
+      if (g > 0 && now && !before) added++
+      if (g > 0 && !now && before) removed++
+    }
+  }
+  return {
+    network,
+    summary: {
+      sites: network.sites.map((s) => ({ siteName: s.name, uid: s.code, id: `s${s.index}` })),
+      totalDevCount: total,
+      deviceAddedCount: added,
+      deviceRemovedCount: removed,
+    },
+    *tables() {
+      for (const [table, generate] of GENERATORS) yield { table, rows: asValues(table, tableObjects(network, generate)) }
+    },
+  }
+}

@@ -1,0 +1,36 @@
+/** Helpers shared by the row generators. */
+import type { SimDevice } from '../network.js'
+import type { SiteModel } from '../model.js'
+import { OUI_VENDOR, HOST_VENDORS } from '../platforms.js'
+
+export type Row = Record<string, unknown>
+
+/** A table's rows for one site. */
+export type SiteRows = (model: SiteModel) => Iterable<Row>
+
+export function deviceFields(dev: SimDevice): Row {
+  return { sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name }
+}
+
+/** "1Gbps", "100Mbps", "2.5Gbps"; null when unknown. */
+export function formatSpeed(bps: number | null): string | null {
+  if (bps === null) return null
+  if (bps >= 1e9) return `${bps / 1e9}Gbps`
+  return `${bps / 1e6}Mbps`
+}
+
+const HOST_OUI = new Map<string, string>(HOST_VENDORS.map((v) => [v.oui.toString(16).padStart(6, '0'), v.vendor]))
+
+/** Vendor registered for a MAC address prefix, null when unknown. */
+export function macVendor(mac: string): string | null {
+  const oui = mac.slice(0, 8).replace(/:/g, '')
+  return HOST_OUI.get(oui) ?? OUI_VENDOR.get(parseInt(oui, 16)) ?? null
+}
+
+export function isL3(dev: SimDevice): boolean {
+  return dev.role === 'router' || dev.role === 'dist' || dev.role === 'fw'
+}
+
+export function isSwitch(dev: SimDevice): boolean {
+  return dev.role === 'access' || dev.role === 'dist'
+}

@@ -1,0 +1,102 @@
+/** Rows of inventory/devices, inventory/pn and inventory/sites. */
+import { TAG, between, hash, ipString, networkString, unit } from '../prng.js'
+import { mgmtIp } from '../site.js'
+import type { SimNetwork } from '../network.js'
+import type { SiteModel } from '../model.js'
+import { deviceFields, isSwitch, type Row } from './common.js'
+
+const RELOADS = ['Reload Command', 'power-on', 'Image Install', 'Critical software exception'] as const
+const PSU_PIDS: Readonly<Record<string, string>> = {
+  cisco: 'PWR-C1-715WAC-P',
+  juniper: 'JPSU-920-AC-AFO',
+  arista: 'PWR-500AC-F',
+  aruba: 'R0X35A',
+  fortinet: 'SP-FG600C-PS',
+  paloalto: 'PAN-PWR-650W-AC',
+}
+const OPTIC_DSCR: Readonly<Record<string, string>> = {
+  'SFP-10G-SR': '10GBASE-SR SFP+ Module',
+  'SFP-25G-SR-S': '25GBASE-SR SFP28 Module',
+  'QSFP-100G-SR4': '100GBASE-SR4 QSFP Module',
+}
+
+function uuidFrom(...parts: number[]): string {
+  const hex = [0, 1, 2, 3].map((i) => hash(...parts, i).toString(16).padStart(8, '0')).join('')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+}
+
+export function* deviceRows(net: SimNetwork, model: SiteModel): Generator<Row> {
+  const { seed, generation } = net.settings
+  for (const dev of model.devices) {
+    const p = dev.platform
+    const utilization = Math.round((15 + unit(seed, TAG.memory, dev.index, generation) * 80) * 100) / 100
+    const reloaded = generation === 0 || unit(seed, TAG.uptime, dev.index, generation) < 0.05
+    const uptime = reloaded ? between(600, 86000, seed, TAG.uptime, dev.index, generation, 1) : between(86400, 400 * 86400, seed, TAG.uptime, dev.index) + generation * 86400
+    yield {
+      id: `d${dev.index}`,
+      ...deviceFields(dev),
+      snHw: dev.sn,
+      vendor: p.vendor,
+      family: p.family,
+      platform: p.platform,
+      model: p.model,
+      version: dev.version,
+      image: p.image(dev.version),
+      devType: dev.devType,
+      loginIp: ipString(mgmtIp(dev)),
+      loginType: 'ssh',
+      mac: model.interfaces.get(dev)![0]!.mac,
+      uptime,
+      reload: RELOADS[hash(seed, TAG.uptime, dev.index, reloaded ? generation : 0) % RELOADS.length],
+      memoryTotalBytes: p.memoryBytes,
+      memoryUsedBytes: Math.round((p.memoryBytes * utilization) / 100),
+      memoryUtilization: utilization,
+      processor: p.processor,
+      fqdn: `${dev.hostname}.${dev.site.domain}`,
+      domain: dev.site.domain,
+      stpDomain: isSwitch(dev) ? `${dev.site.code}-stp1` : null,
+      configReg: p.configReg ? '0x2102' : null,
+      objectId: p.objectId,
+      taskKey: uuidFrom(seed, generation, dev.index),
+      slug: dev.hostname,
+    }
+  }
+}
+
+export function* partRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
+  for (const dev of model.devices) {
+    const p = dev.platform
+    const common = { ...deviceFields(dev), sn: undefined, deviceSn: dev.sn, vendor: p.vendor, platform: p.platform, model: p.model }
+    const part = (name: string, sn: string, pid: string, dscr: string, vid: string | null): Row => ({ ...common, id: `${dev.sn}/${name}`, name, sn, pid, dscr, vid })
+    for (let m = 1; m <= dev.members; m++) {
+      yield part(dev.members > 1 ? `Switch ${m}` : 'Chassis', m === 1 ? dev.sn : `${dev.sn}S${m}`, p.model, `${p.vendor} ${p.model} chassis`, 'V02')
+    }
+    for (let i = 1; i <= p.psus; i++) yield part(`Power Supply ${i}`, `LIT${(dev.index * 16 + i).toString(36).toUpperCase().padStart(6, '0')}`, PSU_PIDS[p.vendor] ?? 'PSU-AC', 'AC power supply', 'V01')
+    for (let i = 1; i <= p.fans; i++) yield part(`Fan Tray ${i}`, `FAN${(dev.index * 16 + i).toString(36).toUpperCase().padStart(6, '0')}`, `${p.model}-FAN`, 'Fan module', 'V01')
+    for (const intf of model.interfaces.get(dev)!) {
+      if (!intf.transceiver) continue
+      yield part(intf.name, `AVD${(dev.index * 1024 + intf.slot).toString(36).toUpperCase().padStart(6, '0')}`, intf.transceiver, OPTIC_DSCR[intf.transceiver] ?? 'Transceiver', null)
+    }
+  }
+}
+
+/** Distinct networks configured at the site (what managed-devs lists). */
+export function siteNetworks(model: SiteModel): Set<string> {
+  const nets = new Set<string>()
+  for (const list of model.interfaces.values()) for (const i of list) if (i.ip !== null && i.prefix !== null) nets.add(networkString(i.ip, i.prefix))
+  return nets
+}
+
+export function* siteRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
+  const count = (pred: (t: string) => boolean) => model.devices.filter((d) => pred(d.devType)).length
+  yield {
+    id: `s${model.site.index}`,
+    siteName: model.site.name,
+    devicesCount: model.devices.length,
+    routersCount: count((t) => t === 'router'),
+    switchesCount: count((t) => t === 'switch' || t === 'l3switch'),
+    networksCount: siteNetworks(model).size,
+    usersCount: model.hosts.length,
+    vlanCount: model.vlans.length,
+  }
+}

@@ -1,0 +1,86 @@
+/** Rows of inventory/interfaces, interfaces/switchports and addressing/managed-devs. */
+import { ipString, networkString } from '../prng.js'
+import { mgmtIp } from '../site.js'
+import { FIRST_DATA_VLAN, MGMT_VLAN, VOICE_VLAN, type SiteModel } from '../model.js'
+import type { SimNetwork } from '../network.js'
+import { deviceFields, formatSpeed, isSwitch, type Row } from './common.js'
+
+export function* interfaceRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
+  for (const dev of model.devices) {
+    const common = { ...deviceFields(dev), loginIp: ipString(mgmtIp(dev)) }
+    for (const i of model.interfaces.get(dev)!) {
+      yield {
+        ...common,
+        id: `${dev.sn}/${i.name}`,
+        intName: i.name,
+        nameOriginal: i.original,
+        dscr: i.dscr,
+        l1: i.l1,
+        l2: i.l2,
+        reason: i.reason,
+        errDisabled: i.errDisabled,
+        speed: formatSpeed(i.speedValue),
+        speedValue: i.speedValue,
+        speedType: i.speedValue === null ? null : i.kind === 'port' && dev.role === 'access' ? 'auto' : 'fixed',
+        duplex: i.duplex,
+        media: i.media,
+        mtu: i.mtu,
+        mac: i.mac,
+        primaryIp: i.ip === null ? null : ipString(i.ip),
+        hasTransceiver: i.transceiver !== null,
+        transceiverType: i.transceiver,
+      }
+    }
+  }
+}
+
+export function* switchportRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
+  const dataVlans = model.vlans.filter((v) => v.id >= FIRST_DATA_VLAN && v.id < MGMT_VLAN).length
+  const trunkVlan = `1,${FIRST_DATA_VLAN}-${FIRST_DATA_VLAN + dataVlans - 1},${MGMT_VLAN},${VOICE_VLAN}`
+  for (const dev of model.devices) {
+    if (!isSwitch(dev)) continue
+    for (const i of model.interfaces.get(dev)!) {
+      if (i.mode === null) continue
+      const trunk = i.mode === 'trunk'
+      yield {
+        ...deviceFields(dev),
+        id: `${dev.sn}/${i.name}`,
+        intName: i.name,
+        dscr: i.dscr,
+        mode: i.mode,
+        accVlan: trunk ? null : i.accVlan,
+        nativeVlan: trunk ? 1 : null,
+        trunkVlan: trunk ? trunkVlan : null,
+        voiceVlan: trunk ? null : i.voiceVlan,
+      }
+    }
+  }
+}
+
+/** The distribution switch that is the active gateway (HSRP/VRRP) of a VLAN. */
+export function activeGatewayOrdinal(vlan: number): number {
+  return vlan % 2 === 0 ? 1 : 2
+}
+
+export function* managedDevRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
+  for (const dev of model.devices) {
+    for (const i of model.interfaces.get(dev)!) {
+      if (i.ip === null || i.prefix === null) continue
+      const base = {
+        ...deviceFields(dev),
+        intName: i.name,
+        net: networkString(i.ip, i.prefix),
+        mac: i.mac,
+        vlanId: i.kind === 'svi' ? i.vlan : null,
+        vrf: i.vrf,
+        stateL1: i.l1,
+        stateL2: i.l2,
+      }
+      yield { ...base, id: `${dev.sn}/${i.name}/${ipString(i.ip)}`, ip: ipString(i.ip), type: 'primary', dnsName: i.kind === 'loopback' ? `${dev.hostname}.${dev.site.domain}` : null }
+      if (i.kind === 'svi' && dev.role === 'dist' && i.vlan !== null && activeGatewayOrdinal(i.vlan) === dev.ordinal) {
+        const vip = i.ip - dev.ordinal
+        yield { ...base, id: `${dev.sn}/${i.name}/${ipString(vip)}`, ip: ipString(vip), type: 'virtual', dnsName: `gw-vlan${i.vlan}.${dev.site.domain}` }
+      }
+    }
+  }
+}

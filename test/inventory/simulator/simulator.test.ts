@@ -1,0 +1,127 @@
+import t from 'tap'
+import { createHash } from 'node:crypto'
+import { GENERATORS, simulate, siteNames, tableObjects, type Row, type SimSettings } from '../../../src/inventory/simulator/index.js'
+import { csvField } from '../../../src/inventory/storage/index.js'
+import { PROFILES } from '../../../src/inventory/simulator/profiles.js'
+import { buildNetwork } from '../../../src/inventory/simulator/network.js'
+
+const LAB: SimSettings = { profile: 'lab', seed: 42, sites: [], generation: 0 }
+
+function collect(settings: SimSettings): Map<string, Row[]> {
+  const sim = simulate(settings)
+  return new Map(GENERATORS.map(([table, gen]) => [table.path, [...tableObjects(sim.network, gen)]]))
+}
+
+function digest(tables: Map<string, Row[]>): string {
+  return createHash('sha256').update(JSON.stringify([...tables])).digest('hex')
+}
+
+const ipInt = (ip: string) => ip.split('.').reduce((a, o) => a * 256 + Number(o), 0)
+function contains(net: string, ip: string): boolean {
+  const [addr, len] = net.split('/') as [string, string]
+  const size = 2 ** (32 - Number(len))
+  const start = ipInt(addr)
+  const x = ipInt(ip.split('/')[0]!)
+  return x >= start && x < start + size
+}
+
+const lab = collect(LAB)
+const rows = (path: string) => lab.get(path)!
+
+t.test('the same settings give the same network', async (t) => {
+  t.equal(digest(collect(LAB)), digest(lab))
+  t.not(digest(collect({ ...LAB, seed: 43 })), digest(lab), 'another seed, another network')
+})
+
+t.test('lab size and shape', async (t) => {
+  t.equal(rows('inventory/sites').length, PROFILES.lab.sites)
+  t.ok(rows('inventory/devices').length >= 90 && rows('inventory/devices').length <= 130, 'about 100 devices')
+  for (const [table] of GENERATORS) {
+    const list = rows(table.path)
+    t.ok(list.length > 0, `${table.path} has rows`)
+    const ids = new Set(list.map((r) => r.id))
+    t.equal(ids.size, list.length, `${table.path}: ids unique`)
+    for (const c of table.columns) for (const r of list) csvField(r[c.name], c.type, `${table.path}.${c.name}`)
+  }
+  const vendors = new Set(rows('inventory/devices').map((d) => d.vendor))
+  t.ok(vendors.size >= 4, `several vendors (${[...vendors].join(', ')})`)
+})
+
+t.test('tables agree with each other', async (t) => {
+  const interfaces = new Set(rows('inventory/interfaces').map((i) => `${i.sn}|${i.intName}`))
+  const devices = new Map(rows('inventory/devices').map((d) => [d.sn as string, d]))
+  const neighbours = rows('neighbors/all')
+  const pairs = new Set(neighbours.map((n) => `${n.localSn}|${n.localInt}|${n.remoteSn}|${n.remoteInt}`))
+  let bad = 0
+  for (const n of neighbours) {
+    if (!interfaces.has(`${n.localSn}|${n.localInt}`) || !interfaces.has(`${n.remoteSn}|${n.remoteInt}`)) bad++
+    if (!pairs.has(`${n.remoteSn}|${n.remoteInt}|${n.localSn}|${n.localInt}`)) bad++
+  }
+  t.equal(bad, 0, 'every neighbour pair joins two real interfaces, both directions')
+
+  const managed = rows('addressing/managed-devs')
+  const addresses = new Map(managed.map((m) => [m.ip as string, m]))
+  const hosts = new Map(rows('addressing/hosts').map((h) => [h.ip as string, h]))
+  const byInterface = new Map(managed.map((m) => [`${m.sn}|${m.intName}`, m]))
+  bad = 0
+  for (const a of rows('addressing/arp')) {
+    const owner = addresses.get(a.ip as string) ?? hosts.get(a.ip as string)
+    const local = byInterface.get(`${a.sn}|${a.intName}`)
+    if (!owner || owner.mac !== a.mac || !local || !contains(local.net as string, a.ip as string)) bad++
+  }
+  t.equal(bad, 0, 'ARP entries match interface or host addresses on a local subnet')
+
+  const nets = new Set(managed.map((m) => m.net as string))
+  bad = 0
+  for (const r of rows('networks/routes')) {
+    if (r.network === '0.0.0.0/0') continue
+    if (!nets.has(r.network as string) && !managed.some((m) => contains(r.network as string, m.ip as string))) bad++
+    const hops = r.nexthop as Array<{ ip: string | null }>
+    if (hops.length !== r.nhCount) bad++
+    for (const h of hops) if (h.ip !== null && !addresses.has(h.ip) && !contains('100.64.0.0/10', h.ip)) bad++
+  }
+  t.equal(bad, 0, 'routes point at networks devices hold, through real next hops')
+
+  for (const s of rows('inventory/sites')) {
+    const here = rows('inventory/devices').filter((d) => d.siteName === s.siteName)
+    t.equal(s.devicesCount, here.length, `${s.siteName} devices`)
+    t.equal(s.routersCount, here.filter((d) => d.devType === 'router').length)
+    t.equal(s.switchesCount, here.filter((d) => d.devType === 'switch' || d.devType === 'l3switch').length)
+    t.equal(s.usersCount, rows('addressing/hosts').filter((h) => h.siteName === s.siteName).length)
+    t.equal(s.networksCount, new Set(managed.filter((m) => m.siteName === s.siteName).map((m) => m.net)).size)
+    t.equal(s.vlanCount, new Set(rows('vlan/device').filter((v) => v.siteName === s.siteName).map((v) => v.vlanId)).size)
+  }
+  t.ok(rows('inventory/pn').every((p) => devices.has(p.deviceSn as string)), 'parts belong to devices')
+  t.ok(rows('interfaces/switchports').every((p) => interfaces.has(`${p.sn}|${p.intName}`)), 'switch ports are interfaces')
+  t.ok(rows('addressing/mac').every((m) => interfaces.has(`${m.sn}|${m.intName}`)), 'MAC entries sit on interfaces')
+})
+
+t.test('successive discoveries differ a little', async (t) => {
+  const next = collect({ ...LAB, generation: 1 })
+  const before = new Set(rows('inventory/devices').map((d) => d.sn))
+  const after = new Set(next.get('inventory/devices')!.map((d) => d.sn))
+  const state = (list: Row[]) => new Map(list.map((i) => [i.id, i.l1]))
+  const a = state(rows('inventory/interfaces'))
+  const b = state(next.get('inventory/interfaces')!)
+  let flapped = 0
+  for (const [id, l1] of a) if (b.has(id) && b.get(id) !== l1) flapped++
+  t.ok(flapped > 0 && flapped < a.size * 0.1, `some interfaces flap (${flapped} of ${a.size})`)
+  const changed = [...before].filter((s) => !after.has(s)).length + [...after].filter((s) => !before.has(s)).length
+  t.ok(changed < before.size * 0.1, `few devices come or go (${changed})`)
+  const sim = simulate({ ...LAB, generation: 1 })
+  t.equal(sim.summary.totalDevCount, after.size)
+})
+
+t.test('site list limits the discovery', async (t) => {
+  const names = siteNames('lab').slice(0, 2)
+  const sim = simulate({ ...LAB, sites: names })
+  t.same(sim.summary.sites.map((s) => s.siteName), names)
+})
+
+t.test('large profile holds more than a million interfaces', async (t) => {
+  const net = buildNetwork({ profile: 'large', seed: 1, sites: [], generation: 0 })
+  let ports = 0
+  for (const s of net.sites) for (const d of s.devices) if (net.present(d)) ports += d.members * d.platform.ports + d.platform.uplinks
+  t.ok(net.sites.length === 1000)
+  t.ok(ports >= 1_000_000, `front-panel and uplink ports alone: ${ports}`)
+})
