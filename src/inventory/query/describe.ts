@@ -3,7 +3,9 @@
  * an example body. Served by `GET tables/<path>/description` and rendered into docs/tables.md.
  */
 import type { TableDef } from '../catalog/types.js'
+import { CONFIG_SCHEMA } from '../../shared/config/index.js'
 import { OPERATORS_BY_TYPE, elementType } from './operators.js'
+import { MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH } from './parse.js'
 
 export interface TableDescription {
   path: string
@@ -66,7 +68,7 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
   const lines = [
     '# Tables',
     '',
-    '<!-- Generated from the table catalog by renderTablesDoc() (src/inventory/query/describe.ts). Do not edit. -->',
+    '<!-- Generated from the table catalog by renderTablesDoc() (src/inventory/query/describe.ts): run `npm run docs`. Do not edit. -->',
     '',
     'Every table answers `POST /api/tables/<path>` with a table request (`columns`, `filters`, `pagination`,',
     '`sort`, `reports`, `format`) and describes itself at `GET /api/tables/<path>/description`.',
@@ -74,6 +76,10 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     '`["any" | "all", op, value]` on array columns; `and` / `or` hold lists of filter objects.',
     'Negated operators (`neq`, `nieq`, `notlike`, `nreg`, `nireg`) match null values. Sorting puts nulls last',
     '(ascending) or first (descending) and breaks ties by `id`.',
+    `Limits: \`pagination.limit\` defaults to ${CONFIG_SCHEMA.properties.query.properties.defaultLimit.default} and may not exceed ` +
+      `${CONFIG_SCHEMA.properties.query.properties.maxLimit.default} (config \`query.defaultLimit\` / \`query.maxLimit\`; larger is 422);`,
+    `filters nest \`and\`/\`or\` at most ${MAX_FILTER_DEPTH} deep with at most ${MAX_FILTER_CONDITIONS} conditions. A CSV export`,
+    '(`format: {exportToFile: true, dataType: "csv"}` or `Accept: text/csv`) without `pagination` holds every matching row.',
     '',
     '| Table | Path | Snapshot |',
     '|---|---|---|',
