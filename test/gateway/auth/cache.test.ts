@@ -84,3 +84,37 @@ t.test('revocation bus: in-process at once; with Redis, TTLs shrink to 1 s while
   busA.publish({ type: 'user', id: 'u9' })
   t.same(await received, { type: 'user', id: 'u9' })
 })
+
+t.test('refresh ahead: past 3/4 of its life an entry is answered and verified again in the background', async (t) => {
+  let now = 0
+  const cache = new VerificationCache<{ v: number } | null>(10, () => 1000, () => now)
+  let loads = 0
+  let next: { v: number } | null = { v: 1 }
+  let fail = false
+  const load = async () => {
+    loads++
+    if (fail) throw new Error('database down')
+    return next === null ? { value: null, until: 0 } : { value: { ...next }, userId: 'u' }
+  }
+  t.same(await cache.get('k', load), { v: 1 })
+  now = 749
+  t.same(await cache.get('k', load), { v: 1 })
+  t.equal(loads, 1, 'no refresh before 3/4 of the TTL')
+  next = { v: 2 }
+  now = 750
+  t.same(await cache.get('k', load), { v: 1 }, 'answered from the cache without waiting')
+  await new Promise((r) => setImmediate(r))
+  t.equal(loads, 2, 'and refreshed in the background')
+  t.same(await cache.get('k', load), { v: 2 })
+
+  now = 1500 // 3/4 into the refreshed entry's life
+  fail = true
+  t.same(await cache.get('k', load), { v: 2 }, 'a failing refresh keeps the entry until its expiry')
+  await new Promise((r) => setImmediate(r))
+  fail = false
+  next = null // e.g. the password no longer matches
+  now = 1600
+  t.same(await cache.get('k', load), { v: 2 })
+  await new Promise((r) => setImmediate(r))
+  t.same(await cache.get('k', load), null, 'a refresh that fails verification drops the entry')
+})
