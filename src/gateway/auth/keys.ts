@@ -5,8 +5,8 @@
  * of JWT_PREVIOUS_PUBLIC_KEYS_DIR) still verify during a rotation. Every key is bound to its one
  * algorithm and known by its `kid` (RFC 7638 thumbprint); all public keys are served as JWKS.
  */
-import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto'
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto'
+import { link, mkdir, readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose'
 import type { Logger } from 'pino'
@@ -63,13 +63,18 @@ async function readOrCreate(file: string): Promise<string> {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
   }
   const pem = await generatePem()
+  // Written aside, then linked into place: atomic, and a replica sharing DATA_DIR that won the
+  // race keeps its key (we then read that one, never a half-written file).
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  await writeFile(tmp, pem, { mode: 0o600, flag: 'wx' })
   try {
-    await writeFile(file, pem, { mode: 0o600, flag: 'wx' })
+    await link(tmp, file)
     return pem
   } catch (err) {
-    // Another replica sharing DATA_DIR won the race: use its key.
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFile(file, 'utf8')
     throw err
+  } finally {
+    await unlink(tmp)
   }
 }
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { mkdtemp, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises'
 import { createHmac, generateKeyPairSync } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,9 +15,11 @@ const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
 
 t.test('the signing key is generated once into DATA_DIR with mode 0600', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'netinv-key-'))
-  const a = await loadSigningKey({ dataDir: dir, log: silentLogger() })
+  const [a, c] = await Promise.all([loadSigningKey({ dataDir: dir, log: silentLogger() }), loadSigningKey({ dataDir: dir, log: silentLogger() })])
+  t.equal(a.kid, c.kid, 'replicas starting together end up with one key')
   const b = await loadSigningKey({ dataDir: dir, log: silentLogger() })
-  t.equal(a.kid, b.kid, 'the second start (or replica) reuses the key')
+  t.equal(a.kid, b.kid, 'the second start reuses the key')
+  t.same((await readdir(dir)).sort(), [GENERATED_KEY_FILE], 'no temporary file left behind')
   t.equal((await stat(join(dir, GENERATED_KEY_FILE))).mode & 0o777, 0o600)
   t.ok(a.privateKey.asymmetricKeyDetails!.modulusLength! >= 2048)
   t.match(a.jwks.keys[0], { kty: 'RSA', kid: a.kid, alg: 'RS256', use: 'sig' })
