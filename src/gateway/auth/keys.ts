@@ -98,7 +98,8 @@ export async function loadSigningKey(options: {
     pem = await readOrCreate(file)
   }
   const mode = (await stat(file)).mode & 0o777
-  if (mode & 0o077) options.log.warn({ file, mode: mode.toString(8) }, 'the JWT signing key file is readable by others; use mode 0600')
+  // Group read is how Kubernetes mounts secrets (0440 with fsGroup); warn on world access or any write but the owner's.
+  if (mode & 0o027) options.log.warn({ file, mode: mode.toString(8) }, 'the JWT signing key file is accessible to others; use mode 0600 (or 0440 for a mounted secret)')
   const privateKey = createPrivateKey(pem)
   const alg = algorithmOf(privateKey, file)
   const publicKey = createPublicKey(privateKey)
