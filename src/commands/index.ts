@@ -2,6 +2,10 @@
 import { serveCommand } from './serve.js'
 import { inventoryCommand } from './inventory.js'
 import { migrateCommand } from './migrate.js'
+import { gatewayCommand } from './gateway.js'
+import { docsCommand } from './docs.js'
+import { userCommand } from './user.js'
+import { apikeyCommand } from './apikey.js'
 
 export interface Command {
   summary: string
@@ -11,6 +15,10 @@ export interface Command {
 
 export const commands: Record<string, Command> = {
   serve: serveCommand,
+  gateway: gatewayCommand,
   inventory: inventoryCommand,
   migrate: migrateCommand,
+  docs: docsCommand,
+  user: userCommand,
+  apikey: apikeyCommand,
 }

@@ -1,4 +1,5 @@
 import { migrateInventory } from '../inventory/migrations/index.js'
+import { migrateIdentity } from '../gateway/identity/index.js'
 import type { Command } from './index.js'
 import { loadRuntime, openRuntimeDb } from './runtime.js'
 
@@ -9,7 +10,8 @@ export const migrateCommand: Command = {
     const db = await openRuntimeDb(rt)
     try {
       const inventory = await migrateInventory(db)
-      rt.log.info({ inventory }, 'migrations applied')
+      const identity = await migrateIdentity(db)
+      rt.log.info({ inventory, identity }, 'migrations applied')
     } finally {
       await db.close()
     }

@@ -1,16 +1,20 @@
 import { randomBytes } from 'node:crypto'
+import { launchGateway } from '../gateway/launch.js'
 import { startInventory } from '../inventory/server.js'
 import type { Command } from './index.js'
 import { loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
 
 export const serveCommand: Command = {
-  summary: 'run gateway and inventory in one process on the embedded defaults',
+  summary: 'run gateway (on PORT) and inventory (internal, 127.0.0.1) in one process on the embedded defaults',
   async run() {
     const rt = loadRuntime('netinv')
     const db = await openRuntimeDb(rt)
     const internalSecret = rt.env.internalSecret ?? randomBytes(32).toString('base64url')
-    const inv = await startInventory({ db, config: rt.config, log: rt.log, internalSecret, port: rt.env.port, host: '0.0.0.0' })
+    // The inventory listens on loopback only, on a free port: the gateway is the only public door.
+    const inv = await startInventory({ db, config: rt.config, log: rt.log, internalSecret, port: 0, host: '127.0.0.1' })
+    const gw = await launchGateway(rt, { db, inventoryUrl: inv.url, internalSecret, port: rt.env.port })
     onShutdown(rt.log, async () => {
+      await gw.stop()
       await inv.close()
       await db.close()
     })

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { Endpoint, Method } from '../shared/manifest.js'
 import type { Principal } from '../shared/principal.js'
+import type { RateDecision } from './ratelimit/types.js'
 
 /** Address generation of the request (spec, "Address shape"). */
 export type Generation = 'header' | 'original' | 'path'
@@ -13,12 +14,15 @@ export type Generation = 'header' | 'original' | 'path'
 export interface RequestContext {
   readonly req: IncomingMessage
   readonly res: ServerResponse
-  readonly requestId: string
-  /** Child logger bound to the request id. */
-  readonly log: Logger
+  /** Set by the request-id stage (the first one), before any other stage runs. */
+  requestId: string
+  /** Child logger bound to the request id (set by the request-id stage). */
+  log: Logger
   /** process.hrtime.bigint() at arrival. */
   readonly startedAt: bigint
   readonly method: Method | string
+  /** Path of the request as the client sent it (no query string). */
+  readonly path: string
   /** Query string of the request (without '?'), passed on unchanged when forwarding. */
   readonly search: string
 
@@ -36,6 +40,13 @@ export interface RequestContext {
 
   // Set by the client-IP stage.
   clientIp?: string
+  /** Rate-limit key of the client (the IP, or its /64 for IPv6). */
+  clientKey?: string
+  /** Whether the socket peer is a configured trusted proxy (its X-Forwarded-* are believed). */
+  peerTrusted?: boolean
+
+  // Set by the rate-limit stage.
+  rate?: RateDecision
 
   // Set by the authentication stage (null: public endpoint or no credentials).
   principal?: Principal | null

@@ -34,6 +34,7 @@ export const ERRORS = {
   API_INTERNAL_ERROR: { status: 500, message: 'Internal Server Error' },
   API_UPSTREAM_UNAVAILABLE: { status: 502, message: 'The inventory service is unavailable' },
   API_SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready' },
+  API_QUERY_TIMEOUT: { status: 503, message: 'The query did not finish within the time limit; narrow the filters or the page' },
   API_UPSTREAM_TIMEOUT: { status: 504, message: 'The inventory service did not answer in time' },
 } as const satisfies Record<string, { status: number; message: string }>
 

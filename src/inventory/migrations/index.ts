@@ -2,6 +2,7 @@
 import { migrate, type Db, type Migration } from '../../shared/db/index.js'
 import { BOOKKEEPING_SQL } from './bookkeeping.js'
 import { storageDdl } from '../catalog/ddl.js'
+import { REPORT_MIGRATIONS } from '../reports/migrations.js'
 
 export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'snapshots, jobs and settings', sql: BOOKKEEPING_SQL },
@@ -12,6 +13,7 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
     // a stored table needs a migration of its own (ALTER TABLE on the parent reaches partitions).
     sql: storageDdl().join(';\n'),
   },
+  ...REPORT_MIGRATIONS,
 ]
 
 export async function migrateInventory(db: Db): Promise<number[]> {

@@ -69,10 +69,3 @@ t.test('storage DDL covers every stored table', async (t) => {
   t.match(ddl.join('\n'), /"nexthop" jsonb/)
   t.match(ddl.join('\n'), /"network" cidr/)
 })
-
-t.test('docs/tables.md is generated from the catalog', async (t) => {
-  const { readFileSync } = await import('node:fs')
-  const { renderTablesDoc } = await import('../../../src/inventory/catalog/docs.js')
-  const file = readFileSync(new URL('../../../docs/tables.md', import.meta.url), 'utf8')
-  t.ok(file === renderTablesDoc(), 'docs/tables.md is stale; regenerate: npx tsx -e "import(\'./src/inventory/catalog/docs.ts\').then((m) => process.stdout.write(m.renderTablesDoc()))" > docs/tables.md')
-})

@@ -1,0 +1,205 @@
+/**
+ * The gateway as request handlers (public and admin), built from injected dependencies; the
+ * server module listens. Every public request runs the pipeline of pipeline/stages.ts.
+ */
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Logger } from 'pino'
+import type { Config } from '../shared/config/index.js'
+import { ApiError, toErrorResponse } from '../shared/errors.js'
+import { sendJson } from '../shared/http/index.js'
+import type { AuthService } from './auth/types.js'
+import { handlerKey, type LocalHandler, type RequestContext } from './context.js'
+import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/index.js'
+import { metaHandlers } from './meta.js'
+import { createMetrics, type GatewayMetrics } from './metrics.js'
+import { accessLogger, observeResponse } from './pipeline/access-log.js'
+import type { StageDeps } from './pipeline/deps.js'
+import { applyResponseHeaders } from './pipeline/dispatch.js'
+import { runStages } from './pipeline/runner.js'
+import { buildStages } from './pipeline/stages.js'
+import { VersionGoneError } from './pipeline/version.js'
+import { createForwarder } from './proxy.js'
+import type { Limiter } from './ratelimit/types.js'
+
+export interface GatewayDeps {
+  config: Readonly<Config>
+  log: Logger
+  auth: AuthService
+  limiter: Limiter
+  /** Base URL of the inventory service. */
+  inventoryUrl: string
+  internalSecret: string
+  /** Wall clock in ms (sunsets, rate windows); injected in tests. */
+  now?: () => number
+  metrics?: GatewayMetrics
+  /** Readiness of Redis, when the rate limiter uses it. */
+  redisReady?: () => Promise<boolean>
+}
+
+export interface Gateway {
+  /** Public listener: /api/** through the pipeline, plus /healthz and /readyz. */
+  handle(req: IncomingMessage, res: ServerResponse): void
+  /** Admin listener: /metrics, /healthz, /readyz. */
+  handleAdmin(req: IncomingMessage, res: ServerResponse): void
+  config(): Readonly<Config>
+  /** Applies a new (validated) configuration to the following requests. */
+  setConfig(config: Readonly<Config>): void
+  metrics: GatewayMetrics
+  /** From now on: /readyz answers 503 and responses close their connection. */
+  startDrain(): void
+  ready(): Promise<{ ok: boolean; checks: Record<string, boolean> }>
+  close(): Promise<void>
+}
+
+export function createGateway(deps: GatewayDeps): Gateway {
+  let config = deps.config
+  let draining = false
+  /** Responses not yet finished: told to close their connection when draining starts. */
+  const inFlight = new Set<ServerResponse>()
+  const now = deps.now ?? Date.now
+  const metrics = deps.metrics ?? createMetrics()
+  const log = deps.log
+  const access = accessLogger(log)
+
+  function sendGatewayError(ctx: RequestContext, err: unknown): void {
+    const { res } = ctx
+    if (res.headersSent) {
+      ctx.log.warn({ err }, 'error after the response started')
+      res.destroy()
+      return
+    }
+    applyResponseHeaders(ctx)
+    if (err instanceof VersionGoneError) {
+      ctx.log.debug({ code: err.code }, 'request rejected')
+      sendJson(res, 410, err.body())
+      return
+    }
+    const { status, body, headers } = toErrorResponse(err)
+    if (status < 500 && ctx.endpoint && PLAIN_TEXT_ERROR_ENDPOINTS.has(handlerKey(ctx.method, ctx.endpoint.path))) {
+      ctx.log.debug({ code: body.code }, 'request rejected')
+      sendUnauthorizedText(res, status, headers)
+      return
+    }
+    if (status >= 500 && !(err instanceof ApiError)) ctx.log.error({ err }, 'request failed')
+    else ctx.log.debug({ code: body.code }, 'request rejected')
+    sendJson(res, status, body, headers)
+  }
+
+  const forwarder = createForwarder({
+    target: deps.inventoryUrl,
+    internalSecret: deps.internalSecret,
+    config: () => config,
+    metrics,
+    sendError: sendGatewayError,
+  })
+  const handlers = new Map<string, LocalHandler>([...metaHandlers(() => config), ...deps.auth.handlers])
+  const stageDeps: StageDeps = {
+    config: () => config,
+    now,
+    auth: deps.auth,
+    limiter: deps.limiter,
+    handlers,
+    forward: (ctx) => forwarder.forward(ctx),
+    metrics,
+  }
+  const stages = buildStages(stageDeps, log)
+
+  async function upstreamReady(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const req = httpRequest(new URL('/readyz', deps.inventoryUrl), { method: 'GET', timeout: 1000 }, (res) => {
+        res.resume()
+        resolve(res.statusCode === 200)
+      })
+      req.on('timeout', () => req.destroy(new Error('timeout')))
+      req.on('error', () => resolve(false))
+      req.end()
+    })
+  }
+
+  async function ready(): Promise<{ ok: boolean; checks: Record<string, boolean> }> {
+    const safe = (p: Promise<boolean>) => p.catch(() => false)
+    const [database, upstream, redis] = await Promise.all([
+      safe(deps.auth.ready()),
+      safe(upstreamReady()),
+      deps.redisReady ? safe(deps.redisReady()) : Promise.resolve(true),
+    ])
+    const checks: Record<string, boolean> = { database, upstream, accepting: !draining }
+    if (deps.redisReady) checks.redis = redis
+    return { ok: Object.values(checks).every(Boolean), checks }
+  }
+
+  function health(path: string, res: ServerResponse): boolean {
+    if (path === '/healthz') {
+      sendJson(res, 200, { status: 'ok' })
+      return true
+    }
+    if (path === '/readyz') {
+      ready().then(
+        (r) => sendJson(res, r.ok ? 200 : 503, { status: r.ok ? 'ready' : 'not ready', checks: r.checks }),
+        () => sendJson(res, 503, { status: 'not ready' }),
+      )
+      return true
+    }
+    return false
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '/'
+    const q = url.indexOf('?')
+    const path = q < 0 ? url : url.slice(0, q)
+    if (draining) res.shouldKeepAlive = false
+    else {
+      inFlight.add(res)
+      res.once('close', () => inFlight.delete(res))
+    }
+    if (health(path, res)) return
+    const ctx: RequestContext = {
+      req,
+      res,
+      requestId: '',
+      log,
+      startedAt: process.hrtime.bigint(),
+      method: req.method ?? 'GET',
+      path,
+      search: q < 0 ? '' : url.slice(q + 1),
+      responseHeaders: {},
+    }
+    observeResponse(ctx, metrics, access)
+    runStages(stages, ctx).then(
+      (finishedBy) => {
+        if (finishedBy === null && !res.headersSent) sendGatewayError(ctx, new ApiError('API_NOT_FOUND'))
+      },
+      (err: unknown) => sendGatewayError(ctx, err),
+    )
+  }
+
+  function handleAdmin(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '/').split('?')[0]!
+    if (health(path, res)) return
+    if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
+      const text = metrics.render()
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) })
+      res.end(text)
+      return
+    }
+    sendJson(res, 404, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' })
+  }
+
+  return {
+    handle,
+    handleAdmin,
+    config: () => config,
+    setConfig(next) {
+      config = next
+    },
+    metrics,
+    startDrain() {
+      draining = true
+      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false
+    },
+    ready,
+    async close() {
+      forwarder.close()
+    },
+  }
+}

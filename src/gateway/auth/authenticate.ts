@@ -1,0 +1,120 @@
+/**
+ * Who is calling: API key, Basic, Bearer or the accessToken cookie, each verified through a cache
+ * so that no key derivation and no signature check runs on the hot path. Effective scopes always
+ * follow the owner's current scopes (a key's: its scopes ∩ the owner's; a token's: its scope ∩
+ * the user's), and the caches drop what a revocation event touches.
+ */
+import type { Config } from '../../shared/config/index.js'
+import { ApiError } from '../../shared/errors.js'
+import type { Principal } from '../../shared/principal.js'
+import type { ApiKey, Clock, IdentityStore, UsageRecorder, User } from '../identity/index.js'
+import { secretHash, verifyPassword } from '../identity/index.js'
+import { VerificationCache } from './cache.js'
+import type { Credentials } from './credentials.js'
+import type { AccessTokens } from './jwt.js'
+
+export interface AuthenticatorDeps {
+  store: IdentityStore
+  tokens: AccessTokens
+  usage: UsageRecorder
+  config: Readonly<Config>
+  clock: Clock
+  /** Current cache TTL (the configured one, capped while the revocation broadcast is down). */
+  ttlMs: () => number
+}
+
+/** A user may act when it still exists, has a scope and approved the EULA. */
+export function canAct(user: User | null): user is User {
+  return user !== null && user.scopes.length > 0 && user.eulaApproved
+}
+
+export class Authenticator {
+  private readonly users: VerificationCache<User | null>
+  private readonly keys: VerificationCache<ApiKey | null>
+  private readonly basic: VerificationCache<{ userId: string } | null>
+
+  constructor(private readonly deps: AuthenticatorDeps) {
+    const { cacheMax } = deps.config.auth
+    this.users = new VerificationCache(cacheMax, deps.ttlMs, deps.clock)
+    this.keys = new VerificationCache(cacheMax, deps.ttlMs, deps.clock)
+    this.basic = new VerificationCache(cacheMax, deps.ttlMs, deps.clock)
+  }
+
+  async principal(credentials: Credentials): Promise<Principal> {
+    switch (credentials.kind) {
+      case 'apiKey':
+        return this.apiKey(credentials.key)
+      case 'basic':
+        return this.basicAuth(credentials.username, credentials.password)
+      case 'bearer':
+      case 'cookie':
+        return this.accessToken(credentials.token, credentials.kind)
+    }
+  }
+
+  /** The user as currently stored (cached; dropped on change). */
+  user(id: string): Promise<User | null> {
+    return this.users.get(id, async () => ({ value: await this.deps.store.users.byId(id), userId: id }))
+  }
+
+  private async apiKey(key: string): Promise<Principal> {
+    const hash = secretHash(key)
+    const found = await this.keys.get(hash, async () => {
+      const k = await this.deps.store.apiKeys.byHash(hash)
+      // A negative answer is never kept (until 0): the key may be created a moment later.
+      return k ? { value: k, userId: k.userId, apiKeyId: k.id } : { value: null, until: 0 }
+    })
+    if (!found) throw new ApiError('API_INVALID_API_TOKEN')
+    if (found.expiresAt !== null && found.expiresAt <= this.deps.clock()) throw new ApiError('API_EXPIRED_API_TOKEN')
+    const owner = await this.user(found.userId)
+    if (!owner) throw new ApiError('API_INVALID_API_TOKEN')
+    this.deps.usage.record(found.id)
+    return {
+      id: owner.id,
+      username: owner.username,
+      scopes: found.scopes.filter((s) => owner.scopes.includes(s)),
+      isAdmin: owner.isAdmin,
+      method: 'apiKey',
+      apiKeyId: found.id,
+    }
+  }
+
+  private async basicAuth(username: string, password: string): Promise<Principal> {
+    if (!this.deps.config.app.enableLocalAuthentication) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
+    const hash = secretHash(`basic\u0000${username}\u0000${password}`)
+    const verified = await this.basic.get(hash, async () => {
+      const found = await this.deps.store.users.credentials(username)
+      const ok = await verifyPassword(password, found?.passwordHash)
+      return ok && found?.user.isLocal ? { value: { userId: found.user.id }, userId: found.user.id } : { value: null, until: 0 }
+    })
+    const user = verified ? await this.user(verified.userId) : null
+    if (!user || user.scopes.length === 0) throw new ApiError('API_INVALID_CREDENTIALS')
+    if (!user.eulaApproved) throw new ApiError('API_MISSING_EULA_APPROVAL')
+    return { id: user.id, username: user.username, scopes: user.scopes, isAdmin: user.isAdmin, method: 'basic' }
+  }
+
+  private async accessToken(token: string, method: 'bearer' | 'cookie'): Promise<Principal> {
+    if (!this.deps.config.app.enableLocalAuthentication) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
+    const claims = await this.deps.tokens.verify(token)
+    const user = await this.user(claims.id)
+    if (!canAct(user)) throw new ApiError('API_INVALID_ACCESS_TOKEN')
+    return {
+      id: user.id,
+      username: user.username,
+      scopes: claims.scope.filter((s) => user.scopes.includes(s)),
+      isAdmin: claims.isAdmin && user.isAdmin,
+      method,
+    }
+  }
+
+  /** A user changed (scopes, password, deletion): drop everything that depends on it. */
+  invalidateUser(userId: string): void {
+    this.users.invalidate({ userId })
+    this.keys.invalidate({ userId })
+    this.basic.invalidate({ userId })
+  }
+
+  invalidateApiKey(apiKeyId: string): void {
+    this.keys.invalidate({ apiKeyId })
+  }
+}

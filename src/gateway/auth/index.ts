@@ -1,0 +1,110 @@
+/**
+ * The gateway's authentication service: identity store (migrated at start, `admin` on first
+ * start), RS256 access tokens, refresh tokens, the three authentication methods with their
+ * caches, revocation broadcast, and the gateway's own endpoint handlers.
+ */
+import type { Cluster, Redis } from 'ioredis'
+import type { Logger } from 'pino'
+import type { Config } from '../../shared/config/index.js'
+import type { Db } from '../../shared/db/index.js'
+import { ApiError } from '../../shared/errors.js'
+import type { Method } from '../../shared/manifest.js'
+import type { Limiter } from '../ratelimit/types.js'
+import { createHandlers } from '../handlers/index.js'
+import { createIdentityStore, ensureAdmin, migrateIdentity, UsageRecorder, type Clock } from '../identity/index.js'
+import { Authenticator } from './authenticate.js'
+import { readCredentials } from './credentials.js'
+import { AccessTokens } from './jwt.js'
+import { loadSigningKey } from './keys.js'
+import { createRevocationBus } from './revocation.js'
+import { Sessions } from './sessions.js'
+import type { AuthService } from './types.js'
+
+export type { AuthService } from './types.js'
+export { REVOCATION_CHANNEL } from './revocation.js'
+export { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from '../handlers/index.js'
+
+const PRUNE_INTERVAL_MS = 3_600_000
+
+export interface AuthServiceOptions {
+  db: Db
+  config: Readonly<Config>
+  log: Logger
+  dataDir: string
+  jwtPrivateKeyFile?: string | undefined
+  /** Public keys of earlier signing keys that still verify (rotation). */
+  jwtPreviousPublicKeysDir?: string | undefined
+  adminPassword?: string | undefined
+  /** Revocation broadcast to other replicas (a duplicate connection subscribes). */
+  redis?: Redis | Cluster | undefined
+  /** For per-username login limits. */
+  limiter: Limiter
+  /** Milliseconds since the epoch; tests inject one to drive expiry. */
+  clock?: Clock
+  /** Pub/sub channel of the revocation broadcast (tests use one of their own). */
+  revocationChannel?: string
+  /** Where the generated admin password is printed once (default: stderr, never the log). */
+  print?: (line: string) => void
+  /** How often API-key usage is written (ms). */
+  usageFlushMs?: number
+}
+
+export async function createAuthService(opts: AuthServiceOptions): Promise<AuthService> {
+  const clock = opts.clock ?? Date.now
+  const { db, config, log } = opts
+  await migrateIdentity(db)
+  const bus = createRevocationBus({ redis: opts.redis, log, ...(opts.revocationChannel ? { channel: opts.revocationChannel } : {}) })
+  const store = createIdentityStore(db, { clock, refresh: config.app.refreshToken, notify: (e) => bus.publish(e) })
+  await ensureAdmin(db, store.users, {
+    adminPassword: opts.adminPassword,
+    print: opts.print ?? ((line) => void process.stderr.write(`${line}\n`)),
+  })
+  const signingKey = await loadSigningKey({
+    file: opts.jwtPrivateKeyFile,
+    dataDir: opts.dataDir,
+    log,
+    previousPublicKeysDir: opts.jwtPreviousPublicKeysDir,
+  })
+  const ttlMs = () => Math.min(config.auth.cacheTtlMs, bus.ttlCap())
+  const tokens = new AccessTokens(
+    signingKey,
+    { issuer: config.app.jwt.issuer, audience: config.app.jwt.audience, expiresIn: config.app.accessToken.expiresIn },
+    clock,
+    { max: config.auth.cacheMax, ttlMs },
+  )
+  const usage = new UsageRecorder(store.apiKeys, clock, log, opts.usageFlushMs)
+  const authenticator = new Authenticator({ store, tokens, usage, config, clock, ttlMs })
+  bus.onEvent((e) => {
+    if (e.type === 'user') {
+      authenticator.invalidateUser(e.id)
+      tokens.invalidateUser(e.id)
+    } else authenticator.invalidateApiKey(e.id)
+  })
+  const sessions = new Sessions({ store, tokens, config, limiter: opts.limiter })
+  const prune = setInterval(() => {
+    store.refreshTokens.prune().catch((err: unknown) => log.warn({ err }, 'pruning refresh tokens failed'))
+  }, PRUNE_INTERVAL_MS)
+  prune.unref()
+  const handlers = createHandlers({ store, sessions, authenticator, tokens, signingKey, usage, config, clock })
+
+  return {
+    async authenticate(ctx) {
+      const access = ctx.endpoint?.methods[ctx.method as Method]
+      try {
+        const credentials = readCredentials(ctx.req.headers)
+        return credentials ? await authenticator.principal(credentials) : null
+      } catch (err) {
+        // A public endpoint (login, refresh) must work even with stale credentials attached.
+        if (access === 'public' && err instanceof ApiError) return null
+        throw err
+      }
+    },
+    handlers,
+    ready: () => db.ping(),
+    async close() {
+      clearInterval(prune)
+      await usage.close()
+      await bus.close()
+    },
+  }
+}

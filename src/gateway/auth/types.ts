@@ -1,0 +1,24 @@
+/**
+ * The contract between the gateway's request pipeline and its identity module
+ * (implemented in ./index.ts as `createAuthService(...)`).
+ */
+import type { Principal } from '../../shared/principal.js'
+import type { LocalHandlers, RequestContext } from '../context.js'
+import type { Limiter } from '../ratelimit/types.js'
+
+export interface AuthService {
+  /** null when the request carries no credentials; throws ApiError (401 codes) for bad ones. */
+  authenticate(ctx: RequestContext): Promise<Principal | null>
+  /** Gateway-owned endpoints (auth/*, users*, api-tokens*), keyed by handlerKey(method, endpoint.path). */
+  handlers: LocalHandlers
+  ready(): Promise<boolean>
+  close(): Promise<void>
+}
+
+/**
+ * What the gateway hands to the identity module besides its own dependencies: the shared rate
+ * limiter (for per-username login limits: `limiter.consume('login:' + username, n, 60)`).
+ */
+export interface AuthTrafficOptions {
+  limiter: Limiter
+}

@@ -1,0 +1,100 @@
+/**
+ * api-tokens: list (own; everyone's with scope team), create (the key is in the answer once and
+ * never again; a caller may choose the key string, at creation only), read, change scopes or
+ * description, delete (the owner or scope team). A key never holds scopes beyond its owner's,
+ * nor beyond the caller's when the caller grants them.
+ */
+import { ApiError, invalidInput, notFound } from '../../shared/errors.js'
+import type { Principal } from '../../shared/principal.js'
+import type { LocalHandler, RequestContext } from '../context.js'
+import { MIN_CUSTOM_KEY_LENGTH, type ApiKey } from '../identity/index.js'
+import { isSubset, optionalScopes, optionalString, optionalTimestamp, readBodyObject } from './body.js'
+import { reply, replyEmpty, type HandlerDeps } from './deps.js'
+
+export function apiKeyView(k: ApiKey): Record<string, unknown> {
+  return {
+    id: k.id,
+    description: k.description,
+    scope: k.scopes,
+    userId: k.userId,
+    username: k.username,
+    expires: k.expiresAt,
+    lastUsed: k.lastUsedAt,
+    usageCount: k.usageCount,
+    createdAt: k.createdAt,
+  }
+}
+
+function caller(ctx: RequestContext): Principal {
+  if (!ctx.principal) throw new ApiError('API_UNAUTHORIZED')
+  return ctx.principal
+}
+
+const CUSTOM_KEY = /^[\x21-\x7e]+$/
+
+export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
+  const limit = deps.config.server.bodyLimitBytes
+  const { apiKeys } = deps.store
+
+  async function target(ctx: RequestContext, p: Principal): Promise<ApiKey> {
+    const id = ctx.params?.id ?? ''
+    const k = id ? await apiKeys.byId(id) : null
+    if (!k) throw notFound()
+    if (k.userId !== p.id && !p.scopes.includes('team')) throw new ApiError('API_INSUFFICIENT_RIGHTS')
+    return k
+  }
+
+  return {
+    'GET api-tokens': async (ctx) => {
+      const p = caller(ctx)
+      await deps.usage.flush()
+      const list = await apiKeys.list(p.scopes.includes('team') ? undefined : p.id)
+      reply(ctx, 200, list.map(apiKeyView))
+    },
+    'POST api-tokens': async (ctx) => {
+      const p = caller(ctx)
+      const body = await readBodyObject(ctx, limit)
+      const scopes = optionalScopes(body, 'scope') ?? p.scopes
+      if (!isSubset(scopes, p.scopes)) throw new ApiError('API_INSUFFICIENT_RIGHTS', 'An API key cannot hold scopes beyond your own')
+      const expiresAt = optionalTimestamp(body, 'expires') ?? null
+      if (expiresAt !== null && expiresAt <= deps.clock()) throw invalidInput('"expires" must be in the future')
+      const key = optionalString(body, 'token', 256)
+      if (key !== undefined && (key.length < MIN_CUSTOM_KEY_LENGTH || !CUSTOM_KEY.test(key))) {
+        throw invalidInput(`"token" must be at least ${MIN_CUSTOM_KEY_LENGTH} printable characters without spaces`)
+      }
+      const created = await apiKeys.create({
+        userId: p.id,
+        scopes,
+        description: optionalString(body, 'description', 1024) ?? '',
+        expiresAt,
+        ...(key !== undefined ? { key } : {}),
+      })
+      reply(ctx, 201, { ...apiKeyView(created.apiKey), token: created.key })
+    },
+    'GET api-tokens/:id': async (ctx) => {
+      reply(ctx, 200, apiKeyView(await target(ctx, caller(ctx))))
+    },
+    'PATCH api-tokens/:id': async (ctx) => {
+      const p = caller(ctx)
+      const k = await target(ctx, p)
+      const body = await readBodyObject(ctx, limit)
+      const unknown = Object.keys(body).filter((f) => f !== 'scope' && f !== 'description')
+      if (unknown.length > 0) throw invalidInput(`"${unknown[0]}" is not allowed`)
+      const scopes = optionalScopes(body, 'scope')
+      if (scopes) {
+        const owner = await deps.store.users.byId(k.userId)
+        if (!owner || !isSubset(scopes, owner.scopes)) throw new ApiError('API_INSUFFICIENT_RIGHTS', "An API key cannot hold scopes beyond its owner's")
+        if (!isSubset(scopes, p.scopes)) throw new ApiError('API_INSUFFICIENT_RIGHTS', 'Scopes beyond your own cannot be granted')
+      }
+      const description = optionalString(body, 'description', 1024)
+      const updated = await apiKeys.update(k.id, { ...(scopes ? { scopes } : {}), ...(description !== undefined ? { description } : {}) })
+      if (!updated) throw notFound()
+      reply(ctx, 200, apiKeyView(updated))
+    },
+    'DELETE api-tokens/:id': async (ctx) => {
+      const k = await target(ctx, caller(ctx))
+      if (!(await apiKeys.delete(k.id))) throw notFound()
+      replyEmpty(ctx)
+    },
+  }
+}

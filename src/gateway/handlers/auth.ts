@@ -1,0 +1,136 @@
+/**
+ * auth/login, auth/token (POST refresh, DELETE revoke), auth/logout, auth/eula and auth/jwks.
+ *
+ * - Tokens come in the JSON body and as cookies: `accessToken` (Path=/) and `refreshToken`
+ *   (Path=/api/auth/token), HttpOnly, SameSite=Strict, Secure over TLS.
+ * - POST auth/token version 1 (original generation, path releases before 6.1) keeps the refresh
+ *   token and restarts its idle timer, answering `{accessToken}`; version 2 rotates and answers
+ *   the login result object.
+ * - DELETE auth/token answers `{success: true}`; its errors are `text/plain` `Unauthorized` as
+ *   the spec shows. It revokes the token's whole family (the login session).
+ * - POST auth/logout revokes the refresh-token family of the caller's session (the `sid` of its
+ *   access token, and the refreshToken cookie when sent), clears both cookies, `{success: true}`.
+ * - POST auth/eula `{username, password, accept: true}` records the approval, `{success: true}`.
+ */
+import type { ServerResponse } from 'node:http'
+import { ApiError, invalidInput, toErrorResponse } from '../../shared/errors.js'
+import { readCookie, isSecureRequest, setCookie, ACCESS_COOKIE_PATH, REFRESH_COOKIE_PATH } from '../auth/cookies.js'
+import { ACCESS_COOKIE, REFRESH_COOKIE, readCredentials } from '../auth/credentials.js'
+import type { LoginResult } from '../auth/sessions.js'
+import type { LocalHandler, RequestContext } from '../context.js'
+import { readBodyObject, requiredString } from './body.js'
+import { reply, type HandlerDeps } from './deps.js'
+
+function tokenCookies(ctx: RequestContext, deps: HandlerDeps, result: { accessToken: string; refreshToken?: string }): string[] {
+  const secure = isSecureRequest(ctx.req)
+  const cookies = [setCookie(ACCESS_COOKIE, result.accessToken, { path: ACCESS_COOKIE_PATH, maxAgeSeconds: deps.config.app.accessToken.expiresIn, secure })]
+  if (result.refreshToken !== undefined) {
+    cookies.push(setCookie(REFRESH_COOKIE, result.refreshToken, { path: REFRESH_COOKIE_PATH, maxAgeSeconds: deps.config.app.refreshToken.expiresIn, secure }))
+  }
+  return cookies
+}
+
+function loginBody(ctx: RequestContext, r: LoginResult): Record<string, unknown> {
+  if (ctx.generation === 'original') return { accessToken: r.accessToken, refreshToken: r.refreshToken }
+  return { accessToken: r.accessToken, refreshToken: r.refreshToken, eula: r.eula, scope: r.scope, id: r.id }
+}
+
+export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
+  const limit = deps.config.server.bodyLimitBytes
+
+  const login: LocalHandler = async (ctx) => {
+    const body = await readBodyObject(ctx, limit)
+    const username = requiredString(body, 'username', 256)
+    const password = requiredString(body, 'password', 1024)
+    const result = await deps.sessions.login(username, password)
+    ctx.res.setHeader('set-cookie', tokenCookies(ctx, deps, result))
+    reply(ctx, 200, loginBody(ctx, result))
+  }
+
+  const refresh: LocalHandler = async (ctx) => {
+    const body = await readBodyObject(ctx, limit)
+    const fromBody = body.refreshToken
+    if (fromBody !== undefined && typeof fromBody !== 'string') throw invalidInput('"refreshToken" must be a string')
+    const token = fromBody ?? readCookie(ctx.req.headers.cookie, REFRESH_COOKIE)
+    if (token === undefined || token === '') throw new ApiError('API_INVALID_REFRESH_TOKEN')
+    const rotate = (ctx.apiVersion ?? 2) >= 2
+    const result = await deps.sessions.refresh(token, rotate)
+    ctx.res.setHeader('set-cookie', tokenCookies(ctx, deps, result))
+    reply(ctx, 200, rotate ? loginBody(ctx, result) : { accessToken: result.accessToken })
+  }
+
+  const revoke: LocalHandler = async (ctx) => {
+    try {
+      if (!ctx.principal?.scopes.includes('team')) throw new ApiError(ctx.principal ? 'API_INSUFFICIENT_RIGHTS' : 'API_UNAUTHORIZED')
+      const body = await readBodyObject(ctx, limit)
+      const token = requiredString(body, 'refreshToken', 4096)
+      if (!(await deps.store.refreshTokens.revoke(token))) throw new ApiError('API_INVALID_REFRESH_TOKEN')
+      reply(ctx, 200, { success: true })
+    } catch (err) {
+      const { status } = toErrorResponse(err)
+      if (status >= 500) throw err
+      unauthorizedText(ctx, status)
+    }
+  }
+
+  const logout: LocalHandler = async (ctx) => {
+    const families = new Set<string>()
+    const credentials = readCredentials(ctx.req.headers)
+    if (credentials?.kind === 'bearer' || credentials?.kind === 'cookie') {
+      const claims = await deps.tokens.verify(credentials.token)
+      if (claims.sid) families.add(claims.sid)
+    }
+    const cookieToken = readCookie(ctx.req.headers.cookie, REFRESH_COOKIE)
+    if (cookieToken) {
+      const family = await deps.store.refreshTokens.familyOf(cookieToken)
+      if (family) families.add(family)
+    }
+    for (const family of families) await deps.store.refreshTokens.revokeFamily(family)
+    const secure = isSecureRequest(ctx.req)
+    ctx.res.setHeader('set-cookie', [
+      setCookie(ACCESS_COOKIE, '', { path: ACCESS_COOKIE_PATH, maxAgeSeconds: 0, secure }),
+      setCookie(REFRESH_COOKIE, '', { path: REFRESH_COOKIE_PATH, maxAgeSeconds: 0, secure }),
+    ])
+    reply(ctx, 200, { success: true })
+  }
+
+  const eula: LocalHandler = async (ctx) => {
+    const body = await readBodyObject(ctx, limit)
+    const username = requiredString(body, 'username', 256)
+    const password = requiredString(body, 'password', 1024)
+    if (body.accept !== true) throw invalidInput('"accept" must be true')
+    const user = await deps.sessions.checkPassword(username, password)
+    if (!user.eulaApproved) await deps.store.users.update(user.id, { eulaApproved: true })
+    reply(ctx, 200, { success: true })
+  }
+
+  const jwks: LocalHandler = async (ctx) => {
+    reply(ctx, 200, deps.signingKey.jwks, { 'cache-control': 'public, max-age=300' })
+  }
+
+  return {
+    'POST auth/login': login,
+    'POST auth/token': refresh,
+    'DELETE auth/token': revoke,
+    'POST auth/logout': logout,
+    'POST auth/eula': eula,
+    'GET auth/jwks': jwks,
+  }
+}
+
+/**
+ * Endpoints whose error responses are `text/plain` `Unauthorized` (the spec shows it for DELETE
+ * auth/token), keyed by handlerKey. The pipeline renders its own 401/403 for them with
+ * `sendUnauthorizedText` too.
+ */
+export const PLAIN_TEXT_ERROR_ENDPOINTS: ReadonlySet<string> = new Set(['DELETE auth/token'])
+
+export function sendUnauthorizedText(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return void res.destroy()
+  res.writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8', 'content-length': '12' })
+  res.end('Unauthorized')
+}
+
+function unauthorizedText(ctx: RequestContext, status: number): void {
+  sendUnauthorizedText(ctx.res, status, ctx.responseHeaders)
+}

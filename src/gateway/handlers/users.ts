@@ -1,0 +1,142 @@
+/**
+ * users/me and users CRUD (scope team). Only an administrator grants administrator rights or
+ * scopes it does not hold itself, or changes another administrator; nobody deletes themselves.
+ * users/me version 1 is the v6 shape 5.x/6.x SDKs need (roleIds, roleNames) plus `scope`;
+ * version 2 drops roleIds and roleNames.
+ */
+import { ApiError, invalidInput, notFound } from '../../shared/errors.js'
+import type { Principal } from '../../shared/principal.js'
+import type { LocalHandler, RequestContext } from '../context.js'
+import type { User } from '../identity/index.js'
+import {
+  isSubset,
+  optionalBoolean,
+  optionalNullableString,
+  optionalScopes,
+  optionalString,
+  password,
+  readBodyObject,
+  scopeList,
+  username,
+} from './body.js'
+import { reply, replyEmpty, type HandlerDeps } from './deps.js'
+
+export function userView(u: User): Record<string, unknown> {
+  return {
+    id: u.id,
+    username: u.username,
+    email: u.email,
+    scope: u.scopes,
+    isAdmin: u.isAdmin,
+    eulaApproved: u.eulaApproved,
+    timezone: u.timezone,
+    isLocal: u.isLocal,
+    createdAt: u.createdAt,
+    updatedAt: u.updatedAt,
+  }
+}
+
+function meView(u: User, p: Principal, version: number): Record<string, unknown> {
+  const base = {
+    id: u.id,
+    username: u.username,
+    email: u.email,
+    isLocal: u.isLocal,
+    timezone: u.timezone,
+    ssoProvider: null,
+    domainSuffixes: [],
+    ldapId: null,
+    scope: p.scopes,
+    isAdmin: u.isAdmin,
+  }
+  if (version >= 2) return base
+  return { ...base, roleIds: [u.isAdmin ? 'admin' : 'user'], roleNames: [u.isAdmin ? 'Admin' : 'User'] }
+}
+
+function caller(ctx: RequestContext): Principal {
+  if (!ctx.principal) throw new ApiError('API_UNAUTHORIZED')
+  return ctx.principal
+}
+
+function forbidden(message: string): ApiError {
+  return new ApiError('API_INSUFFICIENT_RIGHTS', message)
+}
+
+export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
+  const limit = deps.config.server.bodyLimitBytes
+  const { users } = deps.store
+
+  async function target(ctx: RequestContext): Promise<User> {
+    const id = ctx.params?.id ?? ''
+    const u = id ? await users.byId(id) : null
+    if (!u) throw notFound()
+    return u
+  }
+
+  function checkGrant(p: Principal, scopes: readonly string[] | undefined, isAdmin: boolean | undefined, subject?: User): void {
+    if (p.isAdmin) return
+    if (subject?.isAdmin) throw forbidden('Only an administrator may change an administrator')
+    if (isAdmin !== undefined) throw forbidden('Only an administrator may grant or remove administrator rights')
+    if (scopes && !isSubset(scopes, p.scopes)) throw forbidden('Scopes beyond your own cannot be granted')
+  }
+
+  return {
+    'GET users/me': async (ctx) => {
+      const p = caller(ctx)
+      const u = await deps.authenticator.user(p.id)
+      if (!u) throw new ApiError('API_UNAUTHORIZED')
+      reply(ctx, 200, meView(u, p, ctx.apiVersion ?? 1))
+    },
+    'GET users': async (ctx) => {
+      reply(ctx, 200, (await users.list()).map(userView))
+    },
+    'POST users': async (ctx) => {
+      const p = caller(ctx)
+      const body = await readBodyObject(ctx, limit)
+      const scopes = body.scope === undefined ? [] : scopeList(body.scope, 'scope')
+      const isAdmin = optionalBoolean(body, 'isAdmin')
+      checkGrant(p, scopes, isAdmin)
+      const created = await users.create({
+        username: username(body),
+        password: password(body),
+        scopes,
+        isAdmin: isAdmin ?? false,
+        eulaApproved: optionalBoolean(body, 'eulaApproved') ?? false,
+        email: optionalNullableString(body, 'email', 320) ?? null,
+        timezone: optionalString(body, 'timezone', 64) ?? 'UTC',
+      })
+      reply(ctx, 201, userView(created))
+    },
+    'GET users/:id': async (ctx) => {
+      reply(ctx, 200, userView(await target(ctx)))
+    },
+    'PATCH users/:id': async (ctx) => {
+      const p = caller(ctx)
+      const subject = await target(ctx)
+      const body = await readBodyObject(ctx, limit)
+      const unknown = Object.keys(body).filter((k) => !['password', 'scope', 'isAdmin', 'eulaApproved', 'email', 'timezone'].includes(k))
+      if (unknown.length > 0) throw invalidInput(`"${unknown[0]}" is not allowed`)
+      const scopes = optionalScopes(body, 'scope')
+      const isAdmin = optionalBoolean(body, 'isAdmin')
+      checkGrant(p, scopes, isAdmin, subject)
+      const updated = await users.update(subject.id, {
+        ...(body.password !== undefined ? { password: password(body) } : {}),
+        ...(scopes ? { scopes } : {}),
+        ...(isAdmin !== undefined ? { isAdmin } : {}),
+        ...(body.eulaApproved !== undefined ? { eulaApproved: optionalBoolean(body, 'eulaApproved')! } : {}),
+        ...(body.email !== undefined ? { email: optionalNullableString(body, 'email', 320) ?? null } : {}),
+        ...(body.timezone !== undefined ? { timezone: optionalString(body, 'timezone', 64)! } : {}),
+      })
+      if (!updated) throw notFound()
+      reply(ctx, 200, userView(updated))
+    },
+    'DELETE users/:id': async (ctx) => {
+      const p = caller(ctx)
+      const subject = await target(ctx)
+      if (subject.id === p.id) throw new ApiError('API_CONFLICT', 'You cannot delete yourself')
+      checkGrant(p, undefined, undefined, subject)
+      if (!(await users.delete(subject.id))) throw notFound()
+      replyEmpty(ctx)
+    },
+  }
+}

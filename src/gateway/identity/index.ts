@@ -1,0 +1,33 @@
+/** The gateway's identity store: users, API keys, refresh tokens in the "identity" schema. */
+import type { Db } from '../../shared/db/index.js'
+import { ApiKeyStore } from './api-keys.js'
+import { RefreshTokenStore, type RefreshSettings } from './refresh-tokens.js'
+import { UserStore } from './users.js'
+import type { Clock, IdentityEvent } from './types.js'
+
+export { migrateIdentity, IDENTITY_MIGRATIONS, IDENTITY_SCHEMA } from './migrations.js'
+export { ensureAdmin } from './bootstrap.js'
+export { UsageRecorder } from './usage.js'
+export { UserStore, onlyScopes, type NewUser, type UserPatch } from './users.js'
+export { ApiKeyStore, API_KEY_PREFIX, MIN_CUSTOM_KEY_LENGTH, type NewApiKey } from './api-keys.js'
+export { RefreshTokenStore, type RefreshOutcome, type RefreshSettings } from './refresh-tokens.js'
+export { hashPassword, verifyPassword, secretHash, randomToken } from './secrets.js'
+export type { User, ApiKey, IdentityEvent, Clock } from './types.js'
+
+export interface IdentityStore {
+  users: UserStore
+  apiKeys: ApiKeyStore
+  refreshTokens: RefreshTokenStore
+}
+
+export function createIdentityStore(
+  db: Db,
+  options: { clock: Clock; refresh: RefreshSettings; notify?: (e: IdentityEvent) => void },
+): IdentityStore {
+  const notify = options.notify ?? (() => {})
+  return {
+    users: new UserStore(db, options.clock, notify),
+    apiKeys: new ApiKeyStore(db, options.clock, notify),
+    refreshTokens: new RefreshTokenStore(db, options.clock, options.refresh),
+  }
+}

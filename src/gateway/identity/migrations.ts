@@ -1,0 +1,64 @@
+/**
+ * The identity schema of the gateway: users, API keys and refresh tokens. Numbered forward
+ * migrations, applied at start and by `netinv migrate`. Times are milliseconds since the epoch
+ * (int8) so that a test clock can drive every expiry.
+ */
+import { migrate, type Db, type Migration } from '../../shared/db/index.js'
+
+export const IDENTITY_SCHEMA = 'identity'
+
+export const IDENTITY_MIGRATIONS: readonly Migration[] = [
+  {
+    id: 1,
+    name: 'users, api keys, refresh tokens',
+    sql: `
+CREATE TABLE identity.users (
+  id text PRIMARY KEY,
+  username text NOT NULL,
+  password_hash text,
+  scopes text[] NOT NULL DEFAULT '{}',
+  is_admin boolean NOT NULL DEFAULT false,
+  eula_approved boolean NOT NULL DEFAULT false,
+  email text,
+  timezone text NOT NULL DEFAULT 'UTC',
+  is_local boolean NOT NULL DEFAULT true,
+  created_at int8 NOT NULL,
+  updated_at int8 NOT NULL
+);
+CREATE UNIQUE INDEX users_username_key ON identity.users (lower(username));
+CREATE TABLE identity.api_keys (
+  id text PRIMARY KEY,
+  user_id text NOT NULL REFERENCES identity.users (id) ON DELETE CASCADE,
+  key_hash text NOT NULL UNIQUE,
+  description text NOT NULL DEFAULT '',
+  scopes text[] NOT NULL DEFAULT '{}',
+  expires_at int8,
+  last_used_at int8,
+  usage_count int8 NOT NULL DEFAULT 0,
+  created_at int8 NOT NULL
+);
+CREATE INDEX api_keys_user_idx ON identity.api_keys (user_id);
+CREATE TABLE identity.refresh_tokens (
+  id text PRIMARY KEY,
+  token_hash text NOT NULL UNIQUE,
+  user_id text NOT NULL REFERENCES identity.users (id) ON DELETE CASCADE,
+  family_id text NOT NULL,
+  created_at int8 NOT NULL,
+  last_used_at int8 NOT NULL,
+  expires_at int8 NOT NULL,
+  used_at int8,
+  replaced_by text,
+  successor_sealed text,
+  revoked_at int8
+);
+CREATE INDEX refresh_tokens_family_idx ON identity.refresh_tokens (family_id);
+CREATE INDEX refresh_tokens_user_idx ON identity.refresh_tokens (user_id);
+CREATE INDEX refresh_tokens_expiry_idx ON identity.refresh_tokens (expires_at);
+`,
+  },
+]
+
+/** Applies the pending identity migrations; returns the ids applied. */
+export async function migrateIdentity(db: Db): Promise<number[]> {
+  return migrate(db, IDENTITY_SCHEMA, IDENTITY_MIGRATIONS)
+}

@@ -1,0 +1,34 @@
+/** Records of the identity store as the rest of the gateway sees them (never a hash). */
+import type { Scope } from '../../shared/manifest.js'
+
+export interface User {
+  id: string
+  username: string
+  scopes: Scope[]
+  isAdmin: boolean
+  eulaApproved: boolean
+  email: string | null
+  timezone: string
+  isLocal: boolean
+  createdAt: number
+  updatedAt: number
+}
+
+export interface ApiKey {
+  id: string
+  userId: string
+  username: string
+  description: string
+  /** Scopes granted to the key (the effective ones are these ∩ the owner's current scopes). */
+  scopes: Scope[]
+  expiresAt: number | null
+  lastUsedAt: number | null
+  usageCount: number
+  createdAt: number
+}
+
+/** What changed, so that verification caches on every replica drop what depends on it. */
+export type IdentityEvent = { type: 'user'; id: string } | { type: 'apiKey'; id: string }
+
+/** Milliseconds since the epoch; injected so that tests drive expiry without sleeping. */
+export type Clock = () => number

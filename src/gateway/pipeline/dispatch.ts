@@ -1,0 +1,40 @@
+/**
+ * Stages 7 and 8: response decoration (every header gathered so far goes onto the response
+ * before anyone writes it) and dispatch: a gateway-owned endpoint runs its local handler,
+ * everything else is forwarded to the inventory.
+ */
+import { ApiError } from '../../shared/errors.js'
+import { handlerKey, type LocalHandlers, type RequestContext } from '../context.js'
+import { DONE, type Stage } from './runner.js'
+
+export function applyResponseHeaders(ctx: RequestContext): void {
+  if (ctx.res.headersSent) return
+  for (const [name, value] of Object.entries(ctx.responseHeaders)) ctx.res.setHeader(name, value)
+}
+
+export function decorateStage(): Stage<RequestContext> {
+  return {
+    name: 'decorate',
+    run(ctx) {
+      applyResponseHeaders(ctx)
+    },
+  }
+}
+
+export function dispatchStage(deps: { handlers: LocalHandlers; forward(ctx: RequestContext): void }): Stage<RequestContext> {
+  return {
+    name: 'dispatch',
+    async run(ctx) {
+      const endpoint = ctx.endpoint!
+      if (endpoint.service === 'inventory') {
+        deps.forward(ctx)
+        return DONE
+      }
+      const method = ctx.method === 'HEAD' ? 'GET' : ctx.method
+      const handler = deps.handlers.get(handlerKey(method, endpoint.path))
+      if (!handler) throw new ApiError('API_NOT_FOUND', `${endpoint.path} is not available on this gateway`)
+      await handler(ctx)
+      return DONE
+    },
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Stage 4b: requests per client IP per second (per-endpoint overrides in
+ * `rateLimit.endpoints`), and after authentication the optional per-API-key limit. The decision
+ * is data first; the IETF RateLimit-Policy / RateLimit headers are written from it. Over the
+ * limit: 429 with Retry-After in whole seconds, unless `rateLimit.shadow` only counts it.
+ */
+import type { Config } from '../../shared/config/index.js'
+import { ApiError } from '../../shared/errors.js'
+import type { RequestContext } from '../context.js'
+import type { GatewayMetrics } from '../metrics.js'
+import type { Limiter, RateDecision } from '../ratelimit/types.js'
+import type { Stage } from './runner.js'
+
+interface RateDeps {
+  config(): Readonly<Config>
+  limiter: Limiter
+  metrics: GatewayMetrics
+}
+
+export function rateHeaders(policy: string, d: RateDecision, windowSeconds: number): Record<string, string> {
+  const reset = Math.max(1, Math.ceil(d.resetMs / 1000))
+  return {
+    'ratelimit-policy': `"${policy}";q=${d.limit};w=${windowSeconds}`,
+    ratelimit: `"${policy}";r=${Math.max(0, d.remaining)};t=${reset}`,
+  }
+}
+
+async function enforce(ctx: RequestContext, deps: RateDeps, policy: string, key: string, limit: number): Promise<void> {
+  const d = await deps.limiter.consume(key, limit, 1)
+  const headers = rateHeaders(policy, d, 1)
+  Object.assign(ctx.responseHeaders, headers)
+  ctx.rate = d
+  if (d.allowed) return
+  const endpoint = ctx.endpoint?.path ?? 'unknown'
+  deps.metrics.rateLimited(endpoint)
+  if (deps.config().rateLimit.shadow) {
+    ctx.log.info({ policy, key, limit }, 'rate limit exceeded (shadow mode: let through)')
+    return
+  }
+  const retryAfter = String(Math.max(1, Math.ceil(d.resetMs / 1000)))
+  throw new ApiError('API_TOO_MANY_REQUESTS', `Too many requests: at most ${limit} per second`, { headers: { 'retry-after': retryAfter } })
+}
+
+export function rateLimitStage(deps: RateDeps): Stage<RequestContext> {
+  return {
+    name: 'rateLimit',
+    async run(ctx) {
+      const cfg = deps.config().rateLimit
+      if (!cfg.enabled) return
+      const endpoint = ctx.endpoint!.path
+      const override = cfg.endpoints[endpoint]
+      if (override !== undefined) await enforce(ctx, deps, `ip:${endpoint}`, `ip:${ctx.clientKey}:${endpoint}`, override)
+      else await enforce(ctx, deps, 'ip', `ip:${ctx.clientKey}`, cfg.perSecond)
+    },
+  }
+}
+
+/** After authentication: the optional per-API-key limit across all client IPs. */
+export function apiKeyRateLimitStage(deps: RateDeps): Stage<RequestContext> {
+  return {
+    name: 'apiKeyRateLimit',
+    async run(ctx) {
+      const cfg = deps.config().rateLimit
+      const keyId = ctx.principal?.apiKeyId
+      if (!cfg.enabled || cfg.apiKeyPerSecond <= 0 || keyId === undefined) return
+      await enforce(ctx, deps, 'api-key', `key:${keyId}`, cfg.apiKeyPerSecond)
+    },
+  }
+}

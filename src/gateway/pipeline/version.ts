@@ -1,0 +1,107 @@
+/**
+ * Stage 3: which endpoint version serves the request, and whether it is (or its generation is)
+ * deprecated or gone.
+ *
+ * - header generation: `X-API-Version` (integer) or the endpoint's default;
+ * - original generation (/api/v1/): version 1, under the `original` generation policy;
+ * - path generation (/api/v<major>.<minor>/): the version the named release used, under the
+ *   `path` policy; releases above the product or below `versioning.oldestRelease` are gone.
+ *
+ * Invalid or unsupported versions, and anything past an enforced sunset, get 410 with the spec's
+ * body `{message, release_version, api_version}`.
+ */
+import type { Config, SunsetPolicy } from '../../shared/config/index.js'
+import { ApiError } from '../../shared/errors.js'
+import { compareRelease, latestVersion, supportedVersions, versionForRelease, type Endpoint } from '../../shared/manifest.js'
+import { PRODUCT_MAJOR, PRODUCT_MINOR, RELEASE_VERSION } from '../../shared/product.js'
+import type { RequestContext } from '../context.js'
+import type { Stage } from './runner.js'
+
+/** 410 Gone with the version-error body of the spec. */
+export class VersionGoneError extends ApiError {
+  readonly apiVersion: string
+  constructor(message: string, endpoint: Endpoint | undefined) {
+    super('API_VERSION_GONE', message)
+    this.apiVersion = endpoint ? String(latestVersion(endpoint)) : ''
+  }
+
+  body(): { message: string; release_version: string; api_version: string } {
+    return { message: this.message, release_version: RELEASE_VERSION, api_version: this.apiVersion }
+  }
+}
+
+const INTEGER = /^\s*\d{1,6}\s*$/
+const PRODUCT_RELEASE = `${PRODUCT_MAJOR}.${PRODUCT_MINOR}`
+
+function pastSunset(sunset: string | null, now: number): boolean {
+  return sunset !== null && now >= Date.parse(sunset)
+}
+
+/** Deprecation headers for a policy; 410 when an enforced sunset has passed. */
+function applyPolicy(ctx: RequestContext, policy: { deprecated: boolean; sunset: string | null; enforce: boolean }, now: number, what: string): void {
+  if (!policy.deprecated) return
+  if (policy.enforce && pastSunset(policy.sunset, now)) {
+    throw new VersionGoneError(`${what} reached its sunset on ${policy.sunset}`, ctx.endpoint)
+  }
+  ctx.responseHeaders['deprecation'] = 'true'
+  // Deprecated twice over (generation and endpoint version): the earlier sunset is the one that counts.
+  const current = ctx.responseHeaders['sunset']
+  if (policy.sunset !== null && (current === undefined || Date.parse(policy.sunset) < Date.parse(current))) {
+    ctx.responseHeaders['sunset'] = policy.sunset
+  }
+}
+
+/** The sunset policy of a deprecated endpoint version (manifest, overridden by config), or null. */
+export function endpointVersionPolicy(config: Readonly<Config>, endpoint: Endpoint, version: number): Omit<SunsetPolicy, 'deprecated'> | null {
+  const v = endpoint.versions.find((x) => x.version === version)
+  if (!v?.deprecated) return null
+  const override = config.versioning.endpointSunsets[`${endpoint.path}@${version}`]
+  return override ? { sunset: override.sunset, enforce: override.enforce } : { sunset: v.deprecated.sunset, enforce: false }
+}
+
+/** Resolves the endpoint version for the request's generation; throws VersionGoneError. */
+export function resolveVersion(ctx: RequestContext, config: Readonly<Config>): number {
+  const endpoint = ctx.endpoint!
+  const supported = supportedVersions(endpoint)
+  if (ctx.generation === 'original') return 1
+  if (ctx.generation === 'path') {
+    const release = ctx.release!
+    if (compareRelease(release, PRODUCT_RELEASE) > 0) {
+      throw new VersionGoneError(`Release ${release} is newer than this product (${PRODUCT_RELEASE})`, endpoint)
+    }
+    if (compareRelease(release, config.versioning.oldestRelease) < 0) {
+      throw new VersionGoneError(`Release ${release} is older than the oldest supported release ${config.versioning.oldestRelease}`, endpoint)
+    }
+    const version = versionForRelease(endpoint, release)
+    if (!supported.includes(version)) throw new VersionGoneError(`Version ${version} of ${endpoint.path} is no longer supported`, endpoint)
+    return version
+  }
+  const header = ctx.req.headers['x-api-version']
+  if (header === undefined) return endpoint.defaultVersion
+  if (typeof header !== 'string' || !INTEGER.test(header)) {
+    throw new VersionGoneError('X-API-Version must be an integer', endpoint)
+  }
+  const version = Number(header)
+  if (!supported.includes(version)) {
+    throw new VersionGoneError(`Version ${version} of ${endpoint.path} is not supported (supported: ${supported.join(',')})`, endpoint)
+  }
+  return version
+}
+
+export function versionStage(deps: { config(): Readonly<Config>; now(): number }): Stage<RequestContext> {
+  return {
+    name: 'version',
+    run(ctx) {
+      const config = deps.config()
+      const endpoint = ctx.endpoint!
+      const now = deps.now()
+      if (ctx.generation === 'path') applyPolicy(ctx, config.versioning.generations.path, now, 'The path-versioned address /api/v<major>.<minor>/')
+      else if (ctx.generation === 'original') applyPolicy(ctx, config.versioning.generations.original, now, 'The original address /api/v1/')
+      const version = resolveVersion(ctx, config)
+      const policy = endpointVersionPolicy(config, endpoint, version)
+      if (policy) applyPolicy(ctx, { deprecated: true, ...policy }, now, `Version ${version} of ${endpoint.path}`)
+      ctx.apiVersion = version
+      ctx.responseHeaders['x-api-version-used'] = String(version)
+    },
+  }
+}

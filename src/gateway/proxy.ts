@@ -1,0 +1,227 @@
+/**
+ * Forwarding to the inventory: the ONLY module that touches http-proxy. It always uses a
+ * keep-alive agent, a connect timeout (→ 502) and a time-to-first-byte timeout (→ 504), always
+ * handles errors with our JSON body, owns header hygiene (hop-by-hop, client-sent identity and
+ * forwarding headers stripped; ours set), streams bodies under a size limit (413) and releases
+ * the upstream request when the client goes away.
+ */
+import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http'
+import { Transform, type TransformCallback } from 'node:stream'
+import httpProxy from 'http-proxy'
+import type { Config } from '../shared/config/index.js'
+import { ApiError } from '../shared/errors.js'
+import { INTERNAL_HEADERS, INTERNAL_HEADER_NAMES, encodePrincipal } from '../shared/principal.js'
+import { normalizeIp } from './client-ip.js'
+import type { RequestContext } from './context.js'
+import type { GatewayMetrics } from './metrics.js'
+
+export interface ForwarderOptions {
+  /** Base URL of the inventory, e.g. http://127.0.0.1:8081 */
+  target: string
+  internalSecret: string
+  config(): Readonly<Config>
+  metrics: GatewayMetrics
+  /** Writes an error response for the request (with the request's decorated headers). */
+  sendError(ctx: RequestContext, err: unknown): void
+}
+
+export interface Forwarder {
+  forward(ctx: RequestContext): void
+  close(): void
+}
+
+/** Never forwarded: hop-by-hop, client-sent forwarding headers, and credentials the inventory does not need. */
+const STRIPPED = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+  'x-forwarded-port',
+  'x-real-ip',
+  'authorization',
+  'x-api-token',
+  'cookie',
+  ...INTERNAL_HEADER_NAMES,
+]
+
+const HOP_BY_HOP_RESPONSE = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate']
+
+/** The upstream's response headers minus hop-by-hop ones (and those its Connection names). */
+export function responseHeaders(proxyRes: IncomingMessage): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = { ...proxyRes.headers }
+  const listed = headerValue(proxyRes.headers.connection)
+  for (const name of HOP_BY_HOP_RESPONSE) delete out[name]
+  if (listed) for (const name of listed.split(',')) delete out[name.trim().toLowerCase()]
+  return out
+}
+
+class UpstreamError extends Error {
+  constructor(readonly code: 'UPSTREAM_CONNECT_TIMEOUT' | 'UPSTREAM_TIMEOUT' | 'BODY_TOO_LARGE') {
+    super(code)
+  }
+}
+
+interface Pending {
+  ctx: RequestContext
+  proxyReq?: ClientRequest
+  tooLarge?: boolean
+}
+
+const pending = new WeakMap<IncomingMessage, Pending>()
+
+/** Counts streamed body bytes; over the limit the upstream request is abandoned with 413. */
+function bodyLimiter(limit: number, onExceed: () => void): Transform {
+  let size = 0
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb: TransformCallback) {
+      size += chunk.length
+      if (size > limit) {
+        onExceed()
+        cb()
+        return
+      }
+      cb(null, chunk)
+    },
+  })
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v
+}
+
+/**
+ * The headers the inventory sees: everything the client may not set removed, ours set. Applied
+ * to the incoming header object before http-proxy copies it (its proxyReq event may come after
+ * the body started flowing, too late to change headers).
+ */
+export function forwardedHeaders(ctx: RequestContext, internalSecret: string): IncomingHttpHeaders {
+  const incoming = ctx.req.headers
+  const out: IncomingHttpHeaders = { ...incoming }
+  const listed = headerValue(incoming.connection)
+  for (const name of STRIPPED) delete out[name]
+  if (listed) for (const name of listed.split(',')) delete out[name.trim().toLowerCase()]
+  const peer = normalizeIp(ctx.req.socket.remoteAddress ?? '')
+  const trusted = ctx.peerTrusted === true
+  const priorFor = trusted ? headerValue(incoming['x-forwarded-for']) : undefined
+  out['x-forwarded-for'] = priorFor ? `${priorFor}, ${peer}` : peer
+  out['x-forwarded-proto'] = (trusted && headerValue(incoming['x-forwarded-proto'])) || ('encrypted' in ctx.req.socket ? 'https' : 'http')
+  const host = (trusted && headerValue(incoming['x-forwarded-host'])) || incoming.host
+  if (host) out['x-forwarded-host'] = host
+  out['x-request-id'] = ctx.requestId
+  out[INTERNAL_HEADERS.secret] = internalSecret
+  if (ctx.principal) out[INTERNAL_HEADERS.principal] = encodePrincipal(ctx.principal)
+  out[INTERNAL_HEADERS.apiVersion] = String(ctx.apiVersion ?? 1)
+  out[INTERNAL_HEADERS.generation] = ctx.generation ?? 'header'
+  return out
+}
+
+export function createForwarder(options: ForwarderOptions): Forwarder {
+  const initial = options.config().upstream
+  const agent = new Agent({ keepAlive: true, maxSockets: initial.maxSockets, maxFreeSockets: initial.maxSockets })
+  // selfHandleResponse: the response side is ours too (http-proxy would copy the upstream's
+  // hop-by-hop headers such as Connection to the client).
+  const proxy = httpProxy.createProxyServer({ target: options.target, agent, xfwd: false, changeOrigin: false, selfHandleResponse: true })
+
+  proxy.on('proxyRes', (proxyRes, req, res) => {
+    if (res.headersSent || res.destroyed) {
+      proxyRes.destroy()
+      return
+    }
+    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes))
+    proxyRes.pipe(res)
+    // The client went away mid-response: drop the upstream response (and its socket) too.
+    res.once('close', () => {
+      if (!proxyRes.complete) proxyRes.destroy()
+    })
+    proxyRes.once('error', () => res.destroy())
+  })
+
+  proxy.on('proxyReq', (proxyReq, req, res) => {
+    const state = pending.get(req)
+    if (!state) return
+    state.proxyReq = proxyReq
+    if (state.tooLarge) {
+      proxyReq.destroy(new UpstreamError('BODY_TOO_LARGE'))
+      return
+    }
+    const { connectTimeoutMs, timeoutMs } = options.config().upstream
+    // http-proxy emits proxyReq from the request's 'socket' event: the socket is known here.
+    const socket = proxyReq.socket
+    let connect: NodeJS.Timeout | undefined
+    if (socket?.connecting) {
+      connect = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_CONNECT_TIMEOUT')), connectTimeoutMs)
+      socket.once('connect', () => clearTimeout(connect))
+    }
+    const firstByte = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT')), timeoutMs)
+    const clear = () => {
+      clearTimeout(firstByte)
+      clearTimeout(connect)
+    }
+    proxyReq.once('response', clear)
+    proxyReq.once('close', clear)
+    // The client went away before the response ended: release the upstream request now.
+    res.once('close', () => {
+      if (!res.writableFinished && !proxyReq.destroyed) proxyReq.destroy()
+    })
+  })
+
+  function onError(err: Error & { code?: string }, req: IncomingMessage, res: ServerResponse): void {
+    const state = pending.get(req)
+    if (!state) return
+    const { ctx } = state
+    if (req.destroyed && res.destroyed) {
+      options.metrics.upstreamError('aborted')
+      return
+    }
+    if (err.code === 'BODY_TOO_LARGE') {
+      res.setHeader('connection', 'close')
+      options.sendError(ctx, new ApiError('API_PAYLOAD_TOO_LARGE'))
+      return
+    }
+    const timeout = err.code === 'UPSTREAM_TIMEOUT'
+    options.metrics.upstreamError(timeout ? 'timeout' : 'unavailable')
+    ctx.log.warn({ code: err.code, message: err.message }, 'forwarding failed')
+    options.sendError(ctx, new ApiError(timeout ? 'API_UPSTREAM_TIMEOUT' : 'API_UPSTREAM_UNAVAILABLE'))
+  }
+
+  return {
+    forward(ctx) {
+      const { req, res } = ctx
+      const server = options.config().server
+      const limit = ctx.endpoint?.path === 'snapshots/upload' ? server.uploadLimitBytes : server.bodyLimitBytes
+      const declared = Number(req.headers['content-length'])
+      if (Number.isFinite(declared) && declared > limit) {
+        res.setHeader('connection', 'close')
+        options.sendError(ctx, new ApiError('API_PAYLOAD_TOO_LARGE'))
+        return
+      }
+      const state: Pending = { ctx }
+      pending.set(req, state)
+      // Path seen by the inventory: /api/<endpoint path>?<query>, the generation prefix removed.
+      req.url = `/api/${ctx.endpointPath}${ctx.search ? `?${ctx.search}` : ''}`
+      const hasBody = req.headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > 0)
+      const buffer = hasBody
+        ? req.pipe(
+            bodyLimiter(limit, () => {
+              state.tooLarge = true
+              state.proxyReq?.destroy(new UpstreamError('BODY_TOO_LARGE'))
+            }),
+          )
+        : undefined
+      req.headers = forwardedHeaders(ctx, options.internalSecret)
+      proxy.web(req, res, buffer ? { buffer } : {}, (err) => onError(err as Error & { code?: string }, req, res))
+    },
+    close() {
+      proxy.close()
+      agent.destroy()
+    },
+  }
+}

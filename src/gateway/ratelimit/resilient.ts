@@ -1,0 +1,92 @@
+/**
+ * Redis first, in-process when Redis fails: a decision Redis cannot give within
+ * `timeoutMs()` (down, slow, erroring) comes from a per-replica memory limiter instead — logged
+ * on each change of state, counted per decision, never an error or a hang for the request.
+ * After `tripAfter` consecutive failures Redis is skipped for `coolDownMs`, then one probe goes
+ * back to it; the first success returns every decision to Redis.
+ */
+import type { Logger } from 'pino'
+import type { Limiter, RateDecision } from './types.js'
+
+export interface ResilientLimiterOptions {
+  primary: Limiter
+  fallback: Limiter
+  /** Whether the primary can take a command right now (e.g. the Redis connection is ready). */
+  usable(): boolean
+  timeoutMs(): number
+  log: Logger
+  onFallback(): void
+  tripAfter?: number
+  coolDownMs?: number
+  now?: () => number
+}
+
+export interface ResilientLimiter extends Limiter {
+  /** 'primary' when the last decision came from Redis, 'fallback' otherwise. */
+  mode(): 'primary' | 'fallback'
+}
+
+class Timeout extends Error {}
+
+export function createResilientLimiter(options: ResilientLimiterOptions): ResilientLimiter {
+  const { primary, fallback, log } = options
+  const tripAfter = options.tripAfter ?? 3
+  const coolDownMs = options.coolDownMs ?? 1000
+  const clock = options.now ?? Date.now
+  let mode: 'primary' | 'fallback' = 'primary'
+  let failures = 0
+  let openUntil = 0
+  let probing = false
+
+  function degrade(reason: string): void {
+    if (mode === 'primary') log.error({ reason }, 'rate limiter: Redis unavailable, using the in-process limit of this replica')
+    mode = 'fallback'
+  }
+
+  async function fromFallback(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
+    options.onFallback()
+    return fallback.consume(key, limit, windowSeconds)
+  }
+
+  async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+    let timer: NodeJS.Timeout | undefined
+    // A late failure of the abandoned call must not become an unhandled rejection.
+    p.catch(() => {})
+    try {
+      return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Timeout()), ms)))])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  return {
+    mode: () => mode,
+    async consume(key, limit, windowSeconds) {
+      const t = clock()
+      const circuitOpen = failures >= tripAfter && t < openUntil
+      if (!options.usable() || circuitOpen || (failures >= tripAfter && probing)) {
+        degrade(options.usable() ? 'circuit open after repeated failures' : 'not connected')
+        return fromFallback(key, limit, windowSeconds)
+      }
+      const isProbe = failures >= tripAfter
+      if (isProbe) probing = true
+      try {
+        const decision = await withTimeout(primary.consume(key, limit, windowSeconds), options.timeoutMs())
+        if (mode === 'fallback') log.warn('rate limiter: Redis is back, shared limits restored')
+        mode = 'primary'
+        failures = 0
+        return decision
+      } catch (err) {
+        failures++
+        if (failures >= tripAfter) openUntil = clock() + coolDownMs
+        degrade(err instanceof Timeout ? 'timeout' : (err as Error).message)
+        return fromFallback(key, limit, windowSeconds)
+      } finally {
+        if (isProbe) probing = false
+      }
+    },
+    async close() {
+      await Promise.all([primary.close(), fallback.close()])
+    },
+  }
+}

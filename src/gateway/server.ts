@@ -1,0 +1,84 @@
+/**
+ * Runs the gateway: the public listener and the admin listener (/metrics), kept apart from the
+ * app. close() drains: stop accepting, let in-flight requests finish (up to the grace period),
+ * then close what is left.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createGateway, type Gateway, type GatewayDeps } from './app.js'
+
+export interface StartGatewayOptions extends GatewayDeps {
+  port: number
+  host?: string
+  /** Admin listener port (0 picks one); the admin listener binds `adminHost` (default 0.0.0.0). */
+  adminPort: number
+  adminHost?: string
+}
+
+export interface RunningGateway {
+  gateway: Gateway
+  server: Server
+  admin: Server
+  url: string
+  adminUrl: string
+  /** Drains and closes both listeners; in-flight requests get `graceMs` (default: config). */
+  close(graceMs?: number): Promise<void>
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+}
+
+function urlOf(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`
+}
+
+/** Stops accepting, waits for in-flight requests up to `graceMs`, then cuts what is left. */
+export function drain(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve()
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs)
+    server.close(() => {
+      clearTimeout(timer)
+      resolve()
+    })
+    server.closeIdleConnections()
+  })
+}
+
+export async function startGateway(options: StartGatewayOptions): Promise<RunningGateway> {
+  const gateway = createGateway(options)
+  const host = options.host ?? '0.0.0.0'
+  const adminHost = options.adminHost ?? '0.0.0.0'
+  const server = createServer({ keepAliveTimeout: 65000, requestTimeout: 0 }, gateway.handle)
+  const admin = createServer(gateway.handleAdmin)
+  const port = await listen(server, options.port, host)
+  const adminPort = await listen(admin, options.adminPort, adminHost)
+  const url = urlOf(host, port)
+  const adminUrl = urlOf(adminHost, adminPort)
+  options.log.info({ url, adminUrl }, 'gateway listening')
+  let closing: Promise<void> | null = null
+  return {
+    gateway,
+    server,
+    admin,
+    url,
+    adminUrl,
+    close(graceMs) {
+      closing ??= (async () => {
+        gateway.startDrain()
+        await drain(server, graceMs ?? gateway.config().server.shutdownGraceMs)
+        await drain(admin, 0)
+        await gateway.close()
+      })()
+      return closing
+    },
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * CSV export of a table query: streamed from a server-side cursor straight into the response, so a
+ * large export never sits in memory. Headers are written with the first batch: an error before it
+ * (bad regular expression, unknown snapshot) is still a normal JSON error response.
+ */
+import type { ServerResponse } from 'node:http'
+import type { Db } from '../../shared/db/index.js'
+import { mapDbError } from './execute.js'
+import type { SqlPlan } from './types.js'
+
+/** Rows fetched from the cursor per round trip. */
+export const CSV_BATCH_ROWS = 2000
+
+/** One CSV field (RFC 4180): arrays and objects as JSON text, null as an empty field. */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value)
+  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+export function csvLine(values: readonly unknown[]): string {
+  return `${values.map(csvField).join(',')}\r\n`
+}
+
+export interface CsvOptions {
+  /** Offered as the download name (`Content-Disposition: attachment`) when set. */
+  filename?: string
+}
+
+function waitDrain(res: ServerResponse): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onDrain = () => {
+      res.off('close', onClose)
+      resolve()
+    }
+    const onClose = () => {
+      res.off('drain', onDrain)
+      reject(new Error('client closed the connection'))
+    }
+    res.once('drain', onDrain)
+    res.once('close', onClose)
+  })
+}
+
+/** Streams the plan's rows as `text/csv`. */
+export async function streamCsv(db: Db, plan: SqlPlan, res: ServerResponse, options: CsvOptions = {}): Promise<void> {
+  let started = false
+  const start = () => {
+    if (started) return
+    started = true
+    const headers: Record<string, string> = { 'content-type': 'text/csv; charset=utf-8' }
+    if (options.filename) headers['content-disposition'] = `attachment; filename="${options.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`
+    res.writeHead(200, headers)
+    res.write(csvLine(plan.columnNames))
+  }
+  try {
+    await db.stream<Record<string, unknown>>(plan.select.sql, plan.select.params, CSV_BATCH_ROWS, async (rows) => {
+      if (res.destroyed) throw new Error('client closed the connection')
+      start()
+      let text = ''
+      for (const row of rows) text += csvLine(plan.columnNames.map((_, i) => row[`c${i}`]))
+      if (!res.write(text)) await waitDrain(res)
+    })
+  } catch (err) {
+    throw mapDbError(err)
+  }
+  start()
+  res.end()
+}

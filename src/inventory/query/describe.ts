@@ -1,0 +1,102 @@
+/**
+ * What users need to write a table request: per table its columns, types, meaning, operators and
+ * an example body. Served by `GET tables/<path>/description` and rendered into docs/tables.md.
+ */
+import type { TableDef } from '../catalog/types.js'
+import { CONFIG_SCHEMA } from '../../shared/config/index.js'
+import { OPERATORS_BY_TYPE, elementType } from './operators.js'
+import { MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH } from './parse.js'
+
+export interface TableDescription {
+  path: string
+  legacyPaths: string[]
+  title: string
+  description: string
+  snapshotScoped: boolean
+  webPath: string
+  defaultSort: TableDef['defaultSort']
+  columns: Array<{ name: string; type: string; description: string; values?: readonly string[]; operators: string[] }>
+  exampleRequest: Record<string, unknown>
+}
+
+function operatorsOf(type: TableDef['columns'][number]['type']): string[] {
+  const element = elementType(type)
+  const base: string[] = [...OPERATORS_BY_TYPE[type]]
+  if (element) base.push(`any/all: ${OPERATORS_BY_TYPE[element].filter((op) => op !== 'empty').join(', ')}`)
+  return base
+}
+
+function exampleFilter(table: TableDef): Record<string, unknown> {
+  const text = table.columns.find((c) => c.type === 'string' && c.name !== 'id')
+  if (!text) return {}
+  return text.values?.length ? { [text.name]: ['eq', text.values[0]] } : { [text.name]: ['like', 'a'] }
+}
+
+export function describeTable(table: TableDef): TableDescription {
+  const example: Record<string, unknown> = {}
+  if (table.snapshotScoped) example.snapshot = '$last'
+  example.columns = table.columns.map((c) => c.name)
+  example.filters = exampleFilter(table)
+  example.pagination = { start: 0, limit: 100 }
+  example.sort = { column: table.defaultSort.column, order: table.defaultSort.order }
+  if (table.snapshotScoped) example.reports = table.webPath
+  return {
+    path: table.path,
+    legacyPaths: [...(table.legacyPaths ?? [])],
+    title: table.title,
+    description: table.description,
+    snapshotScoped: table.snapshotScoped,
+    webPath: table.webPath,
+    defaultSort: table.defaultSort,
+    columns: table.columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      description: c.description,
+      ...(c.values ? { values: c.values } : {}),
+      operators: operatorsOf(c.type),
+    })),
+    exampleRequest: example,
+  }
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+}
+
+/** docs/tables.md: generated from the catalog (a test fails when the file is stale). */
+export function renderTablesDoc(tables: readonly TableDef[]): string {
+  const lines = [
+    '# Tables',
+    '',
+    '<!-- Generated from the table catalog by renderTablesDoc() (src/inventory/query/describe.ts): run `npm run docs`. Do not edit. -->',
+    '',
+    'Every table answers `POST /api/tables/<path>` with a table request (`columns`, `filters`, `pagination`,',
+    '`sort`, `reports`, `format`) and describes itself at `GET /api/tables/<path>/description`.',
+    'Filters: `[operator, value]`; `["column", op, otherColumn]`; `["color", op, severity]` (with `reports`);',
+    '`["any" | "all", op, value]` on array columns; `and` / `or` hold lists of filter objects.',
+    'Negated operators (`neq`, `nieq`, `notlike`, `nreg`, `nireg`) match null values. Sorting puts nulls last',
+    '(ascending) or first (descending) and breaks ties by `id`.',
+    `Limits: \`pagination.limit\` defaults to ${CONFIG_SCHEMA.properties.query.properties.defaultLimit.default} and may not exceed ` +
+      `${CONFIG_SCHEMA.properties.query.properties.maxLimit.default} (config \`query.defaultLimit\` / \`query.maxLimit\`; larger is 422);`,
+    `filters nest \`and\`/\`or\` at most ${MAX_FILTER_DEPTH} deep with at most ${MAX_FILTER_CONDITIONS} conditions. A CSV export`,
+    '(`format: {exportToFile: true, dataType: "csv"}` or `Accept: text/csv`) without `pagination` holds every matching row.',
+    '',
+    '| Table | Path | Snapshot |',
+    '|---|---|---|',
+    ...tables.map((t) => `| [${cell(t.title)}](#${t.path.replace(/[^a-z0-9]+/gi, '-')}) | \`${t.path}\` | ${t.snapshotScoped ? 'yes' : 'no'} |`),
+    '',
+  ]
+  for (const table of tables) {
+    const d = describeTable(table)
+    lines.push(`<a id="${table.path.replace(/[^a-z0-9]+/gi, '-')}"></a>`, `## ${cell(d.title)}: \`${d.path}\``, '', cell(d.description), '')
+    if (d.legacyPaths.length > 0) lines.push(`Also at: ${d.legacyPaths.map((p) => `\`${p}\``).join(', ')}.`, '')
+    lines.push(`Default sort: \`${d.defaultSort.column}\` ${d.defaultSort.order}. Web path (for \`reports\`): \`${d.webPath}\`.`, '')
+    lines.push('| Column | Type | Meaning | Operators |', '|---|---|---|---|')
+    for (const c of d.columns) {
+      const values = c.values ? ` Values: ${c.values.map((v) => `\`${v}\``).join(', ')}.` : ''
+      lines.push(`| \`${c.name}\` | ${c.type} | ${cell(c.description)}${cell(values)} | ${cell(c.operators.join(', '))} |`)
+    }
+    lines.push('', 'Example request body:', '', '```json', JSON.stringify(d.exampleRequest), '```', '')
+  }
+  return lines.join('\n')
+}

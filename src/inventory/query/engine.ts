@@ -1,0 +1,75 @@
+/**
+ * The table query pipeline end to end: parse → validate → plan → execute (JSON) or stream (CSV).
+ * It knows tables only through their `TableDef`; snapshots and colour rules come in as functions.
+ */
+import type { ServerResponse } from 'node:http'
+import type { TableDef } from '../catalog/types.js'
+import type { Db } from '../../shared/db/index.js'
+import { invalidInput } from '../../shared/errors.js'
+import { streamCsv } from './csv.js'
+import { executePlan } from './execute.js'
+import { parseTableRequest } from './parse.js'
+import { planQuery, shapeRow } from './plan.js'
+import type { ColorRule, SqlPlan, ValidRequest } from './types.js'
+import { validateRequest } from './validate.js'
+
+export interface QueryLimits {
+  maxLimit: number
+  defaultLimit: number
+  statementTimeoutMs: number
+}
+
+export interface TableQueryDeps {
+  db: Db
+  limits: QueryLimits
+  /** Snapshot reference (id, $last, $prev, $lastLocked) → snapshot id; throws 404/409. */
+  resolveSnapshot(ref: string): Promise<string>
+  /** Colour rules a request's `reports` selects for a table (validated against it). */
+  rulesFor(table: TableDef, reports: string | readonly string[]): Promise<ColorRule[]>
+}
+
+export interface TableResponse {
+  data: Array<Record<string, unknown>>
+  _meta: { limit: number | null; start: number; count: number; size: number }
+}
+
+export interface PreparedQuery {
+  request: ValidRequest
+  plan: SqlPlan
+}
+
+/** Parses, validates and plans a table request body; `csv` forces a CSV export (Accept header). */
+export async function prepareTableQuery(deps: TableQueryDeps, table: TableDef, body: unknown, csv = false): Promise<PreparedQuery> {
+  const parsed = parseTableRequest(body, deps.limits.maxLimit)
+  if (csv) parsed.csv = true
+  let snapshotId: string | undefined
+  if (table.snapshotScoped) {
+    if (parsed.snapshot === undefined || parsed.snapshot === '') throw invalidInput([{ message: '"snapshot" is required' }])
+  }
+  const rules = parsed.reports === undefined ? [] : await deps.rulesFor(table, parsed.reports)
+  const request = validateRequest(table, parsed, { defaultLimit: deps.limits.defaultLimit, rules })
+  if (table.snapshotScoped) snapshotId = await deps.resolveSnapshot(parsed.snapshot!)
+  return { request, plan: planQuery(table, request, snapshotId) }
+}
+
+/** Runs a prepared query for a JSON answer: `{data, _meta}`. */
+export async function runTableQuery(deps: TableQueryDeps, prepared: PreparedQuery): Promise<TableResponse> {
+  const { request, plan } = prepared
+  const { rows, count } = await executePlan(deps.db, plan, {
+    statementTimeoutMs: deps.limits.statementTimeoutMs,
+    start: request.start,
+    limit: request.limit,
+  })
+  const data = rows.map((row) => shapeRow(plan, row))
+  return { data, _meta: { limit: request.limit ?? null, start: request.start, count, size: data.length } }
+}
+
+/** Streams a prepared query as CSV into `res`. */
+export async function streamTableCsv(deps: TableQueryDeps, prepared: PreparedQuery, res: ServerResponse, filename?: string): Promise<void> {
+  await streamCsv(deps.db, prepared.plan, res, filename === undefined ? {} : { filename })
+}
+
+/** JSON answer of a table request body (parse → validate → plan → execute). */
+export async function queryTable(deps: TableQueryDeps, table: TableDef, body: unknown): Promise<TableResponse> {
+  return runTableQuery(deps, await prepareTableQuery(deps, table, body))
+}

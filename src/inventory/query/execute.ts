@@ -1,0 +1,71 @@
+/**
+ * Stage 4: runs a plan. The only stage that touches the database. Each statement runs under the
+ * configured statement timeout; database errors caused by the request's values (bad regular
+ * expression, bad address, too complex) become 422, a timeout 503 `API_QUERY_TIMEOUT`.
+ */
+import type { Db, Queryable } from '../../shared/db/index.js'
+import { ApiError, invalidInput } from '../../shared/errors.js'
+import type { SqlPlan } from './types.js'
+
+export interface ExecuteOptions {
+  statementTimeoutMs: number
+  /** Page limit of the plan; a short page lets the count be derived without a second query. */
+  start: number
+  limit: number | undefined
+}
+
+export interface QueryResultPage {
+  rows: Array<Record<string, unknown>>
+  count: number
+}
+
+/** Maps an error of the database to our error codes; unknown errors pass through (500). */
+export function mapDbError(err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code
+  const message = err instanceof Error ? err.message : String(err)
+  if (typeof code !== 'string') return err
+  if (code === '57014') return new ApiError('API_QUERY_TIMEOUT')
+  if (code === '2201B') return invalidInput([{ message: `"filters" has an invalid regular expression: ${message}` }])
+  if (code.startsWith('22')) return invalidInput([{ message: `"filters" has an invalid value: ${message}` }])
+  if (code === '54001' || code === '54000') return invalidInput([{ message: '"filters" is too complex' }])
+  return err
+}
+
+async function timed<T>(db: Db, timeoutMs: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)])
+    return fn(tx)
+  })
+}
+
+async function runPage(db: Db, plan: SqlPlan, timeoutMs: number): Promise<Array<Record<string, unknown>>> {
+  return timed(db, timeoutMs, async (tx) => (await tx.query<Record<string, unknown>>(plan.select.sql, plan.select.params)).rows)
+}
+
+async function runCount(db: Db, plan: SqlPlan, timeoutMs: number): Promise<number> {
+  return timed(db, timeoutMs, async (tx) => Number((await tx.query<{ n: number }>(plan.count.sql, plan.count.params)).rows[0]?.n ?? 0))
+}
+
+/** Count implied by a short page, when there is one. */
+function countFromPage(rows: number, options: ExecuteOptions): number | undefined {
+  if (options.limit === undefined) return options.start === 0 || rows > 0 ? options.start + rows : undefined
+  if (rows < options.limit && (rows > 0 || options.start === 0)) return options.start + rows
+  return undefined
+}
+
+/** Runs the page and the count (in parallel on PostgreSQL; the count is skipped when implied). */
+export async function executePlan(db: Db, plan: SqlPlan, options: ExecuteOptions): Promise<QueryResultPage> {
+  try {
+    if (db.kind === 'postgres' && options.limit !== 0) {
+      const countPromise = runCount(db, plan, options.statementTimeoutMs)
+      countPromise.catch(() => {})
+      const rows = await runPage(db, plan, options.statementTimeoutMs)
+      return { rows, count: await countPromise }
+    }
+    const rows = options.limit === 0 ? [] : await runPage(db, plan, options.statementTimeoutMs)
+    const count = countFromPage(rows.length, options) ?? (await runCount(db, plan, options.statementTimeoutMs))
+    return { rows, count }
+  } catch (err) {
+    throw mapDbError(err)
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Per-rule counts per severity on one snapshot, computed in the database: one scan per table,
+ * whatever the number of rules on it.
+ */
+import type { TableDef } from '../catalog/types.js'
+import type { Db } from '../../shared/db/index.js'
+import { Params, mapDbError, severityExpr, sourceSql } from '../query/index.js'
+import { compileRule } from './compile.js'
+import { SEVERITIES, type ReportRule, type RuleResult } from './types.js'
+
+/** Counts of the rules of one table (all rules must belong to it). */
+export async function tableResults(db: Db, table: TableDef, rules: readonly ReportRule[], snapshotId: string | undefined): Promise<Map<string, RuleResult>> {
+  const out = new Map<string, RuleResult>()
+  if (rules.length === 0) return out
+  const params = new Params()
+  const severities = rules.map((rule, i) => `${severityExpr([compileRule(table, rule)], params)} AS s${i}`)
+  const where = table.snapshotScoped ? ` WHERE t.snapshot_id = ${params.add(snapshotId, 'text')}` : ''
+  const counts: string[] = ['count(*)::int8 AS n']
+  rules.forEach((rule, i) => {
+    for (const s of SEVERITIES) if (rule.checks[s] !== undefined) counts.push(`count(*) FILTER (WHERE s${i} = ${Number(s)})::int8 AS r${i}_${s}`)
+  })
+  const sql = `SELECT ${counts.join(', ')} FROM (SELECT ${severities.join(', ')} FROM ${sourceSql(table)}${where}) x`
+  let row: Record<string, number>
+  try {
+    row = (await db.query<Record<string, number>>(sql, params.values)).rows[0] ?? {}
+  } catch (err) {
+    throw mapDbError(err)
+  }
+  rules.forEach((rule, i) => {
+    const checks: RuleResult['checks'] = {}
+    for (const s of SEVERITIES) if (rule.checks[s] !== undefined) checks[s] = String(Number(row[`r${i}_${s}`] ?? 0))
+    out.set(rule.id, { count: Number(row.n ?? 0), checks })
+  })
+  return out
+}

@@ -1,0 +1,113 @@
+/**
+ * Intent rules for the routes and the query engine: built-in rules (code) plus custom rules
+ * (database), their selection by a table request's `reports`, and their results on a snapshot.
+ */
+import type { TableDef } from '../catalog/types.js'
+import type { Db } from '../../shared/db/index.js'
+import { ApiError, invalidInput, notFound } from '../../shared/errors.js'
+import type { ColorRule } from '../query/index.js'
+import { BUILTIN_GROUPS, BUILTIN_RULES } from './builtin.js'
+import { compileRule, validateRuleInput, type FindTable } from './compile.js'
+import { tableResults } from './results.js'
+import { RuleStore } from './store.js'
+import type { ApiReportRule, ReportGroup, ReportRule, RuleResult } from './types.js'
+
+export interface ReportServiceDeps {
+  db: Db
+  findTable: FindTable
+  now?: () => number
+}
+
+export class ReportService {
+  private readonly store: RuleStore
+  constructor(private readonly deps: ReportServiceDeps) {
+    this.store = new RuleStore(deps.db, deps.now)
+  }
+
+  groups(): readonly ReportGroup[] {
+    return BUILTIN_GROUPS
+  }
+
+  /** Built-in rules whose table is in the catalog, then custom rules. */
+  async rules(): Promise<ReportRule[]> {
+    const builtins = BUILTIN_RULES.filter((r) => this.deps.findTable(r.tablePath) !== undefined)
+    const custom = (await this.store.list()).filter((r) => this.deps.findTable(r.tablePath) !== undefined)
+    return [...builtins, ...custom]
+  }
+
+  async get(id: string): Promise<ReportRule> {
+    const rule = BUILTIN_RULES.find((r) => r.id === id) ?? (await this.store.get(id))
+    if (!rule || !this.deps.findTable(rule.tablePath)) throw notFound()
+    return rule
+  }
+
+  async create(body: unknown, createdBy: string | null): Promise<ReportRule> {
+    return this.store.create(validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS), createdBy)
+  }
+
+  async update(id: string, body: unknown): Promise<ReportRule> {
+    const rule = await this.get(id)
+    if (!rule.custom) throw new ApiError('API_CONFLICT', 'Built-in rules cannot be changed')
+    const updated = await this.store.update(id, validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS, rule))
+    if (!updated) throw notFound()
+    return updated
+  }
+
+  async remove(id: string): Promise<void> {
+    const rule = await this.get(id)
+    if (!rule.custom) throw new ApiError('API_CONFLICT', 'Built-in rules cannot be deleted')
+    await this.store.remove(id)
+  }
+
+  /**
+   * Rules a table request's `reports` selects on `table`: a web path selects every rule of the
+   * table shown there; a list selects rules by id (ids of other tables' rules are ignored).
+   */
+  async rulesFor(table: TableDef, reports: string | readonly string[]): Promise<ColorRule[]> {
+    const all = (await this.rules()).filter((r) => r.tablePath === table.path)
+    let chosen: ReportRule[]
+    if (typeof reports === 'string') {
+      const web = `/${reports.replace(/^\/+|\/+$/g, '')}`
+      chosen = web === table.webPath.replace(/\/+$/, '') ? all : []
+    } else {
+      const known = new Set((await this.rules()).map((r) => r.id))
+      reports.forEach((id, i) => {
+        if (!known.has(id)) throw invalidInput([{ message: `"reports[${i}]" is not a known report id` }])
+      })
+      chosen = all.filter((r) => reports.includes(r.id))
+    }
+    return chosen.map((r) => compileRule(table, r))
+  }
+
+  /** Results of rules on a snapshot: one scan per table. */
+  async results(rules: readonly ReportRule[], snapshotId: string | undefined): Promise<Map<string, RuleResult>> {
+    const byTable = new Map<string, ReportRule[]>()
+    for (const rule of rules) byTable.set(rule.tablePath, [...(byTable.get(rule.tablePath) ?? []), rule])
+    const out = new Map<string, RuleResult>()
+    for (const [path, list] of byTable) {
+      const table = this.deps.findTable(path)
+      if (!table || (table.snapshotScoped && snapshotId === undefined)) continue
+      for (const [id, result] of await tableResults(this.deps.db, table, list, snapshotId)) out.set(id, result)
+    }
+    return out
+  }
+
+  /** The client shape of a rule, with its result when known. */
+  toApi(rule: ReportRule, result?: RuleResult | null): ApiReportRule {
+    const table = this.deps.findTable(rule.tablePath)
+    const api: ApiReportRule = {
+      id: rule.id,
+      name: rule.name,
+      apiEndpoint: `/v1/tables/${rule.tablePath}`,
+      webEndpoint: table?.webPath ?? '',
+      column: rule.column,
+      custom: rule.custom,
+      defaultColor: rule.defaultColor,
+      checks: rule.checks,
+      descriptions: rule.descriptions,
+      groups: rule.groups.map((id) => ({ id, name: BUILTIN_GROUPS.find((g) => g.id === id)?.name ?? id })),
+    }
+    if (result !== undefined) api.result = result
+    return api
+  }
+}

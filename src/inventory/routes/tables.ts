@@ -1,0 +1,68 @@
+/**
+ * `POST tables/<path>` (also v4 camelCase paths) answers a table request as JSON or CSV;
+ * `GET tables/<path>/description` describes the table.
+ */
+import type { IncomingMessage } from 'node:http'
+import type { Router } from '../../shared/http/index.js'
+import { negotiate, readJson, sendJson } from '../../shared/http/index.js'
+import { ApiError, notFound } from '../../shared/errors.js'
+import type { Db } from '../../shared/db/index.js'
+import type { TableDef } from '../catalog/types.js'
+import type { InventoryDeps, InventoryRequest } from '../context.js'
+import { describeTable, prepareTableQuery, runTableQuery, streamTableCsv, type TableQueryDeps } from '../query/index.js'
+import { ReportService, type FindTable } from '../reports/index.js'
+
+export interface TableRouteOptions {
+  findTable: FindTable
+  resolveSnapshot(db: Db, ref: string): Promise<string>
+}
+
+const JSON_TYPE = 'application/json'
+const CSV_TYPE = 'text/csv'
+
+/** Whether the answer is CSV: the body's `format` asks for it, or Accept prefers it; 406 when unsatisfiable. */
+function wantsCsv(req: IncomingMessage, body: unknown): boolean {
+  const accept = req.headers.accept
+  const format = typeof body === 'object' && body !== null ? (body as { format?: { dataType?: unknown; exportToFile?: unknown } }).format : undefined
+  const formatCsv = typeof format === 'object' && format !== null && (format.dataType === 'csv' || (format.exportToFile === true && format.dataType === undefined))
+  if (formatCsv) {
+    if (negotiate(accept, [CSV_TYPE]) === null) throw new ApiError('API_NOT_ACCEPTABLE')
+    return true
+  }
+  const chosen = negotiate(accept, [JSON_TYPE, CSV_TYPE])
+  if (chosen === null) throw new ApiError('API_NOT_ACCEPTABLE')
+  return chosen === CSV_TYPE
+}
+
+function tableOf(options: TableRouteOptions, path: string | undefined): TableDef {
+  const table = path === undefined ? undefined : options.findTable(path)
+  if (!table) throw notFound()
+  return table
+}
+
+export function registerTableRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: TableRouteOptions): void {
+  const reports = new ReportService({ db: deps.db, findTable: options.findTable })
+  const queryDeps: TableQueryDeps = {
+    db: deps.db,
+    limits: deps.config.query,
+    resolveSnapshot: (ref) => options.resolveSnapshot(deps.db, ref),
+    rulesFor: (table, spec) => reports.rulesFor(table, spec),
+  }
+
+  router.add('GET', 'tables/*/description', (_ctx, match, _req, res) => {
+    sendJson(res, 200, describeTable(tableOf(options, match.rest)))
+  })
+
+  router.add('POST', 'tables/*', async (_ctx, match, req, res) => {
+    const table = tableOf(options, match.rest)
+    const body = await readJson(req, deps.config.server.bodyLimitBytes)
+    const csv = wantsCsv(req, body)
+    const prepared = await prepareTableQuery(queryDeps, table, body ?? {}, csv)
+    if (csv) {
+      const exportToFile = (body as { format?: { exportToFile?: unknown } }).format?.exportToFile === true
+      await streamTableCsv(queryDeps, prepared, res, exportToFile ? `${table.path.replace(/\//g, '-')}.csv` : undefined)
+      return
+    }
+    sendJson(res, 200, await runTableQuery(queryDeps, prepared))
+  })
+}

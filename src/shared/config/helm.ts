@@ -1,0 +1,122 @@
+/**
+ * The configuration schema as the Helm chart sees it: the JSON Schema of the chart's `config`
+ * value (embedded in `helm/netinv/values.schema.json`) and the commented `config:` block of
+ * `helm/netinv/values.yaml`. Both are derived from CONFIG_SCHEMA so that the chart rejects
+ * what the product would reject, and tests keep the chart files in step.
+ */
+import type { SchemaNode } from './schema-types.js'
+
+/**
+ * RFC 3339 date-time with range-checked fields (RE2-compatible, for Helm's validator). Never
+ * looser than the product's check; stricter on hour 24 and leap seconds, which Date.parse takes.
+ */
+export const RFC3339_PATTERN =
+  '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$'
+
+export type JsonSchema = Record<string, unknown>
+
+/** JSON Schema (draft 7 vocabulary) of one node of CONFIG_SCHEMA. */
+export function configJsonSchema(node: SchemaNode): JsonSchema {
+  const d = { description: node.description }
+  switch (node.type) {
+    case 'integer':
+      return {
+        type: 'integer',
+        ...d,
+        default: node.default,
+        ...(node.min !== undefined ? { minimum: node.min } : {}),
+        ...(node.max !== undefined ? { maximum: node.max } : {}),
+      }
+    case 'boolean':
+      return { type: 'boolean', ...d, default: node.default }
+    case 'string':
+      return {
+        type: 'string',
+        ...d,
+        default: node.default,
+        ...(node.enum ? { enum: [...node.enum] } : {}),
+        ...(node.pattern ? { pattern: node.pattern.source } : {}),
+      }
+    case 'datetime':
+      return {
+        ...d,
+        default: node.default,
+        oneOf: [{ type: 'null' }, { type: 'string', format: 'date-time', pattern: RFC3339_PATTERN }],
+      }
+    case 'stringList':
+      return {
+        type: 'array',
+        ...d,
+        default: [...node.default],
+        items: { type: 'string', ...(node.pattern ? { pattern: node.pattern.source } : {}) },
+      }
+    case 'integerMap':
+      return {
+        type: 'object',
+        ...d,
+        default: { ...node.default },
+        ...(node.keyPattern ? { propertyNames: { pattern: node.keyPattern.source } } : {}),
+        additionalProperties: { type: 'integer', ...(node.min !== undefined ? { minimum: node.min } : {}) },
+      }
+    case 'object':
+      return {
+        type: 'object',
+        ...d,
+        additionalProperties: false,
+        properties: Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, configJsonSchema(v)])),
+      }
+    case 'record':
+      return {
+        type: 'object',
+        ...d,
+        default: { ...node.default },
+        ...(node.keyPattern ? { propertyNames: { pattern: node.keyPattern.source } } : {}),
+        additionalProperties: configJsonSchema(node.values),
+      }
+  }
+}
+
+function yamlScalar(value: unknown): string {
+  if (value === null) return 'null'
+  if (typeof value === 'string') return JSON.stringify(value)
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : `[${value.map(yamlScalar).join(', ')}]`
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+    return entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${yamlScalar(v)}`).join(', ')} }`
+  }
+  return String(value)
+}
+
+function comment(text: string, pad: string, width = 100): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(/\s+/)) {
+    if (line && pad.length + 2 + line.length + 1 + word.length > width) {
+      lines.push(`${pad}# ${line}`)
+      line = word
+    } else line = line ? `${line} ${word}` : word
+  }
+  if (line) lines.push(`${pad}# ${line}`)
+  return lines
+}
+
+function bounds(node: SchemaNode): string {
+  if (node.type !== 'integer') return ''
+  const parts = [node.min !== undefined ? `min ${node.min}` : '', node.max !== undefined ? `max ${node.max}` : ''].filter(Boolean)
+  return parts.length ? ` (${parts.join(', ')})` : ''
+}
+
+/** The commented YAML of a node's defaults, indented by `depth` levels of two spaces. */
+export function configValuesYaml(node: SchemaNode & { type: 'object' }, depth = 1): string[] {
+  const pad = '  '.repeat(depth)
+  const out: string[] = []
+  for (const [key, child] of Object.entries(node.properties)) {
+    out.push(...comment(child.description + bounds(child), pad))
+    if (child.type === 'object') {
+      out.push(`${pad}${key}:`, ...configValuesYaml(child, depth + 1))
+    } else {
+      out.push(`${pad}${key}: ${yamlScalar(child.default)}`)
+    }
+  }
+  return out
+}

@@ -1,0 +1,148 @@
+import t from 'tap'
+import { request as httpRequest } from 'node:http'
+import { decodePrincipal } from '../../src/shared/principal.js'
+import { READER, SECRET, send, startTestGateway, startUpstream } from './helpers.js'
+
+const auth = { 'x-api-token': 'reader-key' }
+
+t.test('header hygiene: client identity and forwarding headers never pass; ours are set', async (t) => {
+  const gw = await startTestGateway(t)
+  const r = await send(gw.url, '/api/snapshots?a=1&b=2', {
+    headers: {
+      ...auth,
+      'x-netinv-internal-secret': 'guess',
+      'x-netinv-principal': 'eyJpZCI6ImFkbWluIn0',
+      'x-netinv-api-version': '9',
+      'x-netinv-generation': 'path',
+      'x-forwarded-for': '6.6.6.6',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'evil.example',
+      forwarded: 'for=6.6.6.6',
+      connection: 'keep-alive, x-hop',
+      'x-hop': 'secret hop',
+      authorization: 'Basic Zm9vOmJhcg==',
+      'x-request-id': 'req-123',
+      'x-custom': 'kept',
+    },
+  })
+  t.equal(r.status, 200)
+  t.equal(r.headers['x-request-id'], 'req-123', 'a sane request id is kept and returned')
+  const { url, headers } = r.json() as { url: string; headers: Record<string, string> }
+  t.equal(url, '/api/snapshots?a=1&b=2')
+  t.equal(headers['x-netinv-internal-secret'], SECRET)
+  t.same(decodePrincipal(headers['x-netinv-principal']), READER)
+  t.equal(headers['x-netinv-api-version'], '1')
+  t.equal(headers['x-netinv-generation'], 'header')
+  t.equal(headers['x-forwarded-for'], '127.0.0.1', 'an untrusted peer’s X-Forwarded-For is replaced, not appended to')
+  t.equal(headers['x-forwarded-proto'], 'http')
+  t.match(headers['x-forwarded-host'], /^127\.0\.0\.1:\d+$/)
+  t.equal(headers.forwarded, undefined)
+  t.equal(headers['x-hop'], undefined, 'headers named in Connection are hop-by-hop')
+  t.equal(headers.authorization, undefined)
+  t.equal(headers['x-api-token'], undefined)
+  t.equal(headers['x-request-id'], 'req-123')
+  t.equal(headers['x-custom'], 'kept')
+})
+
+t.test('an insane request id is replaced', async (t) => {
+  const gw = await startTestGateway(t)
+  const r = await send(gw.url, '/api/version', { headers: { 'x-request-id': 'a b<script>' } })
+  t.match(r.headers['x-request-id'], /^[0-9a-f-]{36}$/)
+})
+
+t.test('upstream down: fast 502 in our body, version headers kept', async (t) => {
+  const up = await startUpstream(t)
+  const gw = await startTestGateway(t, { upstreamUrl: up.url })
+  await new Promise<void>((r) => {
+    up.server.closeAllConnections()
+    up.server.close(() => r())
+  })
+  const r = await send(gw.url, '/api/snapshots', { headers: auth })
+  t.equal(r.status, 502)
+  t.same(r.json(), { code: 'API_UPSTREAM_UNAVAILABLE', message: 'The inventory service is unavailable' })
+  t.equal(r.headers['x-api-version-used'], '1')
+  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_upstream_errors_total\{kind="unavailable"\} 1/)
+})
+
+t.test('slow upstream: 504 at the configured timeout', async (t) => {
+  const up = await startUpstream(t, () => {
+    /* never answers */
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: up.url, config: { upstream: { timeoutMs: 150 } } })
+  const started = Date.now()
+  const r = await send(gw.url, '/api/snapshots', { headers: auth })
+  const elapsed = Date.now() - started
+  t.equal(r.status, 504)
+  t.same(r.json(), { code: 'API_UPSTREAM_TIMEOUT', message: 'The inventory service did not answer in time' })
+  t.ok(elapsed >= 140, `not before the timeout (${elapsed} ms)`)
+})
+
+t.test('a client that goes away releases the upstream request (no leaked sockets)', async (t) => {
+  let upstreamClosed!: () => void
+  const closed = new Promise<void>((r) => (upstreamClosed = r))
+  let arrived!: () => void
+  const arrival = new Promise<void>((r) => (arrived = r))
+  const up = await startUpstream(t, (req) => {
+    req.socket.once('close', () => upstreamClosed())
+    arrived()
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: up.url })
+  const u = new URL(gw.url)
+  const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', headers: auth })
+  req.on('error', () => {})
+  req.end()
+  await arrival
+  req.destroy()
+  await closed
+  t.pass('the upstream connection was closed after the client aborted')
+  const sockets = await new Promise<number>((r) => up.server.getConnections((_e, n) => r(n)))
+  t.equal(sockets, 0)
+})
+
+t.test('request bodies stream through under the limit; over it: 413', async (t) => {
+  const received: number[] = []
+  const up = await startUpstream(t, (_req, res, body) => {
+    received.push(body.length)
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ bodyLength: body.length }))
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: up.url, config: { server: { bodyLimitBytes: 2048, uploadLimitBytes: 8192 } } })
+  const w = { 'x-api-token': 'writer-key', 'content-type': 'application/json' }
+  const ok = await send(gw.url, '/api/snapshots', { method: 'POST', headers: w, body: Buffer.alloc(2000, 32) })
+  t.same(ok.json(), { bodyLength: 2000 })
+  const declared = await send(gw.url, '/api/snapshots', { method: 'POST', headers: w, body: Buffer.alloc(3000, 32) })
+  t.equal(declared.status, 413)
+  t.equal((declared.json() as { code: string }).code, 'API_PAYLOAD_TOO_LARGE')
+  // Chunked, no Content-Length: the stream is cut at the limit.
+  const chunked = await new Promise<number>((resolve, reject) => {
+    const u = new URL(gw.url)
+    const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', method: 'POST', headers: { ...w, 'transfer-encoding': 'chunked' } }, (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+    req.on('error', reject)
+    for (let i = 0; i < 5; i++) req.write(Buffer.alloc(1000, 32))
+    req.end()
+  })
+  t.equal(chunked, 413)
+  const upload = await send(gw.url, '/api/snapshots/upload', { method: 'POST', headers: w, body: Buffer.alloc(6000, 32) })
+  t.same(upload.json(), { bodyLength: 6000 }, 'snapshots/upload has its own, larger limit')
+  t.same(received, [2000, 6000], 'nothing over the limit reached the upstream')
+})
+
+t.test('an upstream that never completes the TCP handshake: 502 at the connect timeout', async (t) => {
+  // A listener with a full accept queue that never accepts: further SYNs go unanswered.
+  const { spawn } = await import('node:child_process')
+  const { connect } = await import('node:net')
+  const py = spawn('python3', ['-c', 'import socket,sys,time\ns=socket.socket()\ns.bind(("127.0.0.1",0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(60)'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  t.teardown(() => py.kill('SIGKILL'))
+  const port = await new Promise<number>((resolve) => py.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))))
+  const fillers = [connect(port, '127.0.0.1'), connect(port, '127.0.0.1'), connect(port, '127.0.0.1')]
+  for (const f of fillers) f.on('error', () => {})
+  t.teardown(() => fillers.forEach((f) => f.destroy()))
+  await new Promise((r) => setTimeout(r, 100))
+  const gw = await startTestGateway(t, { upstreamUrl: `http://127.0.0.1:${port}`, config: { upstream: { connectTimeoutMs: 100, timeoutMs: 20_000 } } })
+  const r = await send(gw.url, '/api/snapshots', { headers: auth })
+  t.equal(r.status, 502, 'the connect timeout answered, not the 20 s response timeout')
+  t.equal((r.json() as { code: string }).code, 'API_UPSTREAM_UNAVAILABLE')
+})

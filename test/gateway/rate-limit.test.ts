@@ -1,0 +1,104 @@
+import t from 'tap'
+import { randomBytes } from 'node:crypto'
+import { createLimiter } from '../../src/gateway/ratelimit/index.js'
+import { whenReady } from '../../src/gateway/redis.js'
+import { createMetrics } from '../../src/gateway/metrics.js'
+import { compileConfig } from '../../src/shared/config/index.js'
+import { silentLogger } from '../../src/shared/log.js'
+import { REDIS_URL } from '../helpers/db.js'
+import { send, startTestGateway, startUpstream, type Teardown } from './helpers.js'
+
+const auth = { 'x-api-token': 'reader-key' }
+/** 100 ms into a one-second window, so N requests certainly fall in one window. */
+const clock = () => {
+  let now = 1_800_000_000_100
+  return { now: () => now, advance: (ms: number) => (now += ms) }
+}
+
+async function redisLimiter(t: Teardown, prefix: string, now: () => number) {
+  const config = compileConfig({})
+  const setup = createLimiter({ redisUrl: REDIS_URL, config: () => config, log: silentLogger(), metrics: createMetrics(), now, prefix })
+  t.teardown(() => setup.close())
+  if (!(await whenReady(setup.redis!, 5000))) throw new Error('Redis not ready')
+  return setup.limiter
+}
+
+t.test('exactly N requests in one second pass; the next gets 429 with Retry-After and RateLimit headers', async (t) => {
+  const c = clock()
+  const limiter = await redisLimiter(t, `netinv:t:${randomBytes(6).toString('hex')}:`, c.now)
+  const gw = await startTestGateway(t, { config: { rateLimit: { perSecond: 5 } }, limiter, now: c.now })
+  for (let i = 1; i <= 5; i++) {
+    const r = await send(gw.url, '/api/snapshots', { headers: auth })
+    t.equal(r.status, 200, `request ${i}`)
+    t.equal(r.headers['ratelimit-policy'], '"ip";q=5;w=1')
+    t.equal(r.headers.ratelimit, `"ip";r=${5 - i};t=1`)
+  }
+  const over = await send(gw.url, '/api/snapshots', { headers: auth })
+  t.equal(over.status, 429)
+  t.same(over.json(), { code: 'API_TOO_MANY_REQUESTS', message: 'Too many requests: at most 5 per second' })
+  t.equal(over.headers['retry-after'], '1')
+  t.equal(over.headers.ratelimit, '"ip";r=0;t=1')
+  t.equal(over.headers['x-product-version'], 'v7.6', 'version headers on errors too')
+  t.equal(over.headers['x-api-version-used'], '1')
+  c.advance(900)
+  t.equal((await send(gw.url, '/api/snapshots', { headers: auth })).status, 200, 'next window')
+  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_rate_limited_total\{endpoint="snapshots"\} 1/)
+})
+
+t.test('two gateway instances on one Redis enforce one shared limit', async (t) => {
+  const c = clock()
+  const prefix = `netinv:t:${randomBytes(6).toString('hex')}:`
+  const up = await startUpstream(t)
+  const a = await startTestGateway(t, { config: { rateLimit: { perSecond: 6 } }, limiter: await redisLimiter(t, prefix, c.now), now: c.now, upstreamUrl: up.url })
+  const b = await startTestGateway(t, { config: { rateLimit: { perSecond: 6 } }, limiter: await redisLimiter(t, prefix, c.now), now: c.now, upstreamUrl: up.url })
+  const statuses: number[] = []
+  for (let i = 0; i < 10; i++) statuses.push((await send(i % 2 ? a.url : b.url, '/api/snapshots', { headers: auth })).status)
+  t.same(statuses, [200, 200, 200, 200, 200, 200, 429, 429, 429, 429])
+})
+
+t.test('per-endpoint limits count apart from the general one', async (t) => {
+  const c = clock()
+  const gw = await startTestGateway(t, { config: { rateLimit: { perSecond: 100, endpoints: { snapshots: 2 } } }, now: c.now })
+  const s = [] as number[]
+  for (let i = 0; i < 3; i++) s.push((await send(gw.url, '/api/snapshots', { headers: auth })).status)
+  t.same(s, [200, 200, 429])
+  const other = await send(gw.url, '/api/reports', { headers: auth })
+  t.equal(other.status, 200)
+  t.equal(other.headers['ratelimit-policy'], '"ip";q=100;w=1')
+})
+
+t.test('a spoofed X-Forwarded-For from an untrusted peer does not change the key', async (t) => {
+  const c = clock()
+  const gw = await startTestGateway(t, { config: { rateLimit: { perSecond: 3 } }, now: c.now })
+  const s = [] as number[]
+  for (let i = 0; i < 5; i++) s.push((await send(gw.url, '/api/snapshots', { headers: { ...auth, 'x-forwarded-for': `203.0.113.${i}` } })).status)
+  t.same(s, [200, 200, 200, 429, 429])
+})
+
+t.test('behind a trusted proxy the client is the first untrusted hop from the right', async (t) => {
+  const c = clock()
+  const up = await startUpstream(t)
+  const gw = await startTestGateway(t, { config: { rateLimit: { perSecond: 2 }, server: { trustedProxies: ['127.0.0.0/8'] } }, now: c.now, upstreamUrl: up.url })
+  const asClient = (ip: string) => send(gw.url, '/api/snapshots', { headers: { ...auth, 'x-forwarded-for': `198.51.100.7, ${ip}, 127.0.0.5` } })
+  t.same([(await asClient('192.0.2.1')).status, (await asClient('192.0.2.1')).status, (await asClient('192.0.2.1')).status], [200, 200, 429])
+  const other = await asClient('192.0.2.2')
+  t.equal(other.status, 200, 'another client behind the same proxy has its own count')
+  const echoed = other.json() as { headers: Record<string, string> }
+  t.equal(echoed.headers['x-forwarded-for'], '198.51.100.7, 192.0.2.2, 127.0.0.5, 127.0.0.1', 'a trusted chain is extended')
+})
+
+t.test('shadow mode counts but lets through', async (t) => {
+  const c = clock()
+  const gw = await startTestGateway(t, { config: { rateLimit: { perSecond: 1, shadow: true } }, now: c.now })
+  t.same([(await send(gw.url, '/api/snapshots', { headers: auth })).status, (await send(gw.url, '/api/snapshots', { headers: auth })).status], [200, 200])
+  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_rate_limited_total\{endpoint="snapshots"\} 1/)
+})
+
+t.test('optional per-API-key limit across client addresses', async (t) => {
+  const c = clock()
+  const gw = await startTestGateway(t, { config: { rateLimit: { perSecond: 100, apiKeyPerSecond: 2 } }, now: c.now })
+  const s = [] as number[]
+  for (let i = 0; i < 3; i++) s.push((await send(gw.url, '/api/snapshots', { headers: auth })).status)
+  t.same(s, [200, 200, 429])
+  t.equal((await send(gw.url, '/api/snapshots', { headers: { 'x-api-token': 'writer-key' } })).status, 200, 'another key')
+})

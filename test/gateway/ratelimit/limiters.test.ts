@@ -1,0 +1,123 @@
+import t from 'tap'
+import type { Test } from 'tap'
+import { randomBytes } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { createMemoryLimiter, createRedisLimiter, createLimiter, type Limiter, type ResilientLimiter } from '../../../src/gateway/ratelimit/index.js'
+import { connectRedis, whenReady } from '../../../src/gateway/redis.js'
+import { createMetrics } from '../../../src/gateway/metrics.js'
+import { compileConfig } from '../../../src/shared/config/index.js'
+import { silentLogger } from '../../../src/shared/log.js'
+import { REDIS_URL } from '../../helpers/db.js'
+import { HAS_REDIS_CLI, HAS_REDIS_SERVER, startRedisCluster, startRedisServer } from '../redis-server.js'
+import type { Teardown } from '../helpers.js'
+
+const prefix = () => `netinv:test:${randomBytes(6).toString('hex')}:`
+/** A clock standing 100 ms into a one-second window. */
+const fixedClock = (ms = 1_700_000_000_100) => {
+  let now = ms
+  return { now: () => now, set: (v: number) => (now = v) }
+}
+
+async function exactlyN(t: Test, limiter: Limiter, clock: ReturnType<typeof fixedClock>, n: number): Promise<void> {
+  for (let i = 1; i <= n; i++) {
+    const d = await limiter.consume('1.2.3.4', n, 1)
+    t.equal(d.allowed, true, `request ${i} of ${n} passes`)
+    t.equal(d.remaining, n - i)
+  }
+  const over = await limiter.consume('1.2.3.4', n, 1)
+  t.equal(over.allowed, false, `request ${n + 1} is refused`)
+  t.equal(over.resetMs, 900, 'resets at the end of the aligned window')
+  t.equal((await limiter.consume('5.6.7.8', n, 1)).allowed, true, 'another client has its own count')
+  clock.set(clock.now() + 900)
+  t.equal((await limiter.consume('1.2.3.4', n, 1)).allowed, true, 'the next window starts afresh')
+}
+
+async function redisClient(t: Teardown, url = REDIS_URL) {
+  const c = connectRedis(url, { commandTimeoutMs: 1000 })
+  t.teardown(() => c.disconnect())
+  if (!(await whenReady(c, 5000))) throw new Error(`Redis at ${url} is not ready`)
+  return c
+}
+
+t.test('memory: exactly N per window, then refused', async (t) => {
+  const clock = fixedClock()
+  await exactlyN(t, createMemoryLimiter({ now: clock.now }), clock, 7)
+})
+
+t.test('redis: exactly N per window, then refused', async (t) => {
+  const clock = fixedClock()
+  const client = await redisClient(t)
+  await exactlyN(t, createRedisLimiter({ client, prefix: prefix(), now: clock.now }), clock, 7)
+})
+
+t.test('redis: two replicas share one limit', async (t) => {
+  const clock = fixedClock()
+  const p = prefix()
+  const a = createRedisLimiter({ client: await redisClient(t), prefix: p, now: clock.now })
+  const b = createRedisLimiter({ client: await redisClient(t), prefix: p, now: clock.now })
+  let allowed = 0
+  for (let i = 0; i < 20; i++) if ((await (i % 2 ? a : b).consume('9.9.9.9', 10, 1)).allowed) allowed++
+  t.equal(allowed, 10)
+})
+
+t.test('redis: one key per decision, hash-tagged, expiring', async (t) => {
+  const clock = fixedClock()
+  const p = prefix()
+  const client = await redisClient(t)
+  await createRedisLimiter({ client, prefix: p, now: clock.now }).consume('ip:1.2.3.4', 5, 1)
+  const raw = new Redis(REDIS_URL)
+  t.teardown(() => raw.disconnect())
+  const keys = await raw.keys(`${p}*`)
+  t.same(keys, [`${p}{ip:1.2.3.4}:1:${Math.floor(clock.now() / 1000)}`])
+  const ttl = await raw.pttl(keys[0]!)
+  t.ok(ttl > 0 && ttl <= 2000, `ttl ${ttl}`)
+})
+
+t.test('Redis stopped mid-run: per-replica fallback, counted; shared limits again once it is back', { skip: !HAS_REDIS_SERVER && 'no redis-server' }, async (t) => {
+  const server = await startRedisServer(t)
+  const clock = fixedClock()
+  const metrics = createMetrics()
+  const config = compileConfig({ rateLimit: { redisTimeoutMs: 100 } })
+  const setup = createLimiter({ redisUrl: server.url, config: () => config, log: silentLogger(), metrics, now: clock.now, prefix: prefix() })
+  t.teardown(() => setup.close())
+  const limiter = setup.limiter as ResilientLimiter
+  for (let i = 0; i < 50 && !(await setup.redisReady!()); i++) await new Promise((r) => setTimeout(r, 20))
+  t.ok((await limiter.consume('a', 3, 1)).allowed)
+  t.equal(limiter.mode(), 'primary')
+
+  await server.stop()
+  const started = process.hrtime.bigint()
+  const decisions = []
+  for (let i = 0; i < 4; i++) decisions.push(await limiter.consume('a', 3, 1))
+  const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6
+  t.equal(limiter.mode(), 'fallback')
+  t.same(decisions.map((d) => d.allowed), [true, true, true, false], 'the in-process limit of this replica applies')
+  t.ok(elapsedMs < 4 * 100 + 500, `no hang: ${elapsedMs.toFixed(0)} ms for four decisions`)
+  t.match(metrics.render(), /netinv_gateway_ratelimit_redis_fallbacks_total 4\n/)
+
+  await server.start()
+  let back = false
+  for (let i = 0; i < 200 && !back; i++) {
+    clock.set(clock.now() + 1000)
+    await limiter.consume('b', 100, 1)
+    back = limiter.mode() === 'primary'
+    if (!back) await new Promise((r) => setTimeout(r, 25))
+  }
+  t.ok(back, 'decisions come from Redis again')
+})
+
+t.test('Redis Cluster: one atomic script per decision across three masters', { skip: !(HAS_REDIS_SERVER && HAS_REDIS_CLI) && 'no redis-server/redis-cli' }, async (t) => {
+  const cluster = await startRedisCluster(t)
+  const clock = fixedClock()
+  const a = await redisClient(t, cluster.url)
+  const b = await redisClient(t, cluster.url)
+  const p = prefix()
+  const la = createRedisLimiter({ client: a, prefix: p, now: clock.now })
+  const lb = createRedisLimiter({ client: b, prefix: p, now: clock.now })
+  // Many client keys land on different slots (and masters); each still gets exactly its limit.
+  for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3', '2001:db8::/64', 'key:k1']) {
+    let allowed = 0
+    for (let i = 0; i < 8; i++) if ((await (i % 2 ? la : lb).consume(ip, 5, 1)).allowed) allowed++
+    t.equal(allowed, 5, ip)
+  }
+})

@@ -1,0 +1,98 @@
+import t from 'tap'
+import { parseApiPath } from '../../src/gateway/pipeline/route.js'
+import { ApiError } from '../../src/shared/errors.js'
+import { send, startTestGateway, startUpstream } from './helpers.js'
+
+function codeOf(path: string): string | null {
+  try {
+    parseApiPath(path)
+    return null
+  } catch (err) {
+    return err instanceof ApiError ? err.code : 'not an ApiError'
+  }
+}
+
+t.test('three address generations', async (t) => {
+  t.same(parseApiPath('/api/snapshots'), { generation: 'header', endpointPath: 'snapshots' })
+  t.same(parseApiPath('/api/v1/snapshots/1/lock'), { generation: 'original', endpointPath: 'snapshots/1/lock' })
+  t.same(parseApiPath('/api/v6.0/auth/token'), { generation: 'path', release: '6.0', endpointPath: 'auth/token' })
+  t.same(parseApiPath('/api/v07.05/version'), { generation: 'path', release: '7.5', endpointPath: 'version' })
+})
+
+t.test('path tricks are refused before matching', async (t) => {
+  const tricks = [
+    '/api/v1/../healthz',
+    '/api/v1/./snapshots',
+    '/api/v1/%2e%2e/readyz',
+    '/api/v1/%2E%2E/metrics',
+    '/api/v1%2f..%2fhealthz',
+    '/api/snapshots%2F1',
+    '/api//snapshots',
+    '/api/v1//snapshots',
+    '/api/v1\\..\\snapshots',
+    '/api/v1/snapshots%5c..',
+    '/api/v1/snapshots%00',
+    '/api/v1/snapshots/%zz',
+    '/api/tables/../../../healthz',
+    '/api/v6.0/..',
+  ]
+  for (const p of tricks) t.equal(codeOf(p), 'API_MALFORMED_REQUEST', p)
+})
+
+t.test('outside /api/ and empty endpoint paths are 404', async (t) => {
+  for (const p of ['/', '/api', '/metrics', '/apix/snapshots', '/api/', '/api/v1/', '/api/v6.0/']) t.equal(codeOf(p), 'API_NOT_FOUND', p)
+})
+
+t.test('through the gateway: escapes never reach the upstream', async (t) => {
+  const seen: string[] = []
+  const up = await startUpstream(t, (req, res) => {
+    seen.push(req.url ?? '')
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end('{}')
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: up.url })
+  const headers = { 'x-api-token': 'reader-key' }
+  for (const p of ['/api/v1/../../readyz', '/api/%2e%2e/readyz', '/api/v1/snapshots/..%2f..%2freadyz', '//api/snapshots', '/api/v1/tables/..\\..\\x']) {
+    const r = await send(gw.url, p, { headers })
+    t.equal(r.status, 400, p)
+    t.same(r.json(), { code: 'API_MALFORMED_REQUEST', message: 'Malformed request path' }, p)
+  }
+  const ok = await send(gw.url, '/api/v1/snapshots?x=1', { headers })
+  t.equal(ok.status, 200)
+  t.same(seen, ['/api/snapshots?x=1'], 'only the legitimate request reached the upstream, without its generation prefix')
+})
+
+t.test('unknown endpoint 404, wrong method 405 with Allow', async (t) => {
+  const gw = await startTestGateway(t)
+  const nf = await send(gw.url, '/api/nope')
+  t.equal(nf.status, 404)
+  t.same(nf.json(), { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' })
+  t.equal(nf.headers['x-product-version'], 'v7.6')
+  const na = await send(gw.url, '/api/snapshots', { method: 'PUT' })
+  t.equal(na.status, 405)
+  t.equal(na.headers.allow, 'GET, POST')
+  t.equal((na.json() as { code: string }).code, 'API_METHOD_NOT_ALLOWED')
+})
+
+t.test('authorization by the manifest: 401 without credentials, 403 without the scope', async (t) => {
+  const gw = await startTestGateway(t)
+  const anon = await send(gw.url, '/api/snapshots')
+  t.equal(anon.status, 401)
+  t.same(anon.json(), { code: 'API_UNAUTHORIZED', message: 'Authentication required' })
+  const bad = await send(gw.url, '/api/snapshots', { headers: { 'x-api-token': 'nope' } })
+  t.equal((bad.json() as { code: string }).code, 'API_INVALID_API_TOKEN')
+  const reader = await send(gw.url, '/api/snapshots', { method: 'POST', headers: { 'x-api-token': 'reader-key' } })
+  t.equal(reader.status, 403)
+  t.equal((reader.json() as { code: string }).code, 'API_INSUFFICIENT_RIGHTS')
+  const writer = await send(gw.url, '/api/snapshots', { method: 'POST', headers: { 'x-api-token': 'writer-key', 'content-type': 'application/json' }, body: '{}' })
+  t.equal(writer.status, 200)
+})
+
+t.test('gateway-owned public endpoints: version and os/version', async (t) => {
+  const gw = await startTestGateway(t, { config: { versioning: { apiVersion: 'v6.0' } } })
+  const v = await send(gw.url, '/api/version', { headers: { 'x-api-token': 'stale-and-invalid' } })
+  t.equal(v.status, 200)
+  t.same(v.json(), { apiVersion: 'v6.0', releaseVersion: '7.6.0' })
+  const os = await send(gw.url, '/api/v1/os/version')
+  t.same(os.json(), { version: '7.6.0' })
+})

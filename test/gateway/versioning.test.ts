@@ -1,0 +1,121 @@
+import t from 'tap'
+import { send, startTestGateway } from './helpers.js'
+
+const BEFORE_PATH_SUNSET = Date.parse('2026-01-15T00:00:00Z')
+const AFTER_PATH_SUNSET = Date.parse('2026-03-01T00:00:00Z')
+const auth = { 'x-api-token': 'reader-key' }
+
+t.test('header generation: default, chosen, unsupported and invalid versions', async (t) => {
+  const gw = await startTestGateway(t)
+  const def = await send(gw.url, '/api/snapshots', { headers: auth })
+  t.equal(def.status, 200)
+  t.equal(def.headers['x-api-versions-supported'], '1')
+  t.equal(def.headers['x-api-version-used'], '1')
+  t.equal(def.headers['x-product-version'], 'v7.6')
+  t.equal(def.headers.deprecation, undefined)
+  t.equal((def.json() as { headers: Record<string, string> }).headers['x-netinv-api-version'], '1', 'the inventory learns the version')
+
+  const token = await send(gw.url, '/api/auth/token', { method: 'POST', headers: { 'x-api-version': '2' } })
+  t.equal(token.headers['x-api-versions-supported'], '1,2')
+  t.equal(token.headers['x-api-version-used'], '2')
+
+  for (const bad of ['3', '0', 'two', '1.5', '-1', '']) {
+    const r = await send(gw.url, '/api/snapshots', { headers: { ...auth, 'x-api-version': bad } })
+    t.equal(r.status, 410, `X-API-Version: ${JSON.stringify(bad)}`)
+    const body = r.json() as Record<string, string>
+    t.same(Object.keys(body).sort(), ['api_version', 'message', 'release_version'])
+    t.equal(body.release_version, '7.6.0')
+    t.equal(body.api_version, '1')
+    t.equal(r.headers['x-api-versions-supported'], '1', 'version headers on the 410')
+    t.equal(r.headers['x-product-version'], 'v7.6')
+  }
+})
+
+t.test('a deprecated endpoint version answers with Deprecation and its Sunset (config overrides, enforcement)', async (t) => {
+  const gw = await startTestGateway(t, { now: () => BEFORE_PATH_SUNSET })
+  const v1 = await send(gw.url, '/api/auth/token', { method: 'POST', headers: { 'x-api-version': '1' } })
+  t.equal(v1.headers['x-api-version-used'], '1')
+  t.equal(v1.headers.deprecation, 'true')
+  t.equal(v1.headers.sunset, '2027-06-30T00:00:00Z')
+  const v2 = await send(gw.url, '/api/auth/token', { method: 'POST' })
+  t.equal(v2.headers.deprecation, undefined)
+
+  const moved = await startTestGateway(t, {
+    now: () => Date.parse('2026-12-01T00:00:00Z'),
+    config: { versioning: { endpointSunsets: { 'auth/token@1': { sunset: '2026-11-01T00:00:00Z', enforce: true } } } },
+  })
+  const gone = await send(moved.url, '/api/auth/token', { method: 'POST', headers: { 'x-api-version': '1' } })
+  t.equal(gone.status, 410)
+  t.equal((gone.json() as { api_version: string }).api_version, '2')
+})
+
+t.test('path generation: Deprecation + configured Sunset, endpoint version of the release', async (t) => {
+  const gw = await startTestGateway(t, { now: () => BEFORE_PATH_SUNSET })
+  const r = await send(gw.url, '/api/v6.0/snapshots', { headers: auth })
+  t.equal(r.status, 200)
+  t.equal(r.headers.deprecation, 'true')
+  t.equal(r.headers.sunset, '2026-02-01T00:00:00Z')
+  const echoed = r.json() as { url: string; headers: Record<string, string> }
+  t.equal(echoed.url, '/api/snapshots', 'forwarded without the generation prefix')
+  t.equal(echoed.headers['x-netinv-generation'], 'path')
+  const old = await send(gw.url, '/api/v6.0/auth/token', { method: 'POST' })
+  t.equal(old.headers['x-api-version-used'], '1', 'releases before 6.1 used auth/token version 1')
+  const newer = await send(gw.url, '/api/v6.1/auth/token', { method: 'POST' })
+  t.equal(newer.headers['x-api-version-used'], '2')
+  t.equal((await send(gw.url, '/api/v7.7/snapshots', { headers: auth })).status, 410, 'above the product release')
+  t.equal((await send(gw.url, '/api/v3.9/snapshots', { headers: auth })).status, 410, 'below versioning.oldestRelease')
+  t.equal((await send(gw.url, '/api/v7.6/snapshots', { headers: auth })).status, 200, 'the product release itself')
+})
+
+t.test('path generation at or after its sunset: 410 when enforced, working when ops switch enforcement off', async (t) => {
+  const at = await startTestGateway(t, { now: () => Date.parse('2026-02-01T00:00:00Z') })
+  const gone = await send(at.url, '/api/v6.0/snapshots', { headers: auth })
+  t.equal(gone.status, 410)
+  t.match(gone.json(), { release_version: '7.6.0', api_version: '1' })
+  t.equal((await send(at.url, '/api/snapshots', { headers: auth })).status, 200, 'the header generation is unaffected')
+
+  const relaxed = await startTestGateway(t, { now: () => AFTER_PATH_SUNSET, config: { versioning: { generations: { path: { enforce: false } } } } })
+  const still = await send(relaxed.url, '/api/v6.0/snapshots', { headers: auth })
+  t.equal(still.status, 200)
+  t.equal(still.headers.deprecation, 'true')
+
+  const moved = await startTestGateway(t, { now: () => AFTER_PATH_SUNSET, config: { versioning: { generations: { path: { sunset: '2027-01-01T00:00:00Z' } } } } })
+  const r = await send(moved.url, '/api/v6.0/snapshots', { headers: auth })
+  t.equal(r.status, 200)
+  t.equal(r.headers.sunset, '2027-01-01T00:00:00Z')
+})
+
+t.test('original generation: version 1 under its own policy', async (t) => {
+  const gw = await startTestGateway(t, { now: () => AFTER_PATH_SUNSET })
+  const r = await send(gw.url, '/api/v1/auth/token', { method: 'POST', headers: { 'x-api-version': '2' } })
+  t.equal(r.headers['x-api-version-used'], '1')
+  const snap = await send(gw.url, '/api/v1/snapshots', { headers: auth })
+  t.equal(snap.status, 200)
+  t.equal(snap.headers.deprecation, undefined, 'not deprecated by default')
+  const dep = await startTestGateway(t, {
+    now: () => AFTER_PATH_SUNSET,
+    config: { versioning: { generations: { original: { deprecated: true, sunset: '2028-01-01T00:00:00Z' } } } },
+  })
+  const d = await send(dep.url, '/api/v1/snapshots', { headers: auth })
+  t.equal(d.headers.deprecation, 'true')
+  t.equal(d.headers.sunset, '2028-01-01T00:00:00Z')
+})
+
+t.test('deprecated twice over: the earlier sunset is announced', async (t) => {
+  const gw = await startTestGateway(t, {
+    now: () => BEFORE_PATH_SUNSET,
+    config: { versioning: { generations: { path: { sunset: '2028-01-01T00:00:00Z' } } } },
+  })
+  const r = await send(gw.url, '/api/v6.0/auth/token', { method: 'POST' })
+  t.equal(r.headers['x-api-version-used'], '1')
+  t.equal(r.headers.deprecation, 'true')
+  t.equal(r.headers.sunset, '2027-06-30T00:00:00Z', 'auth/token@1 ends before the path generation does')
+})
+
+t.test('405 carries the endpoint’s supported versions too', async (t) => {
+  const gw = await startTestGateway(t)
+  const r = await send(gw.url, '/api/auth/token', { method: 'GET' })
+  t.equal(r.status, 405)
+  t.equal(r.headers['x-api-versions-supported'], '1,2')
+  t.equal(r.headers['x-product-version'], 'v7.6')
+})
