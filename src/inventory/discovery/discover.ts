@@ -85,7 +85,7 @@ export async function startDiscovery(svc: InventoryServices, req: DiscoveryReque
       initialVersion: PRODUCT_VERSION,
       jobId,
     })
-    await insertJob(tx, { id: jobId, name: 'discovery', snapshotId: id, username: req.username, now })
+    await insertJob(tx, { id: jobId, name: 'discovery', snapshotId: id, username: req.username, now, owner: svc.runner.instance })
   })
   svc.runner.run(`discovery ${id}`, async (signal) => {
     try {

@@ -35,12 +35,28 @@ export function jobToApi(j: JobRow): Record<string, unknown> {
   }
 }
 
-export async function insertJob(db: Queryable, job: { id: string; name: JobName; snapshotId: string; username: string | null; now: number; status?: JobStatus }): Promise<void> {
+export interface NewJob {
+  id: string
+  name: JobName
+  snapshotId: string
+  username: string | null
+  now: number
+  /** Service instance that runs the job (it keeps the job's heartbeat fresh). */
+  owner: string
+  status?: JobStatus
+}
+
+export async function insertJob(db: Queryable, job: NewJob): Promise<void> {
   const status = job.status ?? 'scheduled'
   await db.query(
-    `INSERT INTO inventory.jobs (id, name, status, snapshot_id, scheduled_at, started_at, username) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [job.id, job.name, status, job.snapshotId, job.now, status === 'running' ? job.now : null, job.username],
+    `INSERT INTO inventory.jobs (id, name, status, snapshot_id, scheduled_at, started_at, username, owner, heartbeat_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $5)`,
+    [job.id, job.name, status, job.snapshotId, job.now, status === 'running' ? job.now : null, job.username, job.owner],
   )
+}
+
+/** Marks every unfinished job of an instance alive. */
+export async function heartbeat(db: Queryable, owner: string, now: number): Promise<void> {
+  await db.query(`UPDATE inventory.jobs SET heartbeat_at = $2 WHERE owner = $1 AND status IN ('scheduled', 'running')`, [owner, now])
 }
 
 export async function jobStarted(db: Queryable, id: string, now: number): Promise<void> {

@@ -1,12 +1,30 @@
 /**
- * At start: work that a previous run of the service accepted but did not finish (a restart or a
- * crash) is marked error, so nothing accepted silently disappears; its partial rows are dropped.
+ * Work that was accepted but whose runner died (a crash, a kill, a restart) is marked error, so
+ * nothing accepted silently disappears; its partial rows are dropped. A job is dead when its
+ * owner's heartbeat is stale, so a second replica (or the new pod of a rolling update) never
+ * fails work another live instance is doing. Runs at start and then periodically.
  */
 import type { Db } from '../../shared/db/index.js'
 import { dropSnapshotRows } from '../storage/index.js'
+import { heartbeat } from './jobs.js'
+import type { InventoryServices } from './runner.js'
 
-export async function recoverInterrupted(db: Db, now: number): Promise<{ jobs: number; snapshots: number }> {
-  const snaps = await db.query<{ id: string }>(`SELECT id FROM inventory.snapshots WHERE status IN ('run', 'finishing')`)
+/** How often a running instance refreshes its jobs' heartbeat and looks for dead work. */
+export const HEARTBEAT_MS = 10_000
+/** A job whose heartbeat is older than this is dead. */
+export const STALE_MS = 60_000
+
+export async function recoverInterrupted(db: Db, now: number, staleMs = STALE_MS): Promise<{ jobs: number; snapshots: number }> {
+  const jobs = await db.query(
+    `UPDATE inventory.jobs SET status = 'error', finished_at = $1, message = 'interrupted: the service instance running it stopped'
+     WHERE status IN ('scheduled', 'running') AND coalesce(heartbeat_at, 0) < $2`,
+    [now, now - staleMs],
+  )
+  // snapshots still in discovery with no live job behind them
+  const snaps = await db.query<{ id: string }>(
+    `SELECT s.id FROM inventory.snapshots s WHERE s.status IN ('run', 'finishing')
+     AND NOT EXISTS (SELECT 1 FROM inventory.jobs j WHERE j.snapshot_id = s.id AND j.status IN ('scheduled', 'running'))`,
+  )
   for (const { id } of snaps.rows) {
     await dropSnapshotRows(db, id)
     await db.query(
@@ -14,9 +32,27 @@ export async function recoverInterrupted(db: Db, now: number): Promise<{ jobs: n
       [id, now, JSON.stringify([{ errorType: 'INTERRUPTED', count: 1 }])],
     )
   }
-  const jobs = await db.query(
-    `UPDATE inventory.jobs SET status = 'error', finished_at = $1, message = 'interrupted by a restart of the service' WHERE status IN ('scheduled', 'running')`,
-    [now],
-  )
   return { jobs: jobs.rowCount, snapshots: snaps.rows.length }
+}
+
+/** Keeps this instance's jobs alive and fails dead ones; returns the function that stops it. */
+export function startWatchdog(svc: InventoryServices, intervalMs = HEARTBEAT_MS): () => void {
+  let busy = false
+  const timer = setInterval(() => {
+    if (busy) return
+    busy = true
+    void (async () => {
+      try {
+        await heartbeat(svc.db, svc.runner.instance, svc.now())
+        const r = await recoverInterrupted(svc.db, svc.now())
+        if (r.jobs > 0 || r.snapshots > 0) svc.log.warn(r, 'failed work whose instance stopped')
+      } catch (err) {
+        svc.log.warn({ err }, 'job watchdog round failed')
+      } finally {
+        busy = false
+      }
+    })()
+  }, intervalMs)
+  timer.unref()
+  return () => clearInterval(timer)
 }

@@ -2,6 +2,7 @@
  * Runs background work (discovery jobs) and keeps track of it, so the service can stop it on
  * shutdown: `close()` aborts every running task and waits until each has recorded its end.
  */
+import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { Config } from '../../shared/config/index.js'
 import type { Db } from '../../shared/db/index.js'
@@ -9,6 +10,8 @@ import type { Db } from '../../shared/db/index.js'
 export type Task = (signal: AbortSignal) => Promise<void>
 
 export class JobRunner {
+  /** This service instance, owner of the jobs it runs. */
+  readonly instance = randomUUID()
   private readonly running = new Set<Promise<void>>()
   private readonly controller = new AbortController()
 

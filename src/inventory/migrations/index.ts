@@ -13,6 +13,13 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
     // a stored table needs a migration of its own (ALTER TABLE on the parent reaches partitions).
     sql: storageDdl().join(';\n'),
   },
+  {
+    id: 3,
+    name: 'job owner and heartbeat',
+    // which service instance runs a job, and when it last said so: a restarting or second
+    // replica fails only jobs whose owner stopped beating, never another live instance's
+    sql: 'ALTER TABLE inventory.jobs ADD COLUMN owner text, ADD COLUMN heartbeat_at bigint',
+  },
   ...REPORT_MIGRATIONS,
 ]
 

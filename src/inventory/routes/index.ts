@@ -1,7 +1,7 @@
 /** Registers every inventory route; each area owns its own module. */
 import type { Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
-import { JobRunner, recoverInterrupted, type InventoryServices } from '../discovery/index.js'
+import { JobRunner, recoverInterrupted, startWatchdog, type InventoryServices } from '../discovery/index.js'
 import { registerJobRoutes } from './jobs.js'
 import { registerSettingsRoutes } from './settings.js'
 import { registerSnapshotRoutes } from './snapshots.js'
@@ -23,5 +23,11 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   registerSnapshotRoutes(router, svc)
   registerSettingsRoutes(router, svc)
   registerJobRoutes(router, svc)
-  return { close: () => svc.runner.close() }
+  const stopWatchdog = startWatchdog(svc)
+  return {
+    async close() {
+      stopWatchdog()
+      await svc.runner.close()
+    },
+  }
 }

@@ -7,6 +7,7 @@ import { ApiError } from '../../shared/errors.js'
 import type { Queryable } from '../../shared/db/index.js'
 import { attachSnapshot, cloneSnapshotRows, detachSnapshot, dropSnapshotRows } from '../storage/index.js'
 import type { InventoryServices } from '../discovery/runner.js'
+import { insertJob, jobFinished } from '../discovery/jobs.js'
 import { deleteSnapshotRow, getSnapshot, insertSnapshot, updateSnapshot, type SnapshotRow } from './store.js'
 
 function assertSettled(s: SnapshotRow): void {
@@ -80,26 +81,31 @@ export async function cloneSnapshot(svc: InventoryServices, id: string, username
   const src = await getSnapshot(svc.db, id)
   assertHasData(src)
   const cloneId = randomUUID()
+  const jobId = randomUUID()
   const now = svc.now()
-  await insertSnapshot(svc.db, {
-    id: cloneId,
-    name: src.name === null ? `Clone of ${src.id}` : `${src.name} (clone)`,
-    note: src.note,
-    status: 'finishing',
-    origin: 'clone',
-    settings: { ...src.settings, clonedFrom: src.id },
-    sites: src.sites,
-    tsStart: src.ts_start,
-    tsEnd: src.ts_end,
-    creator: username,
-    version: src.version,
-    initialVersion: src.initial_version,
-    jobId: null,
+  await svc.db.transaction(async (tx) => {
+    await insertSnapshot(tx, {
+      id: cloneId,
+      name: src.name === null ? `Clone of ${src.id}` : `${src.name} (clone)`,
+      note: src.note,
+      status: 'finishing',
+      origin: 'clone',
+      settings: { ...src.settings, clonedFrom: src.id },
+      sites: src.sites,
+      tsStart: src.ts_start,
+      tsEnd: src.ts_end,
+      creator: username,
+      version: src.version,
+      initialVersion: src.initial_version,
+      jobId,
+    })
+    await insertJob(tx, { id: jobId, name: 'clone', snapshotId: cloneId, username, now, status: 'running', owner: svc.runner.instance })
   })
   try {
     await cloneSnapshotRows(svc.db, src.id, cloneId)
   } catch (err) {
     await deleteSnapshotRow(svc.db, cloneId).catch(() => {})
+    await jobFinished(svc.db, jobId, svc.now(), 'clone failed').catch(() => {})
     throw err
   }
   await updateSnapshot(svc.db, cloneId, {
@@ -114,5 +120,6 @@ export async function cloneSnapshot(svc: InventoryServices, id: string, username
     interface_count: src.interface_count,
     ts_change: now,
   })
+  await jobFinished(svc.db, jobId, svc.now())
   return cloneId
 }

@@ -45,7 +45,7 @@ export async function importSnapshot(svc: InventoryServices, body: AsyncIterable
       initialVersion: header.initialVersion,
       jobId,
     })
-    await insertJob(tx, { id: jobId, name: 'import', snapshotId: id, username, now, status: 'running' })
+    await insertJob(tx, { id: jobId, name: 'import', snapshotId: id, username, now, status: 'running', owner: svc.runner.instance })
   })
   try {
     await loadSnapshotRows(svc.db, id, reader.tables(), (table, n) => jobProgress(svc.db, jobId, 0.5, `importing ${table.path}: ${n} rows`))

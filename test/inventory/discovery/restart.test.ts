@@ -2,7 +2,7 @@ import t from 'tap'
 import { randomUUID } from 'node:crypto'
 import { freshDb } from '../../helpers/db.js'
 import { startApp } from '../app.js'
-import { insertJob, jobStarted, recoverInterrupted } from '../../../src/inventory/discovery/index.js'
+import { STALE_MS, insertJob, jobStarted, recoverInterrupted } from '../../../src/inventory/discovery/index.js'
 import { insertSnapshot } from '../../../src/inventory/snapshots/store.js'
 import { DEVICES } from '../../../src/inventory/catalog/inventory.js'
 import { createPartitionSql } from '../../../src/inventory/catalog/index.js'
@@ -30,7 +30,7 @@ t.test('work a crashed process accepted is marked error at the next start', asyn
   const id = randomUUID()
   const jobId = randomUUID()
   await insertSnapshot(db, { id, name: null, note: null, status: 'run', origin: 'simulator', settings: {}, sites: [], tsStart: 1, creator: 'alice', version: 'v7.6', initialVersion: 'v7.6', jobId })
-  await insertJob(db, { id: jobId, name: 'discovery', snapshotId: id, username: 'alice', now: 1 })
+  await insertJob(db, { id: jobId, name: 'discovery', snapshotId: id, username: 'alice', now: 1, owner: 'a-crashed-instance' })
   await jobStarted(db, jobId, 2)
   await db.query(createPartitionSql(DEVICES, id)) // a half-written partition
 
@@ -42,4 +42,20 @@ t.test('work a crashed process accepted is marked error at the next start', asyn
   const left = await db.query(`SELECT 1 FROM pg_class WHERE relname = $1`, [`devices_s_${id.replace(/-/g, '')}`])
   t.equal(left.rows.length, 0, 'partial rows dropped')
   t.same(await recoverInterrupted(db, 3), { jobs: 0, snapshots: 0 }, 'nothing left to recover')
+})
+
+t.test('a live job of another instance is left alone until its heartbeat stops', async (t) => {
+  const db = await freshDb(t, 'pglite')
+  await migrateInventory(db)
+  const id = randomUUID()
+  const jobId = randomUUID()
+  const now = Date.now()
+  await insertSnapshot(db, { id, name: null, note: null, status: 'run', origin: 'simulator', settings: {}, sites: [], tsStart: now, creator: 'bob', version: 'v7.6', initialVersion: 'v7.6', jobId })
+  await insertJob(db, { id: jobId, name: 'discovery', snapshotId: id, username: 'bob', now, owner: 'another-replica', status: 'running' })
+  const api = await startApp(t, db) // a second replica starts
+  t.match((await api.call('GET', `jobs/${jobId}`)).body, { status: 'running', isDone: false })
+  t.match((await api.call('GET', `snapshots/${id}`)).body, { status: 'run' })
+  t.same(await recoverInterrupted(db, now + STALE_MS - 1), { jobs: 0, snapshots: 0 }, 'still beating')
+  t.same(await recoverInterrupted(db, now + STALE_MS + 1), { jobs: 1, snapshots: 1 }, 'silent too long: failed')
+  t.match((await api.call('GET', `snapshots/${id}`)).body, { status: 'error' })
 })
