@@ -8,10 +8,6 @@ export type Row = Record<string, unknown>
 /** A table's rows for one site. */
 export type SiteRows = (model: SiteModel) => Iterable<Row>
 
-export function deviceFields(dev: SimDevice): Row {
-  return { sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name }
-}
-
 /** "1Gbps", "100Mbps", "2.5Gbps"; null when unknown. */
 export function formatSpeed(bps: number | null): string | null {
   if (bps === null) return null

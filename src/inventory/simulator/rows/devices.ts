@@ -3,7 +3,7 @@ import { TAG, between, hash, ipString, networkString, unit } from '../prng.js'
 import { mgmtIp } from '../site.js'
 import type { SimNetwork } from '../network.js'
 import type { SiteModel } from '../model.js'
-import { deviceFields, isSwitch, type Row } from './common.js'
+import { isSwitch, type Row } from './common.js'
 
 const RELOADS = ['Reload Command', 'power-on', 'Image Install', 'Critical software exception'] as const
 const PSU_PIDS: Readonly<Record<string, string>> = {
@@ -34,7 +34,7 @@ export function* deviceRows(net: SimNetwork, model: SiteModel): Generator<Row> {
     const uptime = reloaded ? between(600, 86000, seed, TAG.uptime, dev.index, generation, 1) : between(86400, 400 * 86400, seed, TAG.uptime, dev.index) + generation * 86400
     yield {
       id: `d${dev.index}`,
-      ...deviceFields(dev),
+      sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name,
       snHw: dev.sn,
       vendor: p.vendor,
       family: p.family,
@@ -66,7 +66,7 @@ export function* deviceRows(net: SimNetwork, model: SiteModel): Generator<Row> {
 export function* partRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
   for (const dev of model.devices) {
     const p = dev.platform
-    const common = { ...deviceFields(dev), sn: undefined, deviceSn: dev.sn, vendor: p.vendor, platform: p.platform, model: p.model }
+    const common = { hostname: dev.hostname, siteName: dev.site.name, deviceSn: dev.sn, vendor: p.vendor, platform: p.platform, model: p.model }
     const part = (name: string, sn: string, pid: string, dscr: string, vid: string | null): Row => ({ ...common, id: `${dev.sn}/${name}`, name, sn, pid, dscr, vid })
     for (let m = 1; m <= dev.members; m++) {
       yield part(dev.members > 1 ? `Switch ${m}` : 'Chassis', m === 1 ? dev.sn : `${dev.sn}S${m}`, p.model, `${p.vendor} ${p.model} chassis`, 'V02')

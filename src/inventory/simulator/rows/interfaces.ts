@@ -3,14 +3,17 @@ import { ipString, networkString } from '../prng.js'
 import { mgmtIp } from '../site.js'
 import { FIRST_DATA_VLAN, MGMT_VLAN, VOICE_VLAN, type SiteModel } from '../model.js'
 import type { SimNetwork } from '../network.js'
-import { deviceFields, formatSpeed, isSwitch, type Row } from './common.js'
+import { formatSpeed, isSwitch, type Row } from './common.js'
 
 export function* interfaceRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
   for (const dev of model.devices) {
-    const common = { ...deviceFields(dev), loginIp: ipString(mgmtIp(dev)) }
+    const loginIp = ipString(mgmtIp(dev))
     for (const i of model.interfaces.get(dev)!) {
       yield {
-        ...common,
+        sn: dev.sn,
+        hostname: dev.hostname,
+        siteName: dev.site.name,
+        loginIp,
         id: `${dev.sn}/${i.name}`,
         intName: i.name,
         nameOriginal: i.original,
@@ -43,7 +46,7 @@ export function* switchportRows(_net: SimNetwork, model: SiteModel): Generator<R
       if (i.mode === null) continue
       const trunk = i.mode === 'trunk'
       yield {
-        ...deviceFields(dev),
+        sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name,
         id: `${dev.sn}/${i.name}`,
         intName: i.name,
         dscr: i.dscr,
@@ -67,7 +70,7 @@ export function* managedDevRows(_net: SimNetwork, model: SiteModel): Generator<R
     for (const i of model.interfaces.get(dev)!) {
       if (i.ip === null || i.prefix === null) continue
       const base = {
-        ...deviceFields(dev),
+        sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name,
         intName: i.name,
         net: networkString(i.ip, i.prefix),
         mac: i.mac,

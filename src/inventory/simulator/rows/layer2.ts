@@ -3,7 +3,7 @@ import { ipString } from '../prng.js'
 import { mgmtIp } from '../site.js'
 import { FIRST_DATA_VLAN, MGMT_VLAN, type SiteModel } from '../model.js'
 import type { SimNetwork } from '../network.js'
-import { deviceFields, isSwitch, macVendor, type Row } from './common.js'
+import { isSwitch, macVendor, type Row } from './common.js'
 
 export function* neighborRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
   for (const dev of model.devices) {
@@ -30,7 +30,7 @@ export function* vlanRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
   for (const dev of model.devices) {
     if (!isSwitch(dev)) continue
     for (const v of model.vlans) {
-      yield { ...deviceFields(dev), id: `${dev.sn}/${v.id}`, vlanId: v.id, vlanName: v.name, status: 'active', stpDomain: `${dev.site.code}-stp1` }
+      yield { sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name, id: `${dev.sn}/${v.id}`, vlanId: v.id, vlanName: v.name, status: 'active', stpDomain: `${dev.site.code}-stp1` }
     }
   }
 }
@@ -39,7 +39,7 @@ export function* macRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
   for (const dev of model.devices) {
     if (!isSwitch(dev)) continue
     const entry = (intName: string, mac: string, vlan: number, edge: boolean, user: string | null = null): Row => ({
-      ...deviceFields(dev),
+      sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name,
       id: `${dev.sn}/${vlan}/${mac}`,
       intName,
       mac,

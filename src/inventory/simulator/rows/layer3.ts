@@ -3,7 +3,7 @@ import { TAG, between, ipString, networkString, pick, unit } from '../prng.js'
 import type { SimDevice, SimNetwork } from '../network.js'
 import { MGMT_VLAN, type SimHost, type SimInterface, type SiteModel } from '../model.js'
 import { activeGatewayOrdinal } from './interfaces.js'
-import { deviceFields, isL3, macVendor, type Row } from './common.js'
+import { isL3, macVendor, type Row } from './common.js'
 
 const PROVIDER_AS = [3356, 1299, 174, 2914, 6762] as const
 
@@ -25,7 +25,7 @@ export function* arpRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
   for (const dev of model.devices) {
     if (!isL3(dev)) continue
     const entry = (intf: SimInterface, ip: number, mac: string, vlanId: number | null): Row => ({
-      ...deviceFields(dev),
+      sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name,
       id: `${dev.sn}/${intf.vrf}/${ipString(ip)}`,
       intName: intf.name,
       ip: ipString(ip),
@@ -65,7 +65,7 @@ export function* routeRows(net: SimNetwork, model: SiteModel): Generator<Row> {
   for (const dev of model.devices) {
     if (!isL3(dev)) continue
     const route = (vrf: string, network: string, protocol: string, nexthop: NextHop[]): Row => ({
-      ...deviceFields(dev),
+      sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name,
       id: `${dev.sn}/${vrf}/${network}`,
       vrf,
       network,
@@ -116,7 +116,7 @@ export function* bgpRows(net: SimNetwork, model: SiteModel): Generator<Row> {
     const state = ebgpState(net, dev)
     const since = (salt: number) => between(60, 90 * 86400, seed, TAG.bgp, dev.index, generation, salt)
     yield {
-      ...deviceFields(dev),
+      sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name,
       id: `${dev.sn}//${ipString(wan.peIp)}`,
       vrf: '',
       localAs: localAs(dev),
@@ -133,7 +133,7 @@ export function* bgpRows(net: SimNetwork, model: SiteModel): Generator<Row> {
       const mine = model.interfaces.get(dev)!.find((i) => i.kind === 'loopback')!
       const theirs = model.interfaces.get(other)!.find((i) => i.kind === 'loopback')!
       yield {
-        ...deviceFields(dev),
+        sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name,
         id: `${dev.sn}//${ipString(theirs.ip!)}`,
         vrf: '',
         localAs: localAs(dev),
