@@ -53,15 +53,12 @@ function countFromPage(rows: number, options: ExecuteOptions): number | undefine
   return undefined
 }
 
-/** Runs the page and the count (in parallel on PostgreSQL; the count is skipped when implied). */
+/**
+ * Runs the page, then the count only when the page does not imply it (a short page tells the
+ * count), so a typical filtered query costs one statement and no work is done twice.
+ */
 export async function executePlan(db: Db, plan: SqlPlan, options: ExecuteOptions): Promise<QueryResultPage> {
   try {
-    if (db.kind === 'postgres' && options.limit !== 0) {
-      const countPromise = runCount(db, plan, options.statementTimeoutMs)
-      countPromise.catch(() => {})
-      const rows = await runPage(db, plan, options.statementTimeoutMs)
-      return { rows, count: await countPromise }
-    }
     const rows = options.limit === 0 ? [] : await runPage(db, plan, options.statementTimeoutMs)
     const count = countFromPage(rows.length, options) ?? (await runCount(db, plan, options.statementTimeoutMs))
     return { rows, count }
