@@ -2,7 +2,7 @@
  * The container image without a Docker engine: read the Dockerfile, perform its runtime stage's
  * steps in a temporary directory (copy what it copies, the compiled output of the build stage,
  * the production-only `npm ci` from the local npm cache), start its command and expect
- * /healthz to answer; then SIGTERM ends the process cleanly.
+ * /healthz and /api/version to answer; then SIGTERM ends the process cleanly.
  */
 import t from 'tap'
 import { execFile, spawn } from 'node:child_process'
@@ -145,6 +145,9 @@ t.test('install and start as the image does, then /healthz answers', async (t) =
     await new Promise((r) => setTimeout(r, 200))
   }
   t.equal(status, 200, `GET /healthz answers 200\n${output}`)
+  const version = await fetch(`http://127.0.0.1:${port}/api/version`).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }))
+  t.equal(version.status, 200, 'the gateway answers GET /api/version with the shipped config')
+  t.match(version.body, { apiVersion: /^v\d+\.\d+$/ })
 
   child.kill('SIGTERM')
   t.equal(await exited, 0, `SIGTERM ends the process cleanly\n${output}`)

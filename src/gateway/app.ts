@@ -8,10 +8,11 @@ import type { Config } from '../shared/config/index.js'
 import { ApiError, toErrorResponse } from '../shared/errors.js'
 import { sendJson } from '../shared/http/index.js'
 import type { AuthService } from './auth/types.js'
-import type { LocalHandler, RequestContext } from './context.js'
+import { handlerKey, type LocalHandler, type RequestContext } from './context.js'
+import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/index.js'
 import { metaHandlers } from './meta.js'
 import { createMetrics, type GatewayMetrics } from './metrics.js'
-import { observeResponse } from './pipeline/access-log.js'
+import { accessLogger, observeResponse } from './pipeline/access-log.js'
 import type { StageDeps } from './pipeline/deps.js'
 import { applyResponseHeaders } from './pipeline/dispatch.js'
 import { runStages } from './pipeline/runner.js'
@@ -53,9 +54,12 @@ export interface Gateway {
 export function createGateway(deps: GatewayDeps): Gateway {
   let config = deps.config
   let draining = false
+  /** Responses not yet finished: told to close their connection when draining starts. */
+  const inFlight = new Set<ServerResponse>()
   const now = deps.now ?? Date.now
   const metrics = deps.metrics ?? createMetrics()
   const log = deps.log
+  const access = accessLogger(log)
 
   function sendGatewayError(ctx: RequestContext, err: unknown): void {
     const { res } = ctx
@@ -71,6 +75,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return
     }
     const { status, body, headers } = toErrorResponse(err)
+    if (status < 500 && ctx.endpoint && PLAIN_TEXT_ERROR_ENDPOINTS.has(handlerKey(ctx.method, ctx.endpoint.path))) {
+      ctx.log.debug({ code: body.code }, 'request rejected')
+      sendUnauthorizedText(res, status, headers)
+      return
+    }
     if (status >= 500 && !(err instanceof ApiError)) ctx.log.error({ err }, 'request failed')
     else ctx.log.debug({ code: body.code }, 'request rejected')
     sendJson(res, status, body, headers)
@@ -138,7 +147,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const url = req.url ?? '/'
     const q = url.indexOf('?')
     const path = q < 0 ? url : url.slice(0, q)
-    if (draining) res.setHeader('connection', 'close')
+    if (draining) res.shouldKeepAlive = false
+    else {
+      inFlight.add(res)
+      res.once('close', () => inFlight.delete(res))
+    }
     if (health(path, res)) return
     const ctx: RequestContext = {
       req,
@@ -151,7 +164,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       search: q < 0 ? '' : url.slice(q + 1),
       responseHeaders: {},
     }
-    observeResponse(ctx, metrics)
+    observeResponse(ctx, metrics, access)
     runStages(stages, ctx).then(
       (finishedBy) => {
         if (finishedBy === null && !res.headersSent) sendGatewayError(ctx, new ApiError('API_NOT_FOUND'))
@@ -182,6 +195,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     metrics,
     startDrain() {
       draining = true
+      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false
     },
     ready,
     async close() {

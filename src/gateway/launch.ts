@@ -4,7 +4,9 @@
  */
 import type { Db } from '../shared/db/index.js'
 import type { Runtime } from '../commands/runtime.js'
+import { createAuthService } from './auth/index.js'
 import type { AuthService } from './auth/types.js'
+import type { RedisClient } from './redis.js'
 import { watchConfig } from './config-watch.js'
 import { createMetrics } from './metrics.js'
 import { createLimiter, type Limiter } from './ratelimit/index.js'
@@ -21,20 +23,20 @@ export interface GatewayLaunch {
 /**
  * ── IDENTITY WIRING ──────────────────────────────────────────────────────────────────────
  * The identity module (src/gateway/auth/index.ts, `createAuthService(...)`) is constructed
- * here, with the shared limiter for per-username login limits. Until it is wired, the gateway
- * runs with no credential verification: protected endpoints answer 401.
+ * here, with the shared limiter for per-username login limits and the limiter's Redis connection
+ * for the revocation broadcast (the service subscribes on a duplicate of it).
  */
-async function buildAuthService(_rt: Runtime, _db: Db, _limiter: Limiter): Promise<AuthService> {
-  return {
-    async authenticate() {
-      return null
-    },
-    handlers: new Map(),
-    async ready() {
-      return true
-    },
-    async close() {},
-  }
+async function buildAuthService(rt: Runtime, db: Db, limiter: Limiter, redis: RedisClient | undefined): Promise<AuthService> {
+  return createAuthService({
+    db,
+    config: rt.config,
+    log: rt.log,
+    dataDir: rt.env.dataDir,
+    jwtPrivateKeyFile: rt.env.jwtPrivateKeyFile,
+    adminPassword: rt.env.adminPassword,
+    redis,
+    limiter,
+  })
 }
 
 export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promise<RunningGateway & { stop(): Promise<void> }> {
@@ -42,7 +44,7 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
   let current = rt.config
   const limits = createLimiter({ redisUrl: rt.env.redisUrl, config: () => current, log: rt.log, metrics })
   const limiter = limits.limiter
-  const auth = await buildAuthService(rt, options.db, limiter)
+  const auth = await buildAuthService(rt, options.db, limiter, limits.redis)
   const running = await startGateway({
     config: rt.config,
     log: rt.log,

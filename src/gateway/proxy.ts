@@ -5,7 +5,7 @@
  * forwarding headers stripped; ours set), streams bodies under a size limit (413) and releases
  * the upstream request when the client goes away.
  */
-import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http'
 import { Transform, type TransformCallback } from 'node:stream'
 import httpProxy from 'http-proxy'
 import type { Config } from '../shared/config/index.js'
@@ -51,6 +51,17 @@ const STRIPPED = [
   'cookie',
   ...INTERNAL_HEADER_NAMES,
 ]
+
+const HOP_BY_HOP_RESPONSE = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate']
+
+/** The upstream's response headers minus hop-by-hop ones (and those its Connection names). */
+export function responseHeaders(proxyRes: IncomingMessage): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = { ...proxyRes.headers }
+  const listed = headerValue(proxyRes.headers.connection)
+  for (const name of HOP_BY_HOP_RESPONSE) delete out[name]
+  if (listed) for (const name of listed.split(',')) delete out[name.trim().toLowerCase()]
+  return out
+}
 
 class UpstreamError extends Error {
   constructor(readonly code: 'UPSTREAM_CONNECT_TIMEOUT' | 'UPSTREAM_TIMEOUT' | 'BODY_TOO_LARGE') {
@@ -115,7 +126,23 @@ export function forwardedHeaders(ctx: RequestContext, internalSecret: string): I
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const initial = options.config().upstream
   const agent = new Agent({ keepAlive: true, maxSockets: initial.maxSockets, maxFreeSockets: initial.maxSockets })
-  const proxy = httpProxy.createProxyServer({ target: options.target, agent, xfwd: false, changeOrigin: false })
+  // selfHandleResponse: the response side is ours too (http-proxy would copy the upstream's
+  // hop-by-hop headers such as Connection to the client).
+  const proxy = httpProxy.createProxyServer({ target: options.target, agent, xfwd: false, changeOrigin: false, selfHandleResponse: true })
+
+  proxy.on('proxyRes', (proxyRes, req, res) => {
+    if (res.headersSent || res.destroyed) {
+      proxyRes.destroy()
+      return
+    }
+    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes))
+    proxyRes.pipe(res)
+    // The client went away mid-response: drop the upstream response (and its socket) too.
+    res.once('close', () => {
+      if (!proxyRes.complete) proxyRes.destroy()
+    })
+    proxyRes.once('error', () => res.destroy())
+  })
 
   proxy.on('proxyReq', (proxyReq, req, res) => {
     const state = pending.get(req)
@@ -126,18 +153,23 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       return
     }
     const { connectTimeoutMs, timeoutMs } = options.config().upstream
-    const firstByte = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT')), timeoutMs)
-    proxyReq.once('socket', (socket) => {
-      if (!socket.connecting) return
-      const connect = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_CONNECT_TIMEOUT')), connectTimeoutMs)
+    // http-proxy emits proxyReq from the request's 'socket' event: the socket is known here.
+    const socket = proxyReq.socket
+    let connect: NodeJS.Timeout | undefined
+    if (socket?.connecting) {
+      connect = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_CONNECT_TIMEOUT')), connectTimeoutMs)
       socket.once('connect', () => clearTimeout(connect))
-      proxyReq.once('close', () => clearTimeout(connect))
-    })
-    proxyReq.once('response', () => clearTimeout(firstByte))
-    proxyReq.once('close', () => clearTimeout(firstByte))
+    }
+    const firstByte = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT')), timeoutMs)
+    const clear = () => {
+      clearTimeout(firstByte)
+      clearTimeout(connect)
+    }
+    proxyReq.once('response', clear)
+    proxyReq.once('close', clear)
     // The client went away before the response ended: release the upstream request now.
-    ;(res as ServerResponse).once('close', () => {
-      if (!(res as ServerResponse).writableFinished && !proxyReq.destroyed) proxyReq.destroy()
+    res.once('close', () => {
+      if (!res.writableFinished && !proxyReq.destroyed) proxyReq.destroy()
     })
   })
 

@@ -36,6 +36,8 @@ export function clusterNodes(url: string): Array<{ host: string; port: number }>
 export function connectRedis(url: string, options: RedisConnectOptions): RedisClient {
   const common = {
     enableOfflineQueue: false,
+    // Concurrent requests' scripts share one write (and one round trip) to Redis.
+    enableAutoPipelining: true,
     commandTimeout: options.commandTimeoutMs,
     connectTimeout: Math.max(options.commandTimeoutMs * 4, 500),
     maxRetriesPerRequest: 0,
@@ -44,6 +46,7 @@ export function connectRedis(url: string, options: RedisConnectOptions): RedisCl
   const client: RedisClient = isClusterUrl(url)
     ? new Cluster(clusterNodes(url), {
         enableOfflineQueue: false,
+        enableAutoPipelining: true,
         clusterRetryStrategy: retryStrategy,
         slotsRefreshTimeout: Math.max(options.commandTimeoutMs * 10, 1000),
         redisOptions: common,

@@ -129,3 +129,20 @@ t.test('request bodies stream through under the limit; over it: 413', async (t) 
   t.same(upload.json(), { bodyLength: 6000 }, 'snapshots/upload has its own, larger limit')
   t.same(received, [2000, 6000], 'nothing over the limit reached the upstream')
 })
+
+t.test('an upstream that never completes the TCP handshake: 502 at the connect timeout', async (t) => {
+  // A listener with a full accept queue that never accepts: further SYNs go unanswered.
+  const { spawn } = await import('node:child_process')
+  const { connect } = await import('node:net')
+  const py = spawn('python3', ['-c', 'import socket,sys,time\ns=socket.socket()\ns.bind(("127.0.0.1",0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(60)'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  t.teardown(() => py.kill('SIGKILL'))
+  const port = await new Promise<number>((resolve) => py.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))))
+  const fillers = [connect(port, '127.0.0.1'), connect(port, '127.0.0.1'), connect(port, '127.0.0.1')]
+  for (const f of fillers) f.on('error', () => {})
+  t.teardown(() => fillers.forEach((f) => f.destroy()))
+  await new Promise((r) => setTimeout(r, 100))
+  const gw = await startTestGateway(t, { upstreamUrl: `http://127.0.0.1:${port}`, config: { upstream: { connectTimeoutMs: 100, timeoutMs: 20_000 } } })
+  const r = await send(gw.url, '/api/snapshots', { headers: auth })
+  t.equal(r.status, 502, 'the connect timeout answered, not the 20 s response timeout')
+  t.equal((r.json() as { code: string }).code, 'API_UPSTREAM_UNAVAILABLE')
+})

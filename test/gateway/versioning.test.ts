@@ -100,3 +100,22 @@ t.test('original generation: version 1 under its own policy', async (t) => {
   t.equal(d.headers.deprecation, 'true')
   t.equal(d.headers.sunset, '2028-01-01T00:00:00Z')
 })
+
+t.test('deprecated twice over: the earlier sunset is announced', async (t) => {
+  const gw = await startTestGateway(t, {
+    now: () => BEFORE_PATH_SUNSET,
+    config: { versioning: { generations: { path: { sunset: '2028-01-01T00:00:00Z' } } } },
+  })
+  const r = await send(gw.url, '/api/v6.0/auth/token', { method: 'POST' })
+  t.equal(r.headers['x-api-version-used'], '1')
+  t.equal(r.headers.deprecation, 'true')
+  t.equal(r.headers.sunset, '2027-06-30T00:00:00Z', 'auth/token@1 ends before the path generation does')
+})
+
+t.test('405 carries the endpoint’s supported versions too', async (t) => {
+  const gw = await startTestGateway(t)
+  const r = await send(gw.url, '/api/auth/token', { method: 'GET' })
+  t.equal(r.status, 405)
+  t.equal(r.headers['x-api-versions-supported'], '1,2')
+  t.equal(r.headers['x-product-version'], 'v7.6')
+})

@@ -157,7 +157,8 @@ t.test('a config change changes the checksum that rolls the pods', async (t) => 
     (find(await render([], set), 'Deployment', '-gateway').spec as { template: { metadata: { annotations: Record<string, string> } } })
       .template.metadata.annotations['checksum/config']
   const a = await checksum([])
-  t.equal(await checksum([]), a, 'stable when nothing changes')
+  // A separate render (other arguments) that sets the default value again: nothing changes.
+  t.equal(await checksum(['config.rateLimit.perSecond=100']), a, 'stable when the config does not change')
   t.not(await checksum(['config.rateLimit.perSecond=250']), a, 'differs when a limit changes')
   t.notOk(await checksum(['rollOnConfigChange=false']), 'absent when rolling is switched off')
 })
@@ -180,3 +181,49 @@ t.test('previous public keys are mounted for the gateway and roll it when they c
   const bad = await helm(['template', 'netinv', CHART, '--set', 'secrets.previousPublicKeys.old\\.pem=not a key'])
   t.notOk(bad.ok, 'a value that is not a PEM public key is refused')
 })
+
+function subset(small: Record<string, string> | undefined, big: Record<string, string> | undefined): boolean {
+  return !!small && Object.keys(small).length > 0 && Object.entries(small).every(([k, v]) => big?.[k] === v)
+}
+
+for (const [label, files] of CASES) {
+  t.test(`every reference between rendered objects resolves: ${label}`, async (t) => {
+    const ms = await render(files)
+    const pods = workloads(ms).map((w) => ({
+      name: w.metadata.name,
+      labels: (w.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels,
+      spec: podSpec(w),
+      selector: (w.spec as { selector?: { matchLabels: Record<string, string> } }).selector?.matchLabels,
+      claims: ((w.spec as { volumeClaimTemplates?: Array<{ metadata: { name: string } }> }).volumeClaimTemplates ?? []).map(
+        (c) => c.metadata.name,
+      ),
+    }))
+    for (const p of pods) if (p.selector) t.ok(subset(p.selector, p.labels), `${p.name}: selector matches its pods`)
+    for (const svc of ms.filter((m) => m.kind === 'Service')) {
+      const sel = (svc.spec as { selector: Record<string, string> }).selector
+      t.equal(pods.filter((p) => subset(sel, p.labels)).length, 1, `Service ${svc.metadata.name} selects one workload`)
+    }
+    for (const np of ms.filter((m) => m.kind === 'NetworkPolicy')) {
+      const sel = (np.spec as { podSelector: { matchLabels: Record<string, string> } }).podSelector.matchLabels
+      t.ok(pods.some((p) => subset(sel, p.labels)), `NetworkPolicy ${np.metadata.name} selects pods`)
+    }
+    const secret = ms.find((m) => m.kind === 'Secret')
+    const configMaps = new Set(ms.filter((m) => m.kind === 'ConfigMap').map((m) => m.metadata.name))
+    for (const p of pods) {
+      const volumes = new Set([...(p.spec.volumes ?? []).map((v) => v.name), ...p.claims])
+      for (const c of p.spec.containers) {
+        for (const m of c.volumeMounts ?? []) t.ok(volumes.has(m.name), `${p.name}/${c.name}: volume ${m.name} exists`)
+        const env = (c.env ?? []) as Array<{ name: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } }>
+        for (const e of env) {
+          const ref = e.valueFrom?.secretKeyRef
+          if (!ref || !secret || ref.optional) continue
+          t.equal(ref.name, secret.metadata.name, `${p.name}: ${e.name} from the chart's Secret`)
+          t.ok(secret.stringData?.[ref.key] !== undefined, `${p.name}: ${e.name} key ${ref.key} exists`)
+        }
+      }
+      for (const v of p.spec.volumes ?? []) {
+        if (v.configMap) t.ok(configMaps.has(v.configMap.name), `${p.name}: ConfigMap ${v.configMap.name} exists`)
+      }
+    }
+  })
+}

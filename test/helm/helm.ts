@@ -77,11 +77,25 @@ export interface Manifest {
   [key: string]: unknown
 }
 
-/** `helm template` with value files (relative to the chart) and --set pairs; throws on failure. */
-export async function render(valueFiles: string[] = [], set: string[] = []): Promise<Manifest[]> {
-  const result = await helm(templateArgs(valueFiles, set))
-  if (!result.ok) throw new Error(`helm template failed: ${result.stderr}`)
-  return parseManifests(result.stdout)
+const renders = new Map<string, Promise<Manifest[]>>()
+
+/**
+ * `helm template` with value files (relative to the chart) and --set pairs; throws on failure.
+ * Renders are memoised per arguments within a test file (read-only use; generated secrets differ
+ * between distinct renders only).
+ */
+export function render(valueFiles: string[] = [], set: string[] = []): Promise<Manifest[]> {
+  const args = templateArgs(valueFiles, set)
+  const key = JSON.stringify(args)
+  let rendered = renders.get(key)
+  if (!rendered) {
+    rendered = helm(args).then((result) => {
+      if (!result.ok) throw new Error(`helm template failed: ${result.stderr}`)
+      return parseManifests(result.stdout)
+    })
+    renders.set(key, rendered)
+  }
+  return rendered
 }
 
 export function templateArgs(valueFiles: string[], set: string[]): string[] {

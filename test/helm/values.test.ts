@@ -10,6 +10,40 @@ import { parse } from 'yaml'
 import { compileConfig, type Config } from '../../src/shared/config/index.js'
 import { CHART, EXAMPLES, find, helm, render, templateArgs, type Manifest } from './helm.js'
 
+type Schema = Record<string, unknown>
+
+/** The schema node that validates `key` inside `node` (following $ref), or undefined. */
+function child(root: Schema, node: Schema, key: string | number): Schema | undefined {
+  const ref = node.$ref
+  if (typeof ref === 'string') return child(root, (root.definitions as Record<string, Schema>)[ref.split('/').pop()!]!, key)
+  if (typeof key === 'number') return node.items as Schema | undefined
+  const props = node.properties as Record<string, Schema> | undefined
+  if (props?.[key]) return props[key]
+  return typeof node.additionalProperties === 'object' ? (node.additionalProperties as Schema) : undefined
+}
+
+function paths(value: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
+  if (Array.isArray(value)) return [at, ...value.flatMap((v, i) => paths(v, [...at, i]))]
+  if (value && typeof value === 'object') return [at, ...Object.entries(value).flatMap(([k, v]) => paths(v, [...at, k]))]
+  return [at]
+}
+
+t.test('values.schema.json describes every value of values.yaml and admits no unknown top-level key', async (t) => {
+  const schema = JSON.parse(readFileSync(join(CHART, 'values.schema.json'), 'utf8')) as Schema
+  const values = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as Record<string, unknown>
+  t.equal(schema.additionalProperties, false)
+  for (const path of paths(values).slice(1)) {
+    let node: Schema | undefined = schema
+    for (const key of path) node = node && child(schema, node, key)
+    // Kubernetes objects passed through (probes, security contexts, resources) are typed by the
+    // API server; ours are typed here.
+    t.ok(node, `${path.join('.')} is in the schema`)
+  }
+  for (const [key, node] of Object.entries(schema.properties as Record<string, Schema>)) {
+    t.ok(node.description, `${key} has a description`)
+  }
+})
+
 function apiJson(ms: Manifest[]): Readonly<Config> {
   const text = find(ms, 'ConfigMap', '-config').data?.['api.json']
   if (text === undefined) throw new Error('ConfigMap has no api.json')
@@ -78,6 +112,7 @@ const BAD: Array<[string, string, RegExp, 'schema' | 'template']> = [
   ['a writable root filesystem', 'containerSecurityContext.readOnlyRootFilesystem=false', /readOnlyRootFilesystem/, 'schema'],
   ['a negative replica count', 'gateway.replicas=-1', /replicas/, 'schema'],
   ['a grace period shorter than the shutdown grace', 'gateway.terminationGracePeriodSeconds=10', /terminationGracePeriodSeconds/, 'template'],
+  ['a disruption budget that blocks node drains', 'gateway.replicas=1', /podDisruptionBudget/, 'template'],
   ['no database at all', 'postgresql.bundled.enabled=false', /postgresql\/url/, 'schema'],
 ]
 

@@ -75,6 +75,16 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- if eq (int .Values.config.server.adminPort) (int .Values.gateway.port) -}}
 {{- fail "netinv: config.server.adminPort must differ from gateway.port" -}}
 {{- end -}}
+{{- range $name := list "gateway" "inventory" -}}
+{{- $w := index $.Values $name -}}
+{{- $replicas := $w.replicas -}}
+{{- if and (eq $name "gateway") $.Values.gateway.autoscaling.enabled -}}
+{{- $replicas = $.Values.gateway.autoscaling.minReplicas -}}
+{{- end -}}
+{{- if and $w.podDisruptionBudget.enabled (ge (int $w.podDisruptionBudget.minAvailable) (int $replicas)) -}}
+{{- fail (printf "netinv: %s.podDisruptionBudget.minAvailable (%d) must be below its replica count (%d), or node drains block" $name (int $w.podDisruptionBudget.minAvailable) (int $replicas)) -}}
+{{- end -}}
+{{- end -}}
 {{- if and .Values.gateway.autoscaling.enabled (gt (int .Values.gateway.autoscaling.minReplicas) (int .Values.gateway.autoscaling.maxReplicas)) -}}
 {{- fail "netinv: gateway.autoscaling.minReplicas must not exceed maxReplicas" -}}
 {{- end -}}

@@ -3,7 +3,7 @@
  * start), RS256 access tokens, refresh tokens, the three authentication methods with their
  * caches, revocation broadcast, and the gateway's own endpoint handlers.
  */
-import type { Redis } from 'ioredis'
+import type { Cluster, Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import type { Config } from '../../shared/config/index.js'
 import type { Db } from '../../shared/db/index.js'
@@ -32,7 +32,7 @@ export interface AuthServiceOptions {
   jwtPrivateKeyFile?: string | undefined
   adminPassword?: string | undefined
   /** Revocation broadcast to other replicas (a duplicate connection subscribes). */
-  redis?: Redis | undefined
+  redis?: Redis | Cluster | undefined
   /** For per-username login limits. */
   limiter: Limiter
   /** Milliseconds since the epoch; tests inject one to drive expiry. */
@@ -49,7 +49,7 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
   const clock = opts.clock ?? Date.now
   const { db, config, log } = opts
   await migrateIdentity(db)
-  const bus = await createRevocationBus({ redis: opts.redis, log, ...(opts.revocationChannel ? { channel: opts.revocationChannel } : {}) })
+  const bus = createRevocationBus({ redis: opts.redis, log, ...(opts.revocationChannel ? { channel: opts.revocationChannel } : {}) })
   const store = createIdentityStore(db, { clock, refresh: config.app.refreshToken, notify: (e) => bus.publish(e) })
   await ensureAdmin(db, store.users, {
     adminPassword: opts.adminPassword,

@@ -5,7 +5,7 @@
  * connection). While the subscriber is not connected, cache TTLs shrink to one second, so a
  * revocation still takes effect within 1 s.
  */
-import type { Redis } from 'ioredis'
+import type { Cluster, Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import type { IdentityEvent } from '../identity/index.js'
 
@@ -31,7 +31,7 @@ function parse(message: string): IdentityEvent | null {
   return null
 }
 
-export async function createRevocationBus(options: { redis?: Redis | undefined; channel?: string; log: Logger }): Promise<RevocationBus> {
+export function createRevocationBus(options: { redis?: Redis | Cluster | undefined; channel?: string; log: Logger }): RevocationBus {
   const listeners: Array<(e: IdentityEvent) => void> = []
   const emit = (e: IdentityEvent) => {
     for (const l of listeners) l(e)
@@ -42,24 +42,31 @@ export async function createRevocationBus(options: { redis?: Redis | undefined; 
     return { publish: emit, onEvent: (l) => void listeners.push(l), ttlCap: () => Infinity, close: async () => {} }
   }
   const subscriber = redis.duplicate()
+  let subscribed = false
   subscriber.on('error', (err: Error) => log.warn({ err: err.message }, 'revocation subscriber error'))
   subscriber.on('message', (ch: string, message: string) => {
     if (ch !== channel) return
     const e = parse(message)
     if (e) emit(e)
   })
-  try {
-    await subscriber.subscribe(channel)
-  } catch (err) {
-    log.warn({ err: (err as Error).message }, 'revocation broadcast unavailable; caches hold entries for 1 s at most')
+  // Connections may refuse commands until ready (no offline queue): subscribe on every ready
+  // until it took; ioredis re-subscribes by itself after later reconnects.
+  const subscribe = () => {
+    if (subscribed) return
+    subscriber.subscribe(channel).then(
+      () => void (subscribed = true),
+      (err: Error) => log.warn({ err: err.message }, 'revocation broadcast unavailable; caches hold entries for 1 s at most'),
+    )
   }
+  subscriber.on('ready', subscribe)
+  if (subscriber.status === 'ready') subscribe()
   return {
     publish(e) {
       emit(e)
       redis.publish(channel, JSON.stringify(e)).catch((err: Error) => log.warn({ err: err.message }, 'revocation broadcast failed'))
     },
     onEvent: (l) => void listeners.push(l),
-    ttlCap: () => (subscriber.status === 'ready' ? Infinity : DEGRADED_TTL_MS),
+    ttlCap: () => (subscribed && subscriber.status === 'ready' ? Infinity : DEGRADED_TTL_MS),
     async close() {
       subscriber.disconnect()
     },

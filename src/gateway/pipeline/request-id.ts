@@ -15,8 +15,16 @@ export function requestIdStage(baseLog: Logger): Stage<RequestContext> {
   return {
     name: 'requestId',
     run(ctx) {
-      ctx.requestId = requestIdFrom(ctx.req.headers['x-request-id'])
-      ctx.log = baseLog.child({ reqId: ctx.requestId })
+      const requestId = requestIdFrom(ctx.req.headers['x-request-id'])
+      ctx.requestId = requestId
+      // The child logger is made on first use only (most requests log one access line, no more).
+      let child: Logger | undefined
+      Object.defineProperty(ctx, 'log', {
+        get: () => (child ??= baseLog.child({ reqId: requestId })),
+        set: (value: Logger) => (child = value),
+        enumerable: true,
+        configurable: true,
+      })
       ctx.responseHeaders['x-request-id'] = ctx.requestId
       ctx.responseHeaders['x-product-version'] = PRODUCT_VERSION
     },

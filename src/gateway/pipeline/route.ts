@@ -5,7 +5,7 @@
  * slashes or dots, doubled slashes, backslashes, control characters) is refused before matching.
  */
 import { ApiError } from '../../shared/errors.js'
-import { allowedMethods, matchEndpoint, type Access, type Endpoint } from '../../shared/manifest.js'
+import { allowedMethods, matchEndpoint, supportedVersions, type Access, type Endpoint } from '../../shared/manifest.js'
 import type { Generation, RequestContext } from '../context.js'
 import type { Stage } from './runner.js'
 
@@ -72,6 +72,7 @@ export function routeStage(): Stage<RequestContext> {
       if (!match) throw new ApiError('API_NOT_FOUND')
       ctx.endpoint = match.endpoint
       ctx.params = match.params
+      ctx.responseHeaders['x-api-versions-supported'] = supportedVersions(match.endpoint).join(',')
       if (accessFor(match.endpoint, ctx.method) === undefined) {
         throw new ApiError('API_METHOD_NOT_ALLOWED', undefined, { headers: { allow: allowedMethods(match.endpoint).join(', ') } })
       }

@@ -23,7 +23,9 @@ export async function runStages<C>(stages: readonly Stage<C>[], ctx: C): Promise
   for (const stage of stages) {
     let result: StageResult
     try {
-      result = await stage.run(ctx)
+      const r = stage.run(ctx)
+      // Synchronous stages cost no microtask hop.
+      result = r instanceof Promise ? await r : r
     } catch (err) {
       if (err !== null && typeof err === 'object' && !('stage' in err)) {
         Object.defineProperty(err, 'stage', { value: stage.name, enumerable: false })

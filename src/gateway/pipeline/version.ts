@@ -44,7 +44,11 @@ function applyPolicy(ctx: RequestContext, policy: { deprecated: boolean; sunset:
     throw new VersionGoneError(`${what} reached its sunset on ${policy.sunset}`, ctx.endpoint)
   }
   ctx.responseHeaders['deprecation'] = 'true'
-  if (policy.sunset !== null) ctx.responseHeaders['sunset'] = policy.sunset
+  // Deprecated twice over (generation and endpoint version): the earlier sunset is the one that counts.
+  const current = ctx.responseHeaders['sunset']
+  if (policy.sunset !== null && (current === undefined || Date.parse(policy.sunset) < Date.parse(current))) {
+    ctx.responseHeaders['sunset'] = policy.sunset
+  }
 }
 
 /** The sunset policy of a deprecated endpoint version (manifest, overridden by config), or null. */
@@ -90,7 +94,6 @@ export function versionStage(deps: { config(): Readonly<Config>; now(): number }
     run(ctx) {
       const config = deps.config()
       const endpoint = ctx.endpoint!
-      ctx.responseHeaders['x-api-versions-supported'] = supportedVersions(endpoint).join(',')
       const now = deps.now()
       if (ctx.generation === 'path') applyPolicy(ctx, config.versioning.generations.path, now, 'The path-versioned address /api/v<major>.<minor>/')
       else if (ctx.generation === 'original') applyPolicy(ctx, config.versioning.generations.original, now, 'The original address /api/v1/')

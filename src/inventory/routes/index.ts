@@ -1,12 +1,27 @@
 /** Registers every inventory route; each area owns its own module. */
 import type { Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
+import { JobRunner, recoverInterrupted, type InventoryServices } from '../discovery/index.js'
+import { registerJobRoutes } from './jobs.js'
+import { registerSettingsRoutes } from './settings.js'
+import { registerSnapshotRoutes } from './snapshots.js'
 
 export interface RoutesLifecycle {
   /** Stops background work (discovery jobs) and releases resources. */
   close(): Promise<void>
 }
 
-export async function registerRoutes(_router: Router<InventoryRequest>, _deps: InventoryDeps): Promise<RoutesLifecycle> {
-  return { close: async () => {} }
+export interface RoutesOptions {
+  /** Clock in ms since the epoch (tests inject one). */
+  now?: () => number
+}
+
+export async function registerRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: RoutesOptions = {}): Promise<RoutesLifecycle> {
+  const svc: InventoryServices = { ...deps, runner: new JobRunner(deps.log), now: options.now ?? Date.now }
+  const recovered = await recoverInterrupted(deps.db, svc.now())
+  if (recovered.jobs > 0 || recovered.snapshots > 0) deps.log.warn(recovered, 'marked work interrupted by a restart as failed')
+  registerSnapshotRoutes(router, svc)
+  registerSettingsRoutes(router, svc)
+  registerJobRoutes(router, svc)
+  return { close: () => svc.runner.close() }
 }

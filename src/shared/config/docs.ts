@@ -7,8 +7,14 @@ import { CONFIG_SCHEMA } from './schema.js'
 import { leaves, type SchemaNode } from './schema-types.js'
 import { configJsonSchema, configValuesYaml } from './helm.js'
 
+/** Table-cell text: pipes escaped, and `<`/`>` outside code spans so that <endpoint> stays visible. */
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+  return text
+    .replace(/\|/g, '\\|')
+    .replace(/\n/g, ' ')
+    .split('`')
+    .map((part, i) => (i % 2 === 0 ? part.replace(/</g, '&lt;').replace(/>/g, '&gt;') : part))
+    .join('`')
 }
 
 function code(value: unknown): string {

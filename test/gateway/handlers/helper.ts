@@ -2,24 +2,19 @@
  * A running gateway with the real authentication service on real PostgreSQL, an injected clock
  * and captured logs, for the behaviour tests of auth/*, users* and api-tokens*.
  */
-import { createServer, type Server } from 'node:http'
-import { randomBytes } from 'node:crypto'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Test } from 'tap'
 import type { Redis } from 'ioredis'
 import { compileConfig } from '../../../src/shared/config/index.js'
-import { createLogger } from '../../../src/shared/log.js'
 import type { Db } from '../../../src/shared/db/index.js'
-import { ApiError } from '../../../src/shared/errors.js'
-import { sendError, sendJson } from '../../../src/shared/http/index.js'
-import { matchEndpoint, versionForRelease, type Method } from '../../../src/shared/manifest.js'
-import { handlerKey, type RequestContext } from '../../../src/gateway/context.js'
-import { createAuthService, PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText, type AuthService } from '../../../src/gateway/auth/index.js'
-import { toErrorResponse } from '../../../src/shared/errors.js'
+import { decodePrincipal, INTERNAL_HEADERS } from '../../../src/shared/principal.js'
+import { createAuthService, type AuthService } from '../../../src/gateway/auth/index.js'
+import { createMemoryLimiter } from '../../../src/gateway/ratelimit/index.js'
+import { startGateway as startRealGateway } from '../../../src/gateway/server.js'
 import { freshPostgres } from '../../helpers/db.js'
-import { memoryLimiter } from '../auth/limiter.js'
+import { memoryLog, SECRET, startUpstream } from '../helpers.js'
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests'
 
@@ -43,83 +38,60 @@ export interface GatewayOptions {
 
 export const TEST_CONFIG = {
   app: { accessToken: { expiresIn: 60 }, refreshToken: { expiresIn: 100, reuseGraceSeconds: 5 } },
-  rateLimit: { loginPerUsernamePerMinute: 1000 },
-}
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)))
+  rateLimit: { enabled: false, loginPerUsernamePerMinute: 1000 },
 }
 
 export async function startGateway(t: Test, options: GatewayOptions = {}): Promise<TestGateway> {
   const db = options.db ?? (await freshPostgres(t)).db
-  const logs: string[] = []
-  const log = createLogger({ level: 'trace', stream: { write: (line: string) => void logs.push(line) } })
-  const clock = { now: 1_800_000_000_000 }
+  const { log, lines } = memoryLog('trace')
+  const clock = { now: 1_760_000_000_000 } // 2025-10: before the path generation's sunset
+  const now = () => clock.now
   const config = compileConfig(options.config ?? TEST_CONFIG)
+  const limiter = createMemoryLimiter({ now })
   const auth = await createAuthService({
     db,
     config,
     log,
     dataDir: options.dataDir ?? (await mkdtemp(join(tmpdir(), 'netinv-auth-'))),
     adminPassword: ADMIN_PASSWORD,
-    limiter: memoryLimiter(() => clock.now),
-    clock: () => clock.now,
+    limiter,
+    clock: now,
     redis: options.redis,
     revocationChannel: options.revocationChannel,
     print: () => {},
   })
-  const server = createServer((req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', 'http://gateway')
-      const m = /^\/api\/(?:(v1)\/|v(\d+\.\d+)\/)?(.+)$/.exec(url.pathname)
-      const ctx: RequestContext = {
-        req,
-        res,
-        requestId: randomBytes(4).toString('hex'),
-        log,
-        startedAt: process.hrtime.bigint(),
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        search: url.search.slice(1),
-        responseHeaders: {},
-      }
-      try {
-        const match = m ? matchEndpoint(m[3]!) : null
-        if (!m || !match) throw new ApiError('API_NOT_FOUND')
-        ctx.endpoint = match.endpoint
-        ctx.params = match.params
-        ctx.generation = m[1] ? 'original' : m[2] ? 'path' : 'header'
-        const header = req.headers['x-api-version']
-        ctx.apiVersion =
-          ctx.generation === 'original' ? 1 : ctx.generation === 'path' ? versionForRelease(match.endpoint, m[2]!) : header ? Number(header) : match.endpoint.defaultVersion
-        const access = match.endpoint.methods[ctx.method as Method]
-        if (!access) throw new ApiError('API_METHOD_NOT_ALLOWED')
-        ctx.principal = await auth.authenticate(ctx)
-        if (access !== 'public') {
-          if (!ctx.principal) throw new ApiError('API_UNAUTHORIZED')
-          if (access !== 'authenticated' && !ctx.principal.scopes.includes(access)) throw new ApiError('API_INSUFFICIENT_RIGHTS')
-        }
-        const handler = auth.handlers.get(handlerKey(ctx.method, match.endpoint.path))
-        if (handler) await handler(ctx)
-        else sendJson(res, 200, { upstream: true, principal: ctx.principal })
-      } catch (err) {
-        const status = toErrorResponse(err).status
-        if (ctx.endpoint && status < 500 && PLAIN_TEXT_ERROR_ENDPOINTS.has(handlerKey(ctx.method, ctx.endpoint.path))) sendUnauthorizedText(res, status)
-        else sendError(res, err, log)
-      }
-    })()
+  // The upstream answers with the identity the gateway forwarded.
+  const upstream = await startUpstream(t, (req, res) => {
+    const text = JSON.stringify({ upstream: true, principal: decodePrincipal(req.headers[INTERNAL_HEADERS.principal] as string | undefined) })
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(text)
   })
-  const port = await listen(server)
+  const gw = await startRealGateway({
+    config,
+    log,
+    auth,
+    limiter,
+    inventoryUrl: upstream.url,
+    internalSecret: SECRET,
+    now,
+    port: 0,
+    host: '127.0.0.1',
+    adminPort: 0,
+    adminHost: '127.0.0.1',
+  })
   t.teardown(async () => {
-    await new Promise((resolve) => server.close(resolve))
+    await gw.close(0)
     await auth.close()
   })
-  const base = `http://127.0.0.1:${port}`
+  const logs = { get all() { return lines.map((l) => JSON.stringify(l)) } }
+  const base = gw.url
   return {
     url: base,
     db,
     auth,
-    logs,
+    get logs() {
+      return logs.all
+    },
     clock,
     advance: (ms) => void (clock.now += ms),
     fetch(path, init = {}) {

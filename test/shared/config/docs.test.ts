@@ -92,3 +92,15 @@ t.test('the JSON schema carries the bounds of every integer key', async (t) => {
     }
   }
 })
+
+t.test('the operations guide documents every environment variable the product reads', async (t) => {
+  const names = new Set([...read('src/shared/env.ts').matchAll(/source\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!))
+  t.ok(names.size >= 10, 'env.ts read')
+  const doc = read('docs/operations.md')
+  for (const name of names) t.match(doc, `| \`${name}\` |`, `${name} has a row in the environment table`)
+})
+
+t.test('the operations guide points at every example values file of the chart', async (t) => {
+  const doc = read('docs/operations.md')
+  for (const file of ['minimal', 'production', 'legacy-clients']) t.match(doc, `helm/netinv/examples/${file}.yaml`)
+})

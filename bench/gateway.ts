@@ -1,0 +1,250 @@
+/**
+ * Gateway hot-path benchmark, one run, one upstream, three ways in:
+ *   direct   the upstream itself
+ *   bare     a bare http-proxy passthrough with a keep-alive agent (the baseline)
+ *   gateway  the full pipeline: API-key auth, Redis rate limiter with a high limit, version
+ *            headers, access log (serialised to /dev/null), forwarding
+ * Each server runs in its own process. Saturation throughput is measured with a closed loop;
+ * added latency with an open loop at half of the bare passthrough's saturation rate.
+ *
+ *   npx tsx bench/gateway.ts [--seconds 3] [--concurrency 32] [--redis redis://127.0.0.1:6379]
+ *
+ * Targets: gateway/bare throughput >= 0.85; p99 added by the gateway (vs direct) <= 2 ms.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, request, Agent } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
+
+const args = process.argv.slice(2)
+function opt(name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`)
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback
+}
+
+const PAYLOAD = JSON.stringify({ data: Array.from({ length: 10 }, (_, i) => ({ id: i, hostname: `host-${i}`, siteName: 'site' })), _meta: { count: 10 } })
+
+async function listen(server: ReturnType<typeof createServer>): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return (server.address() as AddressInfo).port
+}
+
+async function roleUpstream(): Promise<number> {
+  return listen(
+    createServer({ keepAliveTimeout: 65000 }, (req, res) => {
+      req.resume()
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(PAYLOAD) })
+      res.end(PAYLOAD)
+    }),
+  )
+}
+
+async function roleBare(target: string): Promise<number> {
+  const { default: httpProxy } = await import('http-proxy')
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 })
+  const proxy = httpProxy.createProxyServer({ target, agent })
+  proxy.on('error', (_err, _req, res) => {
+    if ('writeHead' in res && !res.headersSent) res.writeHead(502)
+    res.end()
+  })
+  return listen(createServer({ keepAliveTimeout: 65000 }, (req, res) => proxy.web(req, res)))
+}
+
+async function roleGateway(target: string, redisUrl: string): Promise<number> {
+  const { pino } = await import('pino')
+  const { compileConfig } = await import('../src/shared/config/index.js')
+  const { createLogger } = await import('../src/shared/log.js')
+  const { createMetrics } = await import('../src/gateway/metrics.js')
+  const { createLimiter } = await import('../src/gateway/ratelimit/index.js')
+  const { whenReady } = await import('../src/gateway/redis.js')
+  const { startGateway } = await import('../src/gateway/server.js')
+  const config = compileConfig({ rateLimit: { perSecond: 1_000_000 } })
+  const log = createLogger({ level: 'info', stream: pino.destination({ dest: '/dev/null', sync: false }) })
+  const metrics = createMetrics()
+  const limits = createLimiter({ redisUrl: redisUrl === 'none' ? undefined : redisUrl, config: () => config, log, metrics, prefix: `netinv:bench:${process.pid}:` })
+  if (limits.redis && !(await whenReady(limits.redis, 5000))) throw new Error(`Redis at ${redisUrl} is not ready`)
+  const principal = { id: 'u1', username: 'bench', scopes: ['read' as const], isAdmin: false, method: 'apiKey' as const, apiKeyId: 'k1' }
+  const gw = await startGateway({
+    config,
+    log,
+    metrics,
+    limiter: limits.limiter,
+    auth: {
+      async authenticate(ctx) {
+        return ctx.req.headers['x-api-token'] === 'bench-key' ? principal : null
+      },
+      handlers: new Map(),
+      ready: async () => true,
+      close: async () => {},
+    },
+    inventoryUrl: target,
+    internalSecret: 'bench-secret',
+    port: 0,
+    host: '127.0.0.1',
+    adminPort: 0,
+    adminHost: '127.0.0.1',
+  })
+  return Number(new URL(gw.url).port)
+}
+
+// ── load generation ────────────────────────────────────────────────────────────────────────
+
+interface Result {
+  requests: number
+  errors: number
+  seconds: number
+  latenciesMs: number[]
+}
+
+function once(agent: Agent, port: number, path: string, headers: Record<string, string>): Promise<{ ok: boolean; ms: number }> {
+  const t0 = process.hrtime.bigint()
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path, agent, headers }, (res) => {
+      res.resume()
+      res.on('end', () => resolve({ ok: res.statusCode === 200, ms: Number(process.hrtime.bigint() - t0) / 1e6 }))
+    })
+    req.on('error', () => resolve({ ok: false, ms: Number(process.hrtime.bigint() - t0) / 1e6 }))
+    req.end()
+  })
+}
+
+async function closedLoop(port: number, path: string, headers: Record<string, string>, concurrency: number, seconds: number): Promise<Result> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
+  const end = Date.now() + seconds * 1000
+  const r: Result = { requests: 0, errors: 0, seconds, latenciesMs: [] }
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end) {
+        const x = await once(agent, port, path, headers)
+        r.requests++
+        if (!x.ok) r.errors++
+        r.latenciesMs.push(x.ms)
+      }
+    }),
+  )
+  agent.destroy()
+  return r
+}
+
+async function openLoop(port: number, path: string, headers: Record<string, string>, rate: number, seconds: number): Promise<Result> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 })
+  const r: Result = { requests: 0, errors: 0, seconds, latenciesMs: [] }
+  const pending: Promise<void>[] = []
+  const tickMs = 5
+  const perTick = rate / (1000 / tickMs)
+  let debt = 0
+  const start = Date.now()
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      if (Date.now() - start >= seconds * 1000) {
+        clearInterval(timer)
+        resolve()
+        return
+      }
+      debt += perTick
+      for (; debt >= 1; debt--) {
+        pending.push(
+          once(agent, port, path, headers).then((x) => {
+            r.requests++
+            if (!x.ok) r.errors++
+            r.latenciesMs.push(x.ms)
+          }),
+        )
+      }
+    }, tickMs)
+  })
+  await Promise.all(pending)
+  agent.destroy()
+  return r
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  } catch {
+    return NaN
+  }
+}
+
+function pct(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN
+}
+
+// ── orchestration ──────────────────────────────────────────────────────────────────────────
+
+function startRole(role: string, ...rest: string[]): Promise<{ port: number; child: ChildProcess }> {
+  // BENCH_PROFILE=<dir> writes a CPU profile of each server process there.
+  const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', fileURLToPath(import.meta.url), '--role', role, ...rest], { stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ port: Number(line), child }))
+    child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)))
+  })
+}
+
+async function main(): Promise<void> {
+  const role = opt('role', '')
+  if (role) {
+    const port = role === 'upstream' ? await roleUpstream() : role === 'bare' ? await roleBare(opt('target', '')) : await roleGateway(opt('target', ''), opt('redis', ''))
+    console.log(port)
+    process.on('SIGINT', () => process.exit(0))
+    return
+  }
+  const seconds = Number(opt('seconds', '3'))
+  const concurrency = Number(opt('concurrency', '32'))
+  const redis = opt('redis', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
+  const up = await startRole('upstream')
+  const target = `http://127.0.0.1:${up.port}`
+  const bare = await startRole('bare', '--target', target)
+  const gw = await startRole('gateway', '--target', target, '--redis', redis)
+  const children = [up.child, bare.child, gw.child]
+  try {
+    const targets = {
+      direct: { port: up.port, pid: up.child.pid, path: '/api/snapshots', headers: {} },
+      bare: { port: bare.port, pid: bare.child.pid, path: '/api/snapshots', headers: {} },
+      gateway: { port: gw.port, pid: gw.child.pid, path: '/api/snapshots', headers: { 'x-api-token': 'bench-key', 'x-api-version': '1' } },
+    }
+    for (const t of Object.values(targets)) await closedLoop(t.port, t.path, t.headers, concurrency, 0.5) // warm-up
+    const sat: Record<string, Result> = {}
+    const cpuPerRequest: Record<string, number> = {}
+    for (const [name, t] of Object.entries(targets)) {
+      const before = cpuMs(t.pid)
+      sat[name] = await closedLoop(t.port, t.path, t.headers, concurrency, seconds)
+      cpuPerRequest[name] = ((cpuMs(t.pid) - before) * 1000) / sat[name]!.requests
+    }
+    const rps = (r: Result) => r.requests / r.seconds
+    console.log(`saturation (closed loop, ${concurrency} connections, ${seconds}s each):`)
+    for (const [name, r] of Object.entries(sat)) {
+      console.log(
+        `  ${name.padEnd(8)} ${rps(r).toFixed(0).padStart(7)} req/s  p50 ${pct(r.latenciesMs, 50).toFixed(2)} ms  p99 ${pct(r.latenciesMs, 99).toFixed(2)} ms  errors ${r.errors}  server CPU ${cpuPerRequest[name]!.toFixed(0)} µs/req`,
+      )
+    }
+    // On a shared machine throughput swings with the neighbours; CPU per request does not.
+    const cpuRatio = cpuPerRequest.bare! / cpuPerRequest.gateway!
+    const ratio = rps(sat.gateway!) / rps(sat.bare!)
+    const rate = Math.round(rps(sat.bare!) / 2)
+    const half: Record<string, Result> = {}
+    for (const [name, t] of Object.entries(targets)) half[name] = await openLoop(t.port, t.path, t.headers, rate, seconds)
+    console.log(`half saturation of the bare passthrough (open loop, ${rate} req/s, ${seconds}s each):`)
+    for (const [name, r] of Object.entries(half)) {
+      console.log(`  ${name.padEnd(8)} p50 ${pct(r.latenciesMs, 50).toFixed(2)} ms  p99 ${pct(r.latenciesMs, 99).toFixed(2)} ms  errors ${r.errors}`)
+    }
+    const added = pct(half.gateway!.latenciesMs, 99) - pct(half.direct!.latenciesMs, 99)
+    const addedBare = pct(half.bare!.latenciesMs, 99) - pct(half.direct!.latenciesMs, 99)
+    console.log(`throughput ratio gateway/bare: ${ratio.toFixed(3)} (target >= 0.85) ${ratio >= 0.85 ? 'OK' : 'MISSED'}`)
+    console.log(`CPU-per-request ratio bare/gateway (throughput ratio on a dedicated core): ${cpuRatio.toFixed(3)}`)
+    console.log(`p99 added vs direct: gateway ${added.toFixed(2)} ms (target <= 2 ms) ${added <= 2 ? 'OK' : 'MISSED'}; bare ${addedBare.toFixed(2)} ms`)
+  } finally {
+    for (const c of children) c.kill(process.env.BENCH_PROFILE ? 'SIGINT' : 'SIGKILL')
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exit(1)
+})

@@ -1,0 +1,99 @@
+/**
+ * Ingest benchmark: simulate a profile and bulk-load it into a fresh database through the same
+ * code path discovery uses (COPY into new partitions, indexes after the load, attach, ANALYZE).
+ * Prints one JSON line. Not a test: numbers depend on the machine.
+ *
+ *   npx tsx bench/ingest.ts [--profile large] [--engine postgres|pglite] [--keep]
+ *
+ * PostgreSQL: a new database next to DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
+ * dropped afterwards unless --keep (then its URL and the snapshot id are printed, e.g. for the
+ * query benchmark). PGlite: in memory; the line includes the peak resident set size.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import { parseArgs } from 'node:util'
+import pg from 'pg'
+import { createPgliteDb, createPostgresDb, type Db } from '../src/shared/db/index.js'
+import { migrateInventory } from '../src/inventory/migrations/index.js'
+import { GENERATORS, isProfileName, simulate } from '../src/inventory/simulator/index.js'
+import { loadSnapshotRows } from '../src/inventory/storage/index.js'
+import { partitionTable } from '../src/inventory/catalog/index.js'
+import { insertSnapshot, updateSnapshot } from '../src/inventory/snapshots/store.js'
+import { PRODUCT_VERSION } from '../src/shared/product.js'
+
+const { values } = parseArgs({
+  options: {
+    profile: { type: 'string', default: 'large' },
+    engine: { type: 'string', default: 'postgres' },
+    seed: { type: 'string', default: '1' },
+    keep: { type: 'boolean', default: false },
+  },
+})
+const profile = values.profile!
+if (!isProfileName(profile)) throw new Error(`unknown profile ${profile}`)
+const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+async function openBenchDb(): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
+  if (values.engine === 'pglite') {
+    const db = await createPgliteDb()
+    return { db, drop: async () => db.close() }
+  }
+  const name = `netinv_bench_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: baseUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  const db = createPostgresDb({ url: url.toString(), max: 4 })
+  return {
+    db,
+    url: url.toString(),
+    async drop() {
+      await db.close()
+      if (values.keep) return
+      const c = new pg.Client({ connectionString: baseUrl })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    },
+  }
+}
+
+let peakRss = 0
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200)
+
+const { db, url, drop } = await openBenchDb()
+try {
+  await migrateInventory(db)
+  const id = randomUUID()
+  const settings = { profile, seed: Number(values.seed), sites: [], generation: 0 }
+  await insertSnapshot(db, { id, name: `bench ${profile}`, note: null, status: 'run', origin: 'simulator', settings: { ...settings, network: `${profile}/${settings.seed}` }, sites: [], tsStart: Date.now(), creator: 'bench', version: PRODUCT_VERSION, initialVersion: PRODUCT_VERSION, jobId: null })
+  const sim = simulate(settings)
+  const t0 = performance.now()
+  const counts = await loadSnapshotRows(db, id, sim.tables())
+  const loaded = performance.now()
+  for (const [table] of GENERATORS) await db.query(`ANALYZE ${partitionTable(table, id)}`)
+  const analyzed = performance.now()
+  await updateSnapshot(db, id, { status: 'done', loaded: true, counts, total_dev_count: counts['inventory/devices'] ?? 0, interface_count: counts['inventory/interfaces'] ?? 0, ts_end: Date.now(), ts_change: Date.now() })
+  const rows = Object.values(counts).reduce((a, b) => a + b, 0)
+  const seconds = (loaded - t0) / 1000
+  peakRss = Math.max(peakRss, process.memoryUsage().rss)
+  console.log(
+    JSON.stringify({
+      bench: 'ingest',
+      engine: values.engine,
+      profile,
+      rows,
+      interfaces: counts['inventory/interfaces'],
+      devices: counts['inventory/devices'],
+      loadSeconds: Math.round(seconds * 10) / 10,
+      analyzeSeconds: Math.round((analyzed - loaded) / 100) / 10,
+      rowsPerSecond: Math.round(rows / seconds),
+      peakRssMb: Math.round(peakRss / 1048576),
+      ...(values.keep && url ? { databaseUrl: url, snapshotId: id } : {}),
+    }),
+  )
+} finally {
+  clearInterval(sampler)
+  await drop()
+}

@@ -1,0 +1,66 @@
+/** Background jobs (discovery, import, clone): bookkeeping rows with state and progress. */
+import type { Queryable } from '../../shared/db/index.js'
+import { ApiError } from '../../shared/errors.js'
+import { isSnapshotId } from '../catalog/index.js'
+
+export type JobName = 'discovery' | 'import' | 'clone' | 'load'
+export type JobStatus = 'scheduled' | 'running' | 'done' | 'error'
+
+export interface JobRow {
+  id: string
+  name: JobName
+  status: JobStatus
+  snapshot_id: string | null
+  scheduled_at: number
+  started_at: number | null
+  finished_at: number | null
+  username: string | null
+  progress: number
+  message: string | null
+}
+
+export function jobToApi(j: JobRow): Record<string, unknown> {
+  return {
+    id: j.id,
+    name: j.name,
+    status: j.status,
+    isDone: j.status === 'done' || j.status === 'error',
+    snapshot: j.snapshot_id,
+    scheduledAt: j.scheduled_at,
+    startedAt: j.started_at,
+    finishedAt: j.finished_at,
+    username: j.username,
+    progress: j.progress,
+    message: j.message,
+  }
+}
+
+export async function insertJob(db: Queryable, job: { id: string; name: JobName; snapshotId: string; username: string | null; now: number; status?: JobStatus }): Promise<void> {
+  const status = job.status ?? 'scheduled'
+  await db.query(
+    `INSERT INTO inventory.jobs (id, name, status, snapshot_id, scheduled_at, started_at, username) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [job.id, job.name, status, job.snapshotId, job.now, status === 'running' ? job.now : null, job.username],
+  )
+}
+
+export async function jobStarted(db: Queryable, id: string, now: number): Promise<void> {
+  await db.query(`UPDATE inventory.jobs SET status = 'running', started_at = $2 WHERE id = $1`, [id, now])
+}
+
+export async function jobProgress(db: Queryable, id: string, progress: number, message: string): Promise<void> {
+  await db.query(`UPDATE inventory.jobs SET progress = $2, message = $3 WHERE id = $1`, [id, Math.max(0, Math.min(1, progress)), message])
+}
+
+export async function jobFinished(db: Queryable, id: string, now: number, error?: string): Promise<void> {
+  await db.query(
+    `UPDATE inventory.jobs SET status = $2, finished_at = $3, message = $4, progress = CASE WHEN $2 = 'done' THEN 1 ELSE progress END WHERE id = $1`,
+    [id, error === undefined ? 'done' : 'error', now, error ?? 'finished'],
+  )
+}
+
+export async function getJob(db: Queryable, id: string): Promise<JobRow> {
+  const r = isSnapshotId(id) ? await db.query<JobRow>('SELECT * FROM inventory.jobs WHERE id = $1', [id]) : { rows: [] }
+  const job = r.rows[0]
+  if (!job) throw new ApiError('API_NOT_FOUND', `Job ${JSON.stringify(id).slice(0, 80)} not found`)
+  return job
+}

@@ -1,0 +1,81 @@
+/**
+ * The snapshot file format "netinv-snapshot", version 1 (docs/snapshot-format.md): UTF-8 JSON
+ * lines. A header line with the snapshot's metadata, then per stored table a section line, one
+ * JSON array per row (values in the section's column order), and a section end line with the
+ * row count; a final line closes the file. Rows are written in id order, so exporting the same
+ * snapshot twice, or a snapshot imported from a file, gives identical bytes.
+ */
+import type { Db } from '../../shared/db/index.js'
+import { STORED_TABLES, storageColumns } from '../catalog/index.js'
+import { streamSnapshotRows } from '../storage/index.js'
+import type { SnapshotRow } from './store.js'
+
+export const FORMAT_NAME = 'netinv-snapshot'
+export const FORMAT_VERSION = 1
+
+/** Metadata carried in the header line (everything that is not local state like lock or load). */
+export interface SnapshotHeader {
+  name: string | null
+  note: string | null
+  settings: Record<string, unknown>
+  sites: unknown[]
+  errors: unknown[]
+  counts: Record<string, number>
+  totalDevCount: number
+  licensedDevCount: number
+  deviceAddedCount: number
+  deviceRemovedCount: number
+  interfaceCount: number
+  tsStart: number
+  tsEnd: number | null
+  version: string
+  initialVersion: string
+  creatorUsername: string | null
+}
+
+export function headerOf(s: SnapshotRow): SnapshotHeader {
+  return {
+    name: s.name,
+    note: s.note,
+    settings: s.settings,
+    sites: s.sites,
+    errors: s.errors,
+    counts: s.counts,
+    totalDevCount: s.total_dev_count,
+    licensedDevCount: s.licensed_dev_count,
+    deviceAddedCount: s.device_added_count,
+    deviceRemovedCount: s.device_removed_count,
+    interfaceCount: s.interface_count,
+    tsStart: s.ts_start,
+    tsEnd: s.ts_end,
+    version: s.version,
+    initialVersion: s.initial_version,
+    creatorUsername: s.creator_username,
+  }
+}
+
+/** Writes a snapshot file through `write` (which applies back-pressure), in chunks of whole lines. */
+export async function exportSnapshot(db: Db, s: SnapshotRow, write: (text: string) => Promise<void>): Promise<void> {
+  let buf = `${JSON.stringify({ format: FORMAT_NAME, version: FORMAT_VERSION, snapshot: headerOf(s) })}\n`
+  const flush = async (force: boolean) => {
+    if (buf.length >= 64 * 1024 || (force && buf.length > 0)) {
+      const out = buf
+      buf = ''
+      await write(out)
+    }
+  }
+  let total = 0
+  for (const table of STORED_TABLES) {
+    buf += `${JSON.stringify({ table: table.path, columns: storageColumns(table).map((c) => c.name) })}\n`
+    let rows = 0
+    await streamSnapshotRows(db, table, s.id, async (batch) => {
+      for (const values of batch) buf += `${JSON.stringify(values)}\n`
+      rows += batch.length
+      await flush(false)
+    })
+    total += rows
+    buf += `${JSON.stringify({ end: table.path, rows })}\n`
+  }
+  buf += `${JSON.stringify({ eof: true, tables: STORED_TABLES.length, rows: total })}\n`
+  await flush(true)
+}

@@ -1,0 +1,118 @@
+/**
+ * What users do with snapshots: rename/annotate, lock/unlock, load/unload, clone, delete.
+ * Every state check happens under a row lock, so two concurrent calls cannot both pass it.
+ */
+import { randomUUID } from 'node:crypto'
+import { ApiError } from '../../shared/errors.js'
+import type { Queryable } from '../../shared/db/index.js'
+import { attachSnapshot, cloneSnapshotRows, detachSnapshot, dropSnapshotRows } from '../storage/index.js'
+import type { InventoryServices } from '../discovery/runner.js'
+import { deleteSnapshotRow, getSnapshot, insertSnapshot, updateSnapshot, type SnapshotRow } from './store.js'
+
+function assertSettled(s: SnapshotRow): void {
+  if (s.status === 'run' || s.status === 'finishing') throw new ApiError('API_SNAPSHOT_BUSY', `Snapshot ${s.id} is being discovered`)
+  if (s.loading) throw new ApiError('API_SNAPSHOT_BUSY', `Snapshot ${s.id} is being loaded or unloaded`)
+}
+
+function assertHasData(s: SnapshotRow): void {
+  assertSettled(s)
+  if (s.status === 'error') throw new ApiError('API_CONFLICT', `Snapshot ${s.id} failed and holds no data`)
+}
+
+async function locked(tx: Queryable, id: string): Promise<SnapshotRow> {
+  await tx.query('SELECT id FROM inventory.snapshots WHERE id = $1 FOR UPDATE', [id])
+  return getSnapshot(tx, id)
+}
+
+export async function patchSnapshot(svc: InventoryServices, id: string, fields: { name?: string | null; note?: string | null }): Promise<SnapshotRow> {
+  await getSnapshot(svc.db, id)
+  await updateSnapshot(svc.db, id, { ...fields, ts_change: svc.now() })
+  return getSnapshot(svc.db, id)
+}
+
+export async function setLocked(svc: InventoryServices, id: string, lock: boolean): Promise<SnapshotRow> {
+  await svc.db.transaction(async (tx) => {
+    const s = await locked(tx, id)
+    if (lock) assertHasData(s)
+    if (s.locked !== lock) await updateSnapshot(tx, id, { locked: lock, ts_change: svc.now() })
+  })
+  return getSnapshot(svc.db, id)
+}
+
+/** Load (attach partitions) or unload (detach them; rows are kept). Idempotent. */
+export async function setLoaded(svc: InventoryServices, id: string, load: boolean): Promise<void> {
+  const s = await svc.db.transaction(async (tx) => {
+    const s = await locked(tx, id)
+    assertHasData(s)
+    if (s.loaded !== load) await updateSnapshot(tx, id, { loading: true })
+    return s
+  })
+  if (s.loaded === load) return
+  try {
+    if (load) await attachSnapshot(svc.db, id)
+    else await detachSnapshot(svc.db, id)
+    await updateSnapshot(svc.db, id, { loaded: load, loading: false, ts_change: svc.now() })
+  } catch (err) {
+    await updateSnapshot(svc.db, id, { loading: false }).catch(() => {})
+    throw err
+  }
+}
+
+/** Deletes a snapshot and its rows; 409 when locked or busy. */
+export async function deleteSnapshot(svc: InventoryServices, id: string): Promise<void> {
+  await svc.db.transaction(async (tx) => {
+    const s = await locked(tx, id)
+    if (s.locked) throw new ApiError('API_SNAPSHOT_LOCKED', `Snapshot ${id} is locked; unlock it before deleting`)
+    assertSettled(s)
+    await updateSnapshot(tx, id, { loading: true })
+  })
+  try {
+    await dropSnapshotRows(svc.db, id)
+    await deleteSnapshotRow(svc.db, id)
+  } catch (err) {
+    await updateSnapshot(svc.db, id, { loading: false }).catch(() => {})
+    throw err
+  }
+}
+
+/** Copies a snapshot (rows and metadata) into a new, loaded, unlocked snapshot; returns its id. */
+export async function cloneSnapshot(svc: InventoryServices, id: string, username: string | null): Promise<string> {
+  const src = await getSnapshot(svc.db, id)
+  assertHasData(src)
+  const cloneId = randomUUID()
+  const now = svc.now()
+  await insertSnapshot(svc.db, {
+    id: cloneId,
+    name: src.name === null ? `Clone of ${src.id}` : `${src.name} (clone)`,
+    note: src.note,
+    status: 'finishing',
+    origin: 'clone',
+    settings: { ...src.settings, clonedFrom: src.id },
+    sites: src.sites,
+    tsStart: src.ts_start,
+    tsEnd: src.ts_end,
+    creator: username,
+    version: src.version,
+    initialVersion: src.initial_version,
+    jobId: null,
+  })
+  try {
+    await cloneSnapshotRows(svc.db, src.id, cloneId)
+  } catch (err) {
+    await deleteSnapshotRow(svc.db, cloneId).catch(() => {})
+    throw err
+  }
+  await updateSnapshot(svc.db, cloneId, {
+    status: 'done',
+    loaded: true,
+    errors: src.errors,
+    counts: src.counts,
+    total_dev_count: src.total_dev_count,
+    licensed_dev_count: src.licensed_dev_count,
+    device_added_count: src.device_added_count,
+    device_removed_count: src.device_removed_count,
+    interface_count: src.interface_count,
+    ts_change: now,
+  })
+  return cloneId
+}

@@ -1,0 +1,78 @@
+/**
+ * Import of a snapshot file, streamed: the request body is parsed line by line and each table
+ * section is piped into COPY as it arrives, so a file of any size never sits in memory. A file
+ * that fails halfway leaves nothing behind but the failed job's record.
+ */
+import { randomUUID } from 'node:crypto'
+import { ApiError, invalidInput } from '../../shared/errors.js'
+import { STORED_TABLES, partitionTable } from '../catalog/index.js'
+import { dropSnapshotRows, loadSnapshotRows } from '../storage/index.js'
+import { insertJob, jobFinished, jobProgress } from '../discovery/jobs.js'
+import type { InventoryServices } from '../discovery/runner.js'
+import { readLines } from './lines.js'
+import { SnapshotFileReader } from './reader.js'
+import { deleteSnapshotRow, insertSnapshot, updateSnapshot } from './store.js'
+
+function asInputError(err: unknown, line: number): unknown {
+  if (err instanceof ApiError) return err
+  if (err instanceof TypeError) return invalidInput(`line ${line}: ${err.message}`)
+  const code = (err as { code?: unknown }).code
+  if (typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'))) {
+    return invalidInput(`near line ${line}: ${(err as Error).message}`)
+  }
+  return err
+}
+
+export async function importSnapshot(svc: InventoryServices, body: AsyncIterable<Buffer>, username: string | null): Promise<{ id: string; jobId: string }> {
+  const reader = new SnapshotFileReader(readLines(body, svc.config.server.uploadLimitBytes))
+  const header = await reader.header()
+  const id = randomUUID()
+  const jobId = randomUUID()
+  const now = svc.now()
+  await svc.db.transaction(async (tx) => {
+    await insertSnapshot(tx, {
+      id,
+      name: header.name,
+      note: header.note,
+      status: 'run',
+      origin: 'import',
+      settings: header.settings,
+      sites: header.sites as never,
+      tsStart: header.tsStart,
+      tsEnd: header.tsEnd,
+      creator: header.creatorUsername,
+      version: header.version,
+      initialVersion: header.initialVersion,
+      jobId,
+    })
+    await insertJob(tx, { id: jobId, name: 'import', snapshotId: id, username, now, status: 'running' })
+  })
+  try {
+    await loadSnapshotRows(svc.db, id, reader.tables(), (table, n) => jobProgress(svc.db, jobId, 0.5, `importing ${table.path}: ${n} rows`))
+    if (!reader.finished) reader.fail('unexpected end of file (the file is truncated)')
+    await reader.rest()
+    await updateSnapshot(svc.db, id, { status: 'finishing' })
+    for (const table of STORED_TABLES) await svc.db.query(`ANALYZE ${partitionTable(table, id)}`)
+    await updateSnapshot(svc.db, id, {
+      status: 'done',
+      loaded: true,
+      errors: header.errors,
+      counts: header.counts,
+      total_dev_count: header.totalDevCount,
+      licensed_dev_count: header.licensedDevCount,
+      device_added_count: header.deviceAddedCount,
+      device_removed_count: header.deviceRemovedCount,
+      interface_count: header.interfaceCount,
+      ts_change: svc.now(),
+    })
+    await jobFinished(svc.db, jobId, svc.now())
+    return { id, jobId }
+  } catch (err) {
+    const mapped = asInputError(err, reader.line)
+    await dropSnapshotRows(svc.db, id).catch(() => {})
+    await deleteSnapshotRow(svc.db, id).catch(() => {})
+    const message = mapped instanceof Error ? mapped.message : 'import failed'
+    await jobFinished(svc.db, jobId, svc.now(), `import failed: ${message}`).catch(() => {})
+    throw mapped
+  }
+}

@@ -1,0 +1,55 @@
+import t from 'tap'
+import { mkdtempSync, writeFileSync, renameSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { watchConfig } from '../../src/gateway/config-watch.js'
+import { memoryLog, send, startTestGateway } from './helpers.js'
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (cond()) return
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+function writeConfig(dir: string, value: unknown): void {
+  // Written next to the target and renamed, as editors and ConfigMap updates do.
+  const tmp = join(dir, '.api.json.tmp')
+  writeFileSync(tmp, typeof value === 'string' ? value : JSON.stringify(value), { mode: 0o644 })
+  renameSync(tmp, join(dir, 'api.json'))
+}
+
+t.test('api.json changes apply without a restart; a bad file keeps the running config', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'netinv-cfg-'))
+  writeConfig(dir, { versioning: { apiVersion: 'v7.6' } })
+  const { log, lines } = memoryLog()
+  const gw = await startTestGateway(t)
+  const watch = watchConfig({ configDir: dir, log, apply: (c) => gw.gateway.setConfig(c), debounceMs: 20 })
+  t.teardown(() => watch.stop())
+
+  writeConfig(dir, { versioning: { apiVersion: 'v6.0' } })
+  await until(() => gw.gateway.config().versioning.apiVersion === 'v6.0', 'file change')
+  t.same((await send(gw.url, '/api/version')).json(), { apiVersion: 'v6.0', releaseVersion: '7.6.0' })
+
+  writeConfig(dir, { rateLimit: { perSecond: 'lots' } })
+  await until(() => lines.some((l) => l.msg === 'configuration reload failed; keeping the running configuration'), 'error log')
+  const failed = lines.find((l) => l.msg === 'configuration reload failed; keeping the running configuration')!
+  t.match(failed.error, /rateLimit\.perSecond/)
+  t.equal(gw.gateway.config().versioning.apiVersion, 'v6.0', 'old config kept')
+
+  writeConfig(dir, '{ not json')
+  await until(() => lines.filter((l) => l.level === 50).length >= 2, 'second error')
+  t.equal(gw.gateway.config().versioning.apiVersion, 'v6.0')
+})
+
+t.test('SIGHUP reloads', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'netinv-cfg-'))
+  writeConfig(dir, {})
+  const { log } = memoryLog()
+  let applied = 0
+  const watch = watchConfig({ configDir: dir, log, apply: () => applied++, debounceMs: 10_000 })
+  t.teardown(() => watch.stop())
+  process.emit('SIGHUP', 'SIGHUP')
+  t.equal(applied, 1)
+})

@@ -1,0 +1,64 @@
+import t from 'tap'
+import { ENGINES, freshDb } from '../../helpers/db.js'
+import { startApp } from '../app.js'
+
+const NDJSON = { 'content-type': 'application/x-ndjson' }
+
+for (const engine of ENGINES) {
+  t.test(`export, import, export gives the same file on ${engine}`, async (t) => {
+    const db = await freshDb(t, engine)
+    const api = await startApp(t, db)
+    const id = await api.discover({ sites: ['BERLIN-01', 'LONDON-01', 'PARIS-01'], snapshotName: 'three sites' })
+    const first = await api.call('GET', `snapshots/${id}/download`)
+    t.equal(first.status, 200)
+    t.match(first.headers.get('content-type'), /application\/x-ndjson/)
+    const lines = first.text.trimEnd().split('\n')
+    t.match(JSON.parse(lines[0]!), { format: 'netinv-snapshot', version: 1, snapshot: { name: 'three sites' } })
+    t.match(JSON.parse(lines.at(-1)!), { eof: true, tables: 13 })
+
+    const up = await api.call('POST', 'snapshots/upload', first.text, NDJSON)
+    t.equal(up.status, 201, up.text)
+    const imported = (up.body as { id: string }).id
+    t.not(imported, id)
+    const job = (await api.call('GET', `jobs/${(up.body as { jobId: string }).jobId}`)).body
+    t.match(job, { name: 'import', status: 'done', isDone: true })
+    const again = await api.call('GET', `snapshots/${imported}/download`)
+    t.equal(again.text.length, first.text.length)
+    t.ok(again.text === first.text, 'identical content')
+    const snap = (await api.call('GET', `snapshots/${imported}`)).body as Record<string, unknown>
+    t.match(snap, { status: 'done', state: 'loaded', name: 'three sites', origin: 'import' })
+
+    // bad files leave nothing behind
+    const header = lines[0]!
+    const bad: Array<[string, string, number]> = [
+      ['not json', 'hello\n', 422],
+      ['wrong format', '{"format":"other","version":1}\n', 422],
+      ['future version', header.replace('"version":1', '"version":99'), 422],
+      ['truncated', lines.slice(0, 20).join('\n'), 422],
+      ['unknown table', `${header}\n{"table":"inventory/nope","columns":["id"]}\n`, 422],
+      ['unknown column', `${header}\n{"table":"inventory/devices","columns":["id","bogus"]}\n`, 422],
+      ['wrong row width', `${header}\n{"table":"inventory/devices","columns":["id","sn"]}\n["a"]\n`, 422],
+      ['bad type', `${header}\n{"table":"inventory/devices","columns":["id","uptime"]}\n["a","soon"]\n{"end":"inventory/devices","rows":1}\n{"eof":true,"tables":1,"rows":1}\n`, 422],
+      ['bad address', `${header}\n{"table":"inventory/devices","columns":["id","loginIp"]}\n["a","999.1.1.1"]\n{"end":"inventory/devices","rows":1}\n{"eof":true,"tables":1,"rows":1}\n`, 422],
+      ['wrong row count', `${header}\n{"table":"inventory/devices","columns":["id"]}\n["a"]\n{"end":"inventory/devices","rows":5}\n`, 422],
+      ['junk after the end', `${header}\n{"eof":true,"tables":0,"rows":0}\nmore\n`, 422],
+    ]
+    const before = ((await api.call('GET', 'snapshots')).body as unknown[]).length
+    for (const [what, body, status] of bad) {
+      const r = await api.call('POST', 'snapshots/upload', body, NDJSON)
+      t.equal(r.status, status, `${what}: ${r.text.slice(0, 200)}`)
+      t.match(r.body, { code: 'API_INVALID_INPUT' }, what)
+    }
+    t.equal(((await api.call('GET', 'snapshots')).body as unknown[]).length, before, 'failed imports leave no snapshot')
+    const leftovers = await db.query(`SELECT relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'inventory' AND c.relkind = 'r' AND relname LIKE 'devices\\_s\\_%'`)
+    t.equal(leftovers.rows.length, 2, 'and no partition')
+  })
+}
+
+t.test('an upload above the limit is refused with 413', async (t) => {
+  const db = await freshDb(t, 'pglite')
+  const api = await startApp(t, db, { server: { uploadLimitBytes: 2048 } })
+  const header = JSON.stringify({ format: 'netinv-snapshot', version: 1, snapshot: {} })
+  const r = await api.call('POST', 'snapshots/upload', `${header}\n${'x'.repeat(4096)}\n`, NDJSON)
+  t.equal(r.status, 413)
+})
