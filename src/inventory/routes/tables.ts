@@ -7,15 +7,19 @@ import type { Router } from '../../shared/http/index.js'
 import { negotiate, readJson, sendJson } from '../../shared/http/index.js'
 import { ApiError, notFound } from '../../shared/errors.js'
 import type { Db } from '../../shared/db/index.js'
-import type { TableDef } from '../catalog/types.js'
+import { findTable, type TableDef } from '../catalog/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { describeTable, prepareTableQuery, runTableQuery, streamTableCsv, type TableQueryDeps } from '../query/index.js'
 import { ReportService, type FindTable } from '../reports/index.js'
+import { resolveSnapshot } from '../snapshots/index.js'
 
 export interface TableRouteOptions {
   findTable: FindTable
   resolveSnapshot(db: Db, ref: string): Promise<string>
 }
+
+/** The catalog's tables and the snapshot store's resolution (tests may pass their own). */
+export const DEFAULT_TABLE_ROUTE_OPTIONS: TableRouteOptions = { findTable, resolveSnapshot }
 
 const JSON_TYPE = 'application/json'
 const CSV_TYPE = 'text/csv'
@@ -40,7 +44,7 @@ function tableOf(options: TableRouteOptions, path: string | undefined): TableDef
   return table
 }
 
-export function registerTableRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: TableRouteOptions): void {
+export function registerTableRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: TableRouteOptions = DEFAULT_TABLE_ROUTE_OPTIONS): void {
   const reports = new ReportService({ db: deps.db, findTable: options.findTable })
   const queryDeps: TableQueryDeps = {
     db: deps.db,
