@@ -1,5 +1,5 @@
 /** The table query engine: parse → validate against the catalog → plan → execute. */
-export { parseTableRequest, parseFilter, MAX_FILTER_DEPTH, MAX_FILTER_CONDITIONS, MAX_COLUMNS } from './parse.js'
+export { parseTableRequest, parseFilter, formatAsksCsv, MAX_FILTER_DEPTH, MAX_FILTER_CONDITIONS, MAX_COLUMNS } from './parse.js'
 export { validateRequest, validateFilter, resolveColumn, type FilterContext } from './validate.js'
 export { planQuery, shapeRow, sourceSql } from './plan.js'
 export { Params, filterExpr, severityExpr, columnExpr } from './sql-filter.js'

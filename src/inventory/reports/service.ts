@@ -64,13 +64,14 @@ export class ReportService {
    * table shown there; a list selects rules by id (ids of other tables' rules are ignored).
    */
   async rulesFor(table: TableDef, reports: string | readonly string[]): Promise<ColorRule[]> {
-    const all = (await this.rules()).filter((r) => r.tablePath === table.path)
+    const rules = await this.rules()
+    const all = rules.filter((r) => r.tablePath === table.path)
     let chosen: ReportRule[]
     if (typeof reports === 'string') {
       const web = `/${reports.replace(/^\/+|\/+$/g, '')}`
       chosen = web === table.webPath.replace(/\/+$/, '') ? all : []
     } else {
-      const known = new Set((await this.rules()).map((r) => r.id))
+      const known = new Set(rules.map((r) => r.id))
       reports.forEach((id, i) => {
         if (!known.has(id)) throw invalidInput([{ message: `"reports[${i}]" is not a known report id` }])
       })

@@ -9,7 +9,7 @@ import { ApiError, notFound } from '../../shared/errors.js'
 import type { Db } from '../../shared/db/index.js'
 import { findTable, type TableDef } from '../catalog/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
-import { describeTable, prepareTableQuery, runTableQuery, streamTableCsv, type TableQueryDeps } from '../query/index.js'
+import { describeTable, formatAsksCsv, prepareTableQuery, runTableQuery, streamTableCsv, type TableQueryDeps } from '../query/index.js'
 import { ReportService, type FindTable } from '../reports/index.js'
 import { resolveSnapshot } from '../snapshots/index.js'
 
@@ -27,9 +27,7 @@ const CSV_TYPE = 'text/csv'
 /** Whether the answer is CSV: the body's `format` asks for it, or Accept prefers it; 406 when unsatisfiable. */
 function wantsCsv(req: IncomingMessage, body: unknown): boolean {
   const accept = req.headers.accept
-  const format = typeof body === 'object' && body !== null ? (body as { format?: { dataType?: unknown; exportToFile?: unknown } }).format : undefined
-  const formatCsv = typeof format === 'object' && format !== null && (format.dataType === 'csv' || (format.exportToFile === true && format.dataType === undefined))
-  if (formatCsv) {
+  if (formatAsksCsv(body)) {
     if (negotiate(accept, [CSV_TYPE]) === null) throw new ApiError('API_NOT_ACCEPTABLE')
     return true
   }
