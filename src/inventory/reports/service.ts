@@ -5,9 +5,9 @@
 import type { TableDef } from '../catalog/types.js'
 import type { Db } from '../../shared/db/index.js'
 import { ApiError, invalidInput, notFound } from '../../shared/errors.js'
-import type { ColorRule } from '../query/index.js'
+import { mapDbError, type ColorRule } from '../query/index.js'
 import { BUILTIN_GROUPS, BUILTIN_RULES } from './builtin.js'
-import { compileRule, validateRuleInput, type FindTable } from './compile.js'
+import { compileRule, regexesOf, validateRuleInput, type FindTable, type RuleInput } from './compile.js'
 import { tableResults } from './results.js'
 import { RuleStore } from './store.js'
 import type { ApiReportRule, ReportGroup, ReportRule, RuleResult } from './types.js'
@@ -41,14 +41,27 @@ export class ReportService {
     return rule
   }
 
+  /** Compiles a rule body against its table; the database checks its regular expressions. */
+  private async checked(input: RuleInput): Promise<RuleInput> {
+    const compiled = compileRule(this.deps.findTable(input.tablePath)!, { ...input, id: 'new', custom: true })
+    for (const pattern of regexesOf(compiled)) {
+      try {
+        await this.deps.db.query("SELECT '' ~ $1::text AS ok", [pattern])
+      } catch (err) {
+        throw mapDbError(err)
+      }
+    }
+    return input
+  }
+
   async create(body: unknown, createdBy: string | null): Promise<ReportRule> {
-    return this.store.create(validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS), createdBy)
+    return this.store.create(await this.checked(validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS)), createdBy)
   }
 
   async update(id: string, body: unknown): Promise<ReportRule> {
     const rule = await this.get(id)
     if (!rule.custom) throw new ApiError('API_CONFLICT', 'Built-in rules cannot be changed')
-    const updated = await this.store.update(id, validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS, rule))
+    const updated = await this.store.update(id, await this.checked(validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS, rule)))
     if (!updated) throw notFound()
     return updated
   }

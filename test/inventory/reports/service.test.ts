@@ -91,6 +91,8 @@ for (const engine of ENGINES) {
         { ...base, defaultColor: 5 },
         { ...base, groups: ['nope'] },
         { ...base, extra: 1 },
+        { ...base, checks: { '30': { version: ['reg', '(unclosed'] } } },
+        { ...base, checks: { '30': { or: [{ hostname: ['nireg', '[z-a]'] }] } } },
       ]
       for (const body of bad) t.equal(await status(reports.create(body, null)), 422, JSON.stringify(body))
     })
