@@ -28,11 +28,23 @@ export class ReportService {
     return BUILTIN_GROUPS
   }
 
-  /** Built-in rules whose table is in the catalog, then custom rules. */
+  /**
+   * Built-in rules whose table is in the catalog, then custom rules that still fit it (a rule
+   * saved against an older catalog that no longer validates is left out rather than failing
+   * every listing).
+   */
   async rules(): Promise<ReportRule[]> {
-    const builtins = BUILTIN_RULES.filter((r) => this.deps.findTable(r.tablePath) !== undefined)
-    const custom = (await this.store.list()).filter((r) => this.deps.findTable(r.tablePath) !== undefined)
-    return [...builtins, ...custom]
+    const fits = (rule: ReportRule): boolean => {
+      const table = this.deps.findTable(rule.tablePath)
+      if (!table) return false
+      try {
+        compileRule(table, rule)
+        return true
+      } catch {
+        return false
+      }
+    }
+    return [...BUILTIN_RULES.filter(fits), ...(await this.store.list()).filter(fits)]
   }
 
   async get(id: string): Promise<ReportRule> {
