@@ -33,6 +33,7 @@ async function buildAuthService(rt: Runtime, db: Db, limiter: Limiter, redis: Re
     log: rt.log,
     dataDir: rt.env.dataDir,
     jwtPrivateKeyFile: rt.env.jwtPrivateKeyFile,
+    jwtPreviousPublicKeysDir: rt.env.jwtPreviousPublicKeysDir,
     adminPassword: rt.env.adminPassword,
     redis,
     limiter,

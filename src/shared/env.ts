@@ -15,6 +15,8 @@ export interface Env {
   inventoryPort: number
   internalSecret: string | undefined
   jwtPrivateKeyFile: string | undefined
+  /** Directory of `*.pem` public keys of earlier signing keys that still verify (key rotation). */
+  jwtPreviousPublicKeysDir: string | undefined
   adminPassword: string | undefined
   logLevel: string
 }
@@ -43,6 +45,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     inventoryPort: port('INVENTORY_PORT', source.INVENTORY_PORT, 8081),
     internalSecret: optional(source.INTERNAL_SECRET),
     jwtPrivateKeyFile: optional(source.JWT_PRIVATE_KEY_FILE),
+    jwtPreviousPublicKeysDir: optional(source.JWT_PREVIOUS_PUBLIC_KEYS_DIR),
     adminPassword: optional(source.ADMIN_PASSWORD),
     logLevel: source.LOG_LEVEL || 'info',
   }

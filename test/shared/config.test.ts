@@ -29,4 +29,8 @@ t.test('bad values stop the start naming the key', async (t) => {
   t.equal(keyOf(() => compileConfig({ rateLimit: { perSecond: -1 } })), 'rateLimit.perSecond')
   t.equal(keyOf(() => compileConfig({ versioning: { generations: { path: { sunset: '2026-13-01' } } } })), 'versioning.generations.path.sunset')
   t.equal(keyOf(() => compileConfig({ app: { bogus: 1 } })), 'app.bogus')
+  for (const impossible of ['2026-02-30T00:00:00Z', '2026-01-01T24:00:00Z', '2026-04-31T00:00:00Z', '2026-01-01 00:00:00Z']) {
+    t.equal(keyOf(() => compileConfig({ versioning: { generations: { path: { sunset: impossible } } } })), 'versioning.generations.path.sunset', impossible)
+  }
+  t.equal(keyOf(() => compileConfig({ versioning: { generations: { path: { sunset: '2028-02-29T12:00:00+02:00' } } } })), undefined)
 })

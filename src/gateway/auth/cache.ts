@@ -1,7 +1,10 @@
 /**
  * Bounded verification caches (lru-cache) whose entries expire on the injected clock, with
- * in-flight de-duplication (many parallel requests with one new credential derive it once) and
- * invalidation by the user or API key an entry depends on.
+ * in-flight de-duplication (many parallel requests with one new credential derive it once),
+ * refresh ahead of expiry (past 3/4 of its life an entry is still answered while it is verified
+ * again in the background, so a busy credential never waits for a key derivation), and
+ * invalidation by the user or API key an entry depends on (that one is immediate: nothing stale
+ * is answered after it).
  */
 import { LRUCache } from 'lru-cache'
 import type { Clock } from '../identity/index.js'
@@ -9,6 +12,8 @@ import type { Clock } from '../identity/index.js'
 interface Entry<V> {
   value: V
   until: number
+  /** From here on, a hit also starts a background refresh. */
+  refreshAt: number
   userId: string | undefined
   apiKeyId: string | undefined
 }
@@ -38,23 +43,35 @@ export class VerificationCache<V extends object | null> {
   async get(key: string, load: () => Promise<Cached<V>>): Promise<V> {
     const now = this.clock()
     const hit = this.lru.get(key)
-    if (hit && now < hit.until) return hit.value
-    if (hit) this.lru.delete(key)
-    let pending = this.inflight.get(key)
-    if (!pending) {
-      const epoch = this.epoch
-      pending = load().then((loaded) => {
-        const until = Math.min(loaded.until ?? Infinity, this.clock() + this.ttlMs())
-        if (epoch === this.epoch && until > this.clock()) {
-          this.lru.set(key, { value: loaded.value, until, userId: loaded.userId, apiKeyId: loaded.apiKeyId })
-        }
-        return loaded
-      })
-      this.inflight.set(key, pending)
-      const clear = () => this.inflight.delete(key)
-      pending.then(clear, clear)
+    if (hit && now < hit.until) {
+      if (now >= hit.refreshAt && !this.inflight.has(key)) this.load(key, load).catch(() => {}) // keeps the entry until `until`
+      return hit.value
     }
-    return (await pending).value
+    if (hit) this.lru.delete(key)
+    return (await this.load(key, load)).value
+  }
+
+  private load(key: string, load: () => Promise<Cached<V>>): Promise<Cached<V>> {
+    let pending = this.inflight.get(key)
+    if (pending) return pending
+    const epoch = this.epoch
+    const startedAt = this.clock()
+    pending = load().then((loaded) => {
+      const now = this.clock()
+      const until = Math.min(loaded.until ?? Infinity, now + this.ttlMs())
+      if (epoch !== this.epoch) return loaded
+      if (until > now) {
+        const refreshAt = startedAt + (until - startedAt) * 0.75
+        this.lru.set(key, { value: loaded.value, until, refreshAt, userId: loaded.userId, apiKeyId: loaded.apiKeyId })
+      } else this.lru.delete(key)
+      return loaded
+    })
+    this.inflight.set(key, pending)
+    const clear = () => {
+      if (this.inflight.get(key) === pending) this.inflight.delete(key)
+    }
+    pending.then(clear, clear)
+    return pending
   }
 
   /** Drops every entry that depends on this user or API key. */

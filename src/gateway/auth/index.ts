@@ -24,12 +24,16 @@ export type { AuthService } from './types.js'
 export { REVOCATION_CHANNEL } from './revocation.js'
 export { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from '../handlers/index.js'
 
+const PRUNE_INTERVAL_MS = 3_600_000
+
 export interface AuthServiceOptions {
   db: Db
   config: Readonly<Config>
   log: Logger
   dataDir: string
   jwtPrivateKeyFile?: string | undefined
+  /** Public keys of earlier signing keys that still verify (rotation). */
+  jwtPreviousPublicKeysDir?: string | undefined
   adminPassword?: string | undefined
   /** Revocation broadcast to other replicas (a duplicate connection subscribes). */
   redis?: Redis | Cluster | undefined
@@ -55,7 +59,12 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
     adminPassword: opts.adminPassword,
     print: opts.print ?? ((line) => void process.stderr.write(`${line}\n`)),
   })
-  const signingKey = await loadSigningKey({ file: opts.jwtPrivateKeyFile, dataDir: opts.dataDir, log })
+  const signingKey = await loadSigningKey({
+    file: opts.jwtPrivateKeyFile,
+    dataDir: opts.dataDir,
+    log,
+    previousPublicKeysDir: opts.jwtPreviousPublicKeysDir,
+  })
   const ttlMs = () => Math.min(config.auth.cacheTtlMs, bus.ttlCap())
   const tokens = new AccessTokens(
     signingKey,
@@ -72,6 +81,10 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
     } else authenticator.invalidateApiKey(e.id)
   })
   const sessions = new Sessions({ store, tokens, config, limiter: opts.limiter })
+  const prune = setInterval(() => {
+    store.refreshTokens.prune().catch((err: unknown) => log.warn({ err }, 'pruning refresh tokens failed'))
+  }, PRUNE_INTERVAL_MS)
+  prune.unref()
   const handlers = createHandlers({ store, sessions, authenticator, tokens, signingKey, usage, config, clock })
 
   return {
@@ -89,6 +102,7 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
     handlers,
     ready: () => db.ping(),
     async close() {
+      clearInterval(prune)
       await usage.close()
       await bus.close()
     },

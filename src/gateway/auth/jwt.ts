@@ -1,13 +1,14 @@
 /**
- * Access tokens: RS256 JWTs (jose) with a `kid` header. Verification allows RS256 only, checks
- * signature, `exp`, `aud`, `iss` and the payload's types, and is cached until min(exp, TTL).
+ * Access tokens: JWTs (jose) signed RS256 (or ES256 with an EC key) with a `kid` header.
+ * Verification takes the key by `kid` and accepts only that key's own algorithm (from the
+ * allow-list RS256/ES256: no `none`, no HMAC, no algorithm confusion), and checks signature, `exp`, `aud`, `iss` and the payload's types, and is cached until min(exp, TTL).
  */
 import { SignJWT, jwtVerify, type JWTPayload } from 'jose'
 import { ApiError } from '../../shared/errors.js'
 import { SCOPES, type Scope } from '../../shared/manifest.js'
 import type { Clock } from '../identity/index.js'
 import { VerificationCache } from './cache.js'
-import { JWT_ALGORITHM, type SigningKey } from './keys.js'
+import { JWT_ALGORITHMS, type SigningKey } from './keys.js'
 import { secretHash } from '../identity/index.js'
 
 export interface AccessClaims {
@@ -54,7 +55,7 @@ export class AccessTokens {
       isAdmin: user.isAdmin,
       ...(sid ? { sid } : {}),
     })
-      .setProtectedHeader({ alg: JWT_ALGORITHM, typ: 'JWT', kid: this.key.kid })
+      .setProtectedHeader({ alg: this.key.alg, typ: 'JWT', kid: this.key.kid })
       .setIssuedAt(iat)
       .setExpirationTime(exp)
       .setAudience(this.settings.audience)
@@ -79,11 +80,12 @@ export class AccessTokens {
       ;({ payload } = await jwtVerify(
         token,
         (header) => {
-          if (header.kid !== this.key.kid) throw new ApiError('API_INVALID_ACCESS_TOKEN')
-          return this.key.publicKey
+          const vk = header.kid === undefined ? undefined : this.key.verification.get(header.kid)
+          if (!vk || header.alg !== vk.alg) throw new ApiError('API_INVALID_ACCESS_TOKEN')
+          return vk.key
         },
         {
-          algorithms: [JWT_ALGORITHM],
+          algorithms: [...JWT_ALGORITHMS],
           issuer: this.settings.issuer,
           audience: this.settings.audience,
           currentDate: new Date(this.clock()),

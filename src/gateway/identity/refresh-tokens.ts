@@ -141,4 +141,19 @@ export class RefreshTokenStore {
     ])
     return rows[0]?.family_id ?? null
   }
+
+  /**
+   * Deletes families in which no token can be used any more (each one revoked, used or expired)
+   * and nothing happened for a day: reuse detection has nothing left to protect there.
+   */
+  async prune(): Promise<number> {
+    const now = this.clock()
+    const { rowCount } = await this.db.query(
+      `DELETE FROM identity.refresh_tokens WHERE family_id IN (
+         SELECT family_id FROM identity.refresh_tokens GROUP BY family_id
+         HAVING bool_and(revoked_at IS NOT NULL OR used_at IS NOT NULL OR expires_at <= $1) AND max(last_used_at) < $2)`,
+      [now, now - 86_400_000],
+    )
+    return rowCount
+  }
 }

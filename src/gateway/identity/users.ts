@@ -129,6 +129,10 @@ export class UserStore {
     add('updated_at', this.clock())
     const { rows } = await this.db.query<UserRow>(`UPDATE identity.users SET ${sets.join(', ')} WHERE id = $1 RETURNING ${COLUMNS}`, params)
     if (!rows[0]) return null
+    if (patch.password !== undefined) {
+      // A new password ends every session opened with the old one.
+      await this.db.query('UPDATE identity.refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [id, this.clock()])
+    }
     this.notify({ type: 'user', id })
     return toUser(rows[0])
   }

@@ -27,7 +27,17 @@ export class ConfigError extends Error {
   }
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/
+
+/** A real RFC 3339 date-time: the pattern, and a calendar day that exists (no 30 February). */
+export function isRfc3339(value: string): boolean {
+  const m = RFC3339.exec(value)
+  if (!m) return false
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  if (month < 1 || month > 12 || day < 1) return false
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
+  return day <= daysInMonth
+}
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -56,7 +66,7 @@ export function validate(node: SchemaNode, value: unknown, key: string): unknown
     case 'datetime':
       if (value === undefined) return node.default
       if (value === null) return null
-      if (typeof value !== 'string' || !RFC3339.test(value) || Number.isNaN(Date.parse(value))) {
+      if (typeof value !== 'string' || !isRfc3339(value)) {
         throw new ConfigError(key, 'must be an RFC 3339 date-time such as 2026-02-01T00:00:00Z, or null')
       }
       return value

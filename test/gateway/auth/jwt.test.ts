@@ -1,5 +1,5 @@
 import t from 'tap'
-import { mkdtemp, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises'
 import { createHmac, generateKeyPairSync } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,20 +15,26 @@ const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
 
 t.test('the signing key is generated once into DATA_DIR with mode 0600', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'netinv-key-'))
-  const a = await loadSigningKey({ dataDir: dir, log: silentLogger() })
+  const [a, c] = await Promise.all([loadSigningKey({ dataDir: dir, log: silentLogger() }), loadSigningKey({ dataDir: dir, log: silentLogger() })])
+  t.equal(a.kid, c.kid, 'replicas starting together end up with one key')
   const b = await loadSigningKey({ dataDir: dir, log: silentLogger() })
-  t.equal(a.kid, b.kid, 'the second start (or replica) reuses the key')
+  t.equal(a.kid, b.kid, 'the second start reuses the key')
+  t.same((await readdir(dir)).sort(), [GENERATED_KEY_FILE], 'no temporary file left behind')
   t.equal((await stat(join(dir, GENERATED_KEY_FILE))).mode & 0o777, 0o600)
   t.ok(a.privateKey.asymmetricKeyDetails!.modulusLength! >= 2048)
   t.match(a.jwks.keys[0], { kty: 'RSA', kid: a.kid, alg: 'RS256', use: 'sig' })
   t.notOk('d' in a.jwks.keys[0]!, 'JWKS holds no private part')
 })
 
-t.test('a weak or non-RSA key file is refused', async (t) => {
+t.test('key types: EC P-256 signs ES256; weak RSA and other curves are refused', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'netinv-key-'))
   const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' })
   await writeFile(join(dir, 'ec.pem'), ec, { mode: 0o600 })
-  await t.rejects(loadSigningKey({ file: join(dir, 'ec.pem'), dataDir: dir, log: silentLogger() }), /RSA key of at least 2048/)
+  const es = await loadSigningKey({ file: join(dir, 'ec.pem'), dataDir: dir, log: silentLogger() })
+  t.equal(es.alg, 'ES256', 'an EC P-256 key signs ES256')
+  const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' })
+  await writeFile(join(dir, 'p384.pem'), p384, { mode: 0o600 })
+  await t.rejects(loadSigningKey({ file: join(dir, 'p384.pem'), dataDir: dir, log: silentLogger() }), /RSA key of at least 2048/)
   const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' })
   await writeFile(join(dir, 'small.pem'), small, { mode: 0o600 })
   await t.rejects(loadSigningKey({ file: join(dir, 'small.pem'), dataDir: dir, log: silentLogger() }), /RSA key of at least 2048/)
@@ -79,4 +85,32 @@ t.test('access tokens: payload, and every forgery is refused', async (t) => {
   await t.rejects(fresh().verify(token), { code: 'API_EXPIRED_ACCESS_TOKEN' }, 'expired, uncached')
   const expiredTampered = `${h}.${b64({ ...payload, isAdmin: true })}.${s}`
   await t.rejects(fresh().verify(expiredTampered), { code: 'API_INVALID_ACCESS_TOKEN' }, 'a forged token is invalid, not merely expired')
+})
+
+t.test('rotation: tokens of a previous key verify through JWT_PREVIOUS_PUBLIC_KEYS_DIR; each kid only with its own algorithm', async (t) => {
+  const oldDir = await mkdtemp(join(tmpdir(), 'netinv-key-'))
+  const old = await loadSigningKey({ dataDir: oldDir, log: silentLogger() })
+  const clock = () => 1_700_000_000_000
+  const { token } = await new AccessTokens(old, SETTINGS, clock, { max: 10, ttlMs: () => 1000 }).sign(USER)
+
+  const dir = await mkdtemp(join(tmpdir(), 'netinv-key-'))
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey
+  await writeFile(join(dir, 'current.pem'), ec.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 })
+  const prevDir = join(dir, 'previous')
+  await (await import('node:fs/promises')).mkdir(prevDir)
+  await writeFile(join(prevDir, 'old.pem'), old.publicKey.export({ type: 'spki', format: 'pem' }))
+  const withoutPrev = new AccessTokens(await loadSigningKey({ file: join(dir, 'current.pem'), dataDir: dir, log: silentLogger() }), SETTINGS, clock, { max: 10, ttlMs: () => 1000 })
+  await t.rejects(withoutPrev.verify(token), { code: 'API_INVALID_ACCESS_TOKEN' }, 'unknown kid without the previous key')
+  const key = await loadSigningKey({ file: join(dir, 'current.pem'), dataDir: dir, log: silentLogger(), previousPublicKeysDir: prevDir })
+  t.same(key.jwks.keys.map((k) => k.alg), ['ES256', 'RS256'], 'JWKS lists current and previous keys')
+  const tokens = new AccessTokens(key, SETTINGS, clock, { max: 10, ttlMs: () => 1000 })
+  t.match(await tokens.verify(token), { username: 'alice' }, 'old token still verifies')
+  const fresh = await tokens.sign(USER)
+  t.equal(decodeProtectedHeader(fresh.token).alg, 'ES256')
+  t.match(await tokens.verify(fresh.token), { username: 'alice' })
+
+  // The RSA kid presented with ES256 (or the EC kid with RS256) is refused before any check.
+  const [, p, sig] = token.split('.') as [string, string, string]
+  const swapped = `${b64({ alg: 'ES256', typ: 'JWT', kid: old.kid })}.${p}.${sig}`
+  await t.rejects(tokens.verify(swapped), { code: 'API_INVALID_ACCESS_TOKEN' })
 })

@@ -18,6 +18,9 @@ t.test('login: result object, and one generic answer for every failure', async (
     const r = await login(gw, u, p)
     t.equal(r.res.status, 401, what)
     t.same(r.body, INVALID, what)
+    const b = await gw.fetch('/api/snapshots', { headers: { authorization: basic(u, p) } })
+    t.equal(b.status, 401, `Basic: ${what}`)
+    t.same(await b.json(), INVALID)
   }
   const missing = await gw.fetch('/api/auth/login', { method: 'POST', json: { username: 'admin' } })
   t.equal(missing.status, 422)

@@ -140,6 +140,11 @@ t.test('cookies: login sets them, auth/token reads the refresh cookie, the acces
   t.equal(r.status, 200)
   const next = ((await r.json()) as { refreshToken: string }).refreshToken
 
+  gw.advance(61_000)
+  const expired = await gw.fetch('/api/auth/logout', { method: 'POST', headers: { authorization: `Bearer ${access}` } })
+  t.equal(expired.status, 401)
+  t.same(await expired.json(), { code: 'API_EXPIRED_ACCESS_TOKEN', message: 'Expired JWT Access Token' }, 'logout with an expired token: the spec error')
+  gw.advance(-61_000)
   const out = await gw.fetch('/api/auth/logout', { method: 'POST', headers: { authorization: `Bearer ${access}` } })
   t.equal(out.status, 200)
   t.same(await out.json(), { success: true })

@@ -13,6 +13,12 @@ t.test('users/me: v1 shape for 5.x/6.x SDKs plus scope; v2 without roles', async
   t.notOk('roleIds' in v2 || 'roleNames' in v2)
   t.match(v2, { username: 'admin', scope: ['read', 'settings', 'team', 'write'], isAdmin: true })
   t.equal((await gw.fetch('/api/users/me')).status, 401)
+  // A 6.0-era SDK: GET /api/v6.0/users/me with an API key.
+  const created = await gw.fetch('/api/api-tokens', { method: 'POST', headers: ADMIN, json: { scope: ['read'] } })
+  const { token } = (await created.json()) as { token: string }
+  const sdk = await gw.fetch('/api/v6.0/users/me', { headers: { 'x-api-token': token } })
+  t.equal(sdk.status, 200)
+  t.match(await sdk.json(), { username: 'admin', roleIds: ['admin'], scope: ['read'] }, "the key's effective scope")
 })
 
 t.test('users CRUD needs team; grants never exceed the granter', async (t) => {

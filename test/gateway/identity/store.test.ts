@@ -111,5 +111,19 @@ for (const engine of ENGINES) {
     t.equal(await rt.revoke('no-such-token'), false)
     t.same(await rt.refresh(b.refreshToken, false), { ok: false, reason: 'revoked' })
     t.same(await rt.refresh('no-such-token', true), { ok: false, reason: 'unknown' })
+
+    // pruning: dead families idle for a day go; a family with a live token stays
+    const live = await rt.issue(u.id)
+    t.equal(await rt.prune(), 0, 'nothing is a day old yet')
+    tick(86_400_000 + 1)
+    await rt.refresh(live.refreshToken, false).then((r) => t.ok(r.ok === false, 'idle-expired'))
+    const fresh = await rt.issue(u.id)
+    const before = (await db.query<{ n: number }>('SELECT count(*)::int8 AS n FROM identity.refresh_tokens')).rows[0]!.n
+    t.equal(await rt.prune(), before - 1, 'every dead row goes, the fresh family stays')
+    t.match(await rt.refresh(fresh.refreshToken, false), { ok: true })
+
+    // a new password ends the user's sessions
+    await store.users.update(u.id, { password: 'changed-password' })
+    t.same(await rt.refresh(fresh.refreshToken, false), { ok: false, reason: 'revoked' })
   })
 }
