@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import fc from 'fast-check'
-import { freshDb } from '../../helpers/db.js'
+import { ENGINES, freshDb } from '../../helpers/db.js'
 import { VALUE_OPERATORS } from '../../../src/inventory/query/types.js'
 import { LAB_ID, labSnapshot } from '../reports/lab.js'
 import { startInventory } from './server.js'
@@ -67,8 +67,8 @@ const headers = fc.record(
   { requiredKeys: [] },
 )
 
-t.test('fuzzed table requests: never 500, never a hang', async (t) => {
-  const db = await freshDb(t, 'postgres')
+for (const engine of ENGINES) t.test(`fuzzed table requests on ${engine}: never 500, never a hang`, async (t) => {
+  const db = await freshDb(t, engine)
   await labSnapshot(db)
   const server = await startInventory(t, db, { query: { statementTimeoutMs: 2000 } })
   const seen = new Map<number, number>()
