@@ -36,7 +36,8 @@ export function mapDbError(err: unknown): unknown {
   return err
 }
 
-async function timed<T>(db: Db, timeoutMs: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+/** Runs `fn` in a transaction whose statements stop after `timeoutMs` (PostgreSQL error 57014). */
+export async function timed<T>(db: Db, timeoutMs: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)])
     return fn(tx)

@@ -16,6 +16,14 @@ export interface ReportServiceDeps {
   db: Db
   findTable: FindTable
   now?: () => number
+  /** Statement timeout of the result queries (default 30 s). */
+  statementTimeoutMs?: number
+}
+
+async function sequential<T>(jobs: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
+  const out: T[] = []
+  for (const job of jobs) out.push(await job())
+  return out
 }
 
 export class ReportService {
@@ -105,17 +113,17 @@ export class ReportService {
     return chosen.map((r) => compileRule(table, r))
   }
 
-  /** Results of rules on a snapshot: one scan per table. */
+  /** Results of rules on a snapshot: one scan per table, the tables at once on PostgreSQL. */
   async results(rules: readonly ReportRule[], snapshotId: string | undefined): Promise<Map<string, RuleResult>> {
     const byTable = new Map<string, ReportRule[]>()
     for (const rule of rules) byTable.set(rule.tablePath, [...(byTable.get(rule.tablePath) ?? []), rule])
-    const out = new Map<string, RuleResult>()
-    for (const [path, list] of byTable) {
+    const jobs = [...byTable].flatMap(([path, list]) => {
       const table = this.deps.findTable(path)
-      if (!table || (table.snapshotScoped && snapshotId === undefined)) continue
-      for (const [id, result] of await tableResults(this.deps.db, table, list, snapshotId)) out.set(id, result)
-    }
-    return out
+      if (!table || (table.snapshotScoped && snapshotId === undefined)) return []
+      return [() => tableResults(this.deps.db, table, list, snapshotId, this.deps.statementTimeoutMs ?? 30000)]
+    })
+    const parts = this.deps.db.kind === 'postgres' ? await Promise.all(jobs.map((job) => job())) : await sequential(jobs)
+    return new Map(parts.flatMap((part) => [...part]))
   }
 
   /** The client shape of a rule, with its result when known. */

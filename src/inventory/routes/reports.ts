@@ -11,7 +11,7 @@ import { ReportService, type ReportRule, type RuleResult } from '../reports/inde
 import { DEFAULT_TABLE_ROUTE_OPTIONS, type TableRouteOptions } from './tables.js'
 
 export function registerReportRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: TableRouteOptions = DEFAULT_TABLE_ROUTE_OPTIONS): void {
-  const service = new ReportService({ db: deps.db, findTable: options.findTable })
+  const service = new ReportService({ db: deps.db, findTable: options.findTable, statementTimeoutMs: deps.config.query.statementTimeoutMs })
 
   /** Results on the snapshot of `?snapshot=` ($last when absent; none when no snapshot exists yet). */
   async function resultsFor(ctx: InventoryRequest, rules: readonly ReportRule[]): Promise<Map<string, RuleResult> | undefined> {

@@ -43,7 +43,7 @@ function tableOf(options: TableRouteOptions, path: string | undefined): TableDef
 }
 
 export function registerTableRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: TableRouteOptions = DEFAULT_TABLE_ROUTE_OPTIONS): void {
-  const reports = new ReportService({ db: deps.db, findTable: options.findTable })
+  const reports = new ReportService({ db: deps.db, findTable: options.findTable, statementTimeoutMs: deps.config.query.statementTimeoutMs })
   const queryDeps: TableQueryDeps = {
     db: deps.db,
     limits: deps.config.query,
