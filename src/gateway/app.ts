@@ -8,7 +8,8 @@ import type { Config } from '../shared/config/index.js'
 import { ApiError, toErrorResponse } from '../shared/errors.js'
 import { sendJson } from '../shared/http/index.js'
 import type { AuthService } from './auth/types.js'
-import type { LocalHandler, RequestContext } from './context.js'
+import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './auth/index.js'
+import { handlerKey, type LocalHandler, type RequestContext } from './context.js'
 import { metaHandlers } from './meta.js'
 import { createMetrics, type GatewayMetrics } from './metrics.js'
 import { accessLogger, observeResponse } from './pipeline/access-log.js'
@@ -76,6 +77,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const { status, body, headers } = toErrorResponse(err)
     if (status >= 500 && !(err instanceof ApiError)) ctx.log.error({ err }, 'request failed')
     else ctx.log.debug({ code: body.code }, 'request rejected')
+    // The spec's one exception to the JSON error body: DELETE auth/token refuses in text/plain.
+    if ((status === 401 || status === 403) && ctx.endpoint && PLAIN_TEXT_ERROR_ENDPOINTS.has(handlerKey(ctx.method, ctx.endpoint.path))) {
+      sendUnauthorizedText(res, status, headers)
+      return
+    }
     sendJson(res, status, body, headers)
   }
 

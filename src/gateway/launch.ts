@@ -4,10 +4,12 @@
  */
 import type { Db } from '../shared/db/index.js'
 import type { Runtime } from '../commands/runtime.js'
-import type { AuthService } from './auth/types.js'
+import { Redis } from 'ioredis'
+import { createAuthService, type AuthService } from './auth/index.js'
 import { watchConfig } from './config-watch.js'
 import { createMetrics } from './metrics.js'
 import { createLimiter, type Limiter } from './ratelimit/index.js'
+import { clusterNodes, isClusterUrl } from './redis.js'
 import { startGateway, type RunningGateway } from './server.js'
 
 export interface GatewayLaunch {
@@ -19,22 +21,25 @@ export interface GatewayLaunch {
 }
 
 /**
- * ── IDENTITY WIRING ──────────────────────────────────────────────────────────────────────
- * The identity module (src/gateway/auth/index.ts, `createAuthService(...)`) is constructed
- * here, with the shared limiter for per-username login limits. Until it is wired, the gateway
- * runs with no credential verification: protected endpoints answer 401.
+ * The identity module, with the shared limiter (per-username login limits) and, when Redis is
+ * configured, a connection of its own for the revocation broadcast (pub/sub reaches every node
+ * of a Cluster, so a standalone connection to one seed node is enough there).
  */
-async function buildAuthService(_rt: Runtime, _db: Db, _limiter: Limiter): Promise<AuthService> {
-  return {
-    async authenticate() {
-      return null
-    },
-    handlers: new Map(),
-    async ready() {
-      return true
-    },
-    async close() {},
-  }
+async function buildAuthService(rt: Runtime, db: Db, limiter: Limiter): Promise<{ auth: AuthService; pubsub?: Redis }> {
+  const url = rt.env.redisUrl
+  const pubsub = url ? (isClusterUrl(url) ? new Redis(clusterNodes(url)[0]!) : new Redis(url)) : undefined
+  pubsub?.on('error', () => {}) // reported by the revocation bus and the limiter's own connection
+  const auth = await createAuthService({
+    db,
+    config: rt.config,
+    log: rt.log,
+    dataDir: rt.env.dataDir,
+    jwtPrivateKeyFile: rt.env.jwtPrivateKeyFile,
+    adminPassword: rt.env.adminPassword,
+    redis: pubsub,
+    limiter,
+  })
+  return pubsub ? { auth, pubsub } : { auth }
 }
 
 export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promise<RunningGateway & { stop(): Promise<void> }> {
@@ -42,7 +47,7 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
   let current = rt.config
   const limits = createLimiter({ redisUrl: rt.env.redisUrl, config: () => current, log: rt.log, metrics })
   const limiter = limits.limiter
-  const auth = await buildAuthService(rt, options.db, limiter)
+  const { auth, pubsub } = await buildAuthService(rt, options.db, limiter)
   const running = await startGateway({
     config: rt.config,
     log: rt.log,
@@ -56,7 +61,10 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
     adminPort: rt.env.adminPort ?? rt.config.server.adminPort,
     ...(limits.redisReady ? { redisReady: limits.redisReady } : {}),
   })
-  const watch = watchConfig({ configDir: rt.env.configDir, log: rt.log, apply: (c) => {
+  const watch = watchConfig({
+    configDir: rt.env.configDir,
+    log: rt.log,
+    apply: (c) => {
       current = c
       running.gateway.setConfig(c)
     },
@@ -68,6 +76,7 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
       await running.close()
       await auth.close()
       await limits.close()
+      pubsub?.disconnect()
     },
   }
 }
