@@ -19,6 +19,7 @@ import { runStages } from './pipeline/runner.js'
 import { buildStages } from './pipeline/stages.js'
 import { VersionGoneError } from './pipeline/version.js'
 import { createForwarder } from './proxy.js'
+import { GatewayRequest } from './request.js'
 import type { Limiter } from './ratelimit/types.js'
 
 export interface GatewayDeps {
@@ -153,17 +154,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       res.once('close', () => inFlight.delete(res))
     }
     if (health(path, res)) return
-    const ctx: RequestContext = {
-      req,
-      res,
-      requestId: '',
-      log,
-      startedAt: process.hrtime.bigint(),
-      method: req.method ?? 'GET',
-      path,
-      search: q < 0 ? '' : url.slice(q + 1),
-      responseHeaders: {},
-    }
+    const ctx = new GatewayRequest(req, res, log, req.method ?? 'GET', path, q < 0 ? '' : url.slice(q + 1))
     observeResponse(ctx, metrics, access)
     runStages(stages, ctx).then(
       (finishedBy) => {
