@@ -79,7 +79,15 @@ interface Pending {
   tooLarge?: boolean
 }
 
-const pending = new WeakMap<IncomingMessage, Pending>()
+const PENDING = Symbol('netinv.forward')
+type Tagged = IncomingMessage & { [PENDING]?: Pending }
+/** Per-request forwarding state, kept on the request itself (a WeakMap entry per request costs GC time). */
+const pending = {
+  get: (req: IncomingMessage): Pending | undefined => (req as Tagged)[PENDING],
+  set: (req: IncomingMessage, state: Pending): void => {
+    ;(req as Tagged)[PENDING] = state
+  },
+}
 
 /** Counts streamed body bytes; over the limit the upstream request is abandoned with 413. */
 function bodyLimiter(limit: number, onExceed: () => void): Transform {
