@@ -10,6 +10,7 @@ import type { RedisClient } from './redis.js'
 import { watchConfig } from './config-watch.js'
 import { createMetrics } from './metrics.js'
 import { createLimiter, type Limiter } from './ratelimit/index.js'
+import { clusterNodes, isClusterUrl } from './redis.js'
 import { startGateway, type RunningGateway } from './server.js'
 
 export interface GatewayLaunch {
@@ -59,7 +60,10 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
     adminPort: rt.env.adminPort ?? rt.config.server.adminPort,
     ...(limits.redisReady ? { redisReady: limits.redisReady } : {}),
   })
-  const watch = watchConfig({ configDir: rt.env.configDir, log: rt.log, apply: (c) => {
+  const watch = watchConfig({
+    configDir: rt.env.configDir,
+    log: rt.log,
+    apply: (c) => {
       current = c
       running.gateway.setConfig(c)
     },
