@@ -10,7 +10,6 @@ import type { RedisClient } from './redis.js'
 import { watchConfig } from './config-watch.js'
 import { createMetrics } from './metrics.js'
 import { createLimiter, type Limiter } from './ratelimit/index.js'
-import { clusterNodes, isClusterUrl } from './redis.js'
 import { startGateway, type RunningGateway } from './server.js'
 
 export interface GatewayLaunch {
