@@ -32,6 +32,8 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     console.error(err instanceof Error ? err.message : String(err))
-    process.exitCode = 1
+    // A failed start (e.g. the port is taken) may leave a database, a listener or a timer open:
+    // exit now instead of hanging half-started.
+    process.exit(1)
   },
 )
