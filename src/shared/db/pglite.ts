@@ -6,6 +6,13 @@ import type { Db, Queryable, QueryResult } from './types.js'
 /** COPY through PGlite's virtual /dev/blob, in slices so memory stays bounded. */
 const COPY_SLICE_BYTES = 16 * 1024 * 1024
 
+/**
+ * PGlite runs in this thread and a synchronous row source resolves each step as a microtask, so a
+ * long COPY would never let the event loop reach I/O: the whole process (gateway included, in
+ * `serve`) would stop answering until the load ends. Give I/O a turn between chunks.
+ */
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 function wrap(target: PGlite | Transaction): Queryable {
   return {
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
@@ -42,6 +49,7 @@ export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
       parts.push(chunk)
       size += chunk.length
       if (size >= COPY_SLICE_BYTES) await flush()
+      await yieldToIo()
     }
     await flush()
   }
