@@ -1,0 +1,267 @@
+/**
+ * End to end through the real entry point: `netinv serve` as a child process, driven over HTTP
+ * the way a user and their scripts drive it. The whole story on the embedded default (PGlite, no
+ * Redis), and its key steps on PostgreSQL with Redis (the production path).
+ */
+import t, { type Test } from 'tap'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { freshPostgres, REDIS_URL } from '../helpers/db.js'
+import { apiKey, bearer, call, waitForJob, type Reply } from './client.js'
+import { serve, stop, tempDirs } from './process.js'
+
+const ADMIN_PASSWORD = 'e2e-admin-password-1'
+const SNAPSHOT_FIELDS = ['id', 'name', 'note', 'state', 'status', 'finishStatus', 'locked', 'totalDevCount', 'licensedDevCount', 'tsStart', 'tsEnd', 'version', 'initialVersion', 'sites', 'errors']
+const DEVICE_QUERY = {
+  snapshot: '$last',
+  columns: ['id', 'hostname', 'siteName', 'vendor', 'memoryUtilization'],
+  filters: { or: [{ vendor: ['eq', 'cisco'] }, { vendor: ['eq', 'arista'] }], hostname: ['like', '0'] },
+  sort: { column: 'hostname', order: 'asc' },
+  pagination: { start: 0, limit: 5 },
+}
+
+type Row = Record<string, unknown>
+interface Page {
+  data: Row[]
+  _meta: { limit: number; start: number; count: number; size: number }
+}
+
+function setSunset(configDir: string, sunset: string): void {
+  const file = join(configDir, 'api.json')
+  const config = JSON.parse(readFileSync(file, 'utf8')) as { versioning: { generations: { path: Record<string, unknown> } } }
+  config.versioning.generations.path.sunset = sunset
+  writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o644 })
+}
+
+function setRateLimit(configDir: string, perSecond: number): void {
+  const file = join(configDir, 'api.json')
+  const config = JSON.parse(readFileSync(file, 'utf8')) as { rateLimit: Record<string, unknown> }
+  config.rateLimit.perSecond = perSecond
+  writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o644 })
+}
+
+async function login(t: Test, base: string): Promise<{ accessToken: string; refreshToken: string }> {
+  const r = await call(base, 'POST', '/api/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })
+  t.equal(r.status, 200, 'admin logs in with ADMIN_PASSWORD')
+  return r.json()
+}
+
+async function createKey(t: Test, base: string, accessToken: string, scope: string[]): Promise<string> {
+  const r = await call(base, 'POST', '/api/api-tokens', { headers: bearer(accessToken), body: { description: `e2e ${scope.join('+')}`, scope } })
+  t.equal(r.status, 201, `API key with scope ${scope.join(',')} created`)
+  const key = r.json<{ token: string; scope: string[] }>()
+  t.same(key.scope, scope)
+  t.type(key.token, 'string', 'the key is shown once, at creation')
+  return key.token
+}
+
+/** Starts a lab discovery and waits for it; returns the snapshot id. */
+async function discover(t: Test, base: string, headers: Record<string, string>, name: string): Promise<string> {
+  const started = await call(base, 'POST', '/api/snapshots', { headers, body: { snapshotName: name, profile: 'lab' } })
+  t.equal(started.status, 201, 'discovery started')
+  const { success, id, jobId } = started.json<{ success: boolean; id: string; jobId: string }>()
+  t.equal(success, true)
+  const { job, seen } = await waitForJob(base, jobId, headers)
+  t.match(job, { status: 'done', isDone: true, snapshot: id }, 'the discovery job finished')
+  // The POST answered at once and the server kept answering while the discovery ran.
+  t.ok(seen.length > 0, `polls saw the job in progress (${seen.join(', ')})`)
+  return id
+}
+
+function expectError(t: Test, r: Reply, status: number, code: string, what: string): void {
+  t.equal(r.status, status, what)
+  t.match(r.json(), { code, message: String }, `${what}: ${code}`)
+}
+
+async function queryDevices(t: Test, base: string, headers: Record<string, string>): Promise<Page> {
+  const r = await call(base, 'POST', '/api/tables/inventory/devices', { headers, body: DEVICE_QUERY })
+  t.equal(r.status, 200, 'devices table answers')
+  return r.json<Page>()
+}
+
+function checkDevicePage(t: Test, page: Page): void {
+  t.same(page._meta.limit, 5)
+  t.equal(page._meta.start, 0)
+  t.equal(page._meta.size, page.data.length)
+  t.equal(page.data.length, 5, 'a full first page')
+  t.ok(page._meta.count >= page._meta.size, '_meta.count is the total of matching rows')
+  for (const row of page.data) {
+    t.same(Object.keys(row).sort(), [...DEVICE_QUERY.columns].sort(), 'rows hold exactly the requested columns')
+    t.ok(['cisco', 'arista'].includes(row.vendor as string) && String(row.hostname).includes('0'), 'rows match the filters')
+  }
+  const names = page.data.map((r) => String(r.hostname))
+  t.same(names, [...names].sort(), 'sorted by hostname')
+}
+
+t.test('the whole user story on the embedded default', async (t) => {
+  const { dataDir, configDir } = tempDirs(t)
+  const env = { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD }
+  let app = await serve(t, env)
+  const base = app.url
+
+  const version = await call(base, 'GET', '/api/version')
+  t.equal(version.status, 200, 'GET /api/version needs no credentials')
+  t.match(version.json(), { apiVersion: 'v7.6', releaseVersion: /^7\.6\./ })
+  t.equal(version.headers.get('x-product-version'), 'v7.6')
+  expectError(t, await call(base, 'GET', '/api/snapshots'), 401, 'API_UNAUTHORIZED', 'no credentials')
+  expectError(t, await call(base, 'POST', '/api/auth/login', { body: { username: 'admin', password: 'wrong' } }), 401, 'API_INVALID_CREDENTIALS', 'wrong password')
+
+  const session = await login(t, base)
+  const me = await call(base, 'GET', '/api/users/me', { headers: bearer(session.accessToken) })
+  t.match(me.json(), { username: 'admin', scope: ['read', 'settings', 'team', 'write'] }, 'Bearer works')
+
+  const readKey = await createKey(t, base, session.accessToken, ['read'])
+  const reader = apiKey(readKey)
+  const empty = await call(base, 'GET', '/api/snapshots', { headers: reader })
+  t.same(empty.json(), [], 'no snapshot yet')
+  expectError(t, await call(base, 'POST', '/api/snapshots', { headers: reader, body: { profile: 'lab' } }), 403, 'API_INSUFFICIENT_RIGHTS', 'a read-only key cannot start a discovery')
+
+  const snapshotId = await discover(t, base, bearer(session.accessToken), 'e2e first')
+
+  const list = await call(base, 'GET', '/api/snapshots', { headers: reader })
+  t.equal(list.status, 200)
+  const snapshots = list.json<Row[]>()
+  t.ok(Array.isArray(snapshots), 'GET /api/snapshots is a bare array')
+  t.equal(snapshots.length, 1)
+  const snap = snapshots[0]!
+  for (const field of SNAPSHOT_FIELDS) t.ok(field in snap, `snapshot has ${field}`)
+  t.match(snap, { id: snapshotId, name: 'e2e first', state: 'loaded', status: 'done', finishStatus: 'done', locked: false })
+  t.ok((snap.totalDevCount as number) > 50, 'a lab network has about 100 devices')
+
+  // Table query: columns, filters (and/or), sort, pagination, _meta; next page does not overlap.
+  const page = await queryDevices(t, base, reader)
+  checkDevicePage(t, page)
+  const next = await call(base, 'POST', '/api/tables/inventory/devices', { headers: reader, body: { ...DEVICE_QUERY, pagination: { start: 5, limit: 5 } } })
+  const nextIds = next.json<Page>().data.map((r) => r.id)
+  t.notOk(nextIds.some((id) => page.data.some((r) => r.id === id)), 'pages do not overlap')
+
+  // The SDK's column discovery.
+  const discovery = await call(base, 'POST', '/api/tables/inventory/devices', { headers: reader, body: { snapshot: '$last', columns: ['*'] } })
+  t.equal(discovery.status, 422, 'columns ["*"] is 422')
+  const message = discovery.json<{ errors: Array<{ message: string }> }>().errors[0]?.message ?? ''
+  const listed = /^"columns\[0\]" must be one of \[(.*)\]$/.exec(message)?.[1]?.split(', ') ?? []
+  t.ok(listed.includes('hostname') && listed.includes('memoryUtilization') && listed.includes('id'), 'the message lists the columns')
+
+  // CSV: by format and by Accept; an unsatisfiable Accept is 406.
+  const csvBody = { ...DEVICE_QUERY, columns: ['hostname', 'vendor'], format: { exportToFile: true, dataType: 'csv' } }
+  const csv = await call(base, 'POST', '/api/tables/inventory/devices', { headers: reader, body: csvBody })
+  t.equal(csv.status, 200)
+  t.match(csv.headers.get('content-type'), /^text\/csv/)
+  const lines = csv.text.trim().split(/\r?\n/)
+  t.equal(lines[0], 'hostname,vendor', 'CSV header row')
+  t.same(lines.slice(1), page.data.map((r) => `${String(r.hostname)},${String(r.vendor)}`), 'CSV rows are the JSON rows')
+  const accepted = await call(base, 'POST', '/api/tables/inventory/devices', { headers: { ...reader, accept: 'text/csv' }, body: DEVICE_QUERY })
+  t.match(accepted.headers.get('content-type'), /^text\/csv/, 'Accept: text/csv gives CSV')
+  expectError(t, await call(base, 'POST', '/api/tables/inventory/devices', { headers: { ...reader, accept: 'image/png' }, body: DEVICE_QUERY }), 406, 'API_NOT_ACCEPTABLE', 'unsatisfiable Accept')
+
+  // Colour reports: coloured columns, and the color filter in the database.
+  const coloured = await call(base, 'POST', '/api/tables/inventory/devices', {
+    headers: reader,
+    body: { snapshot: '$last', columns: ['id', 'hostname', 'memoryUtilization'], reports: '/inventory/devices', filters: { memoryUtilization: ['color', 'gte', 0] }, pagination: { limit: 20 } },
+  })
+  t.equal(coloured.status, 200, 'table with reports')
+  const colouredRows = coloured.json<Page>().data
+  t.ok(colouredRows.length > 0)
+  for (const row of colouredRows) {
+    t.match(row.memoryUtilization, { data: Number, severity: Number }, 'a coloured column is {data, severity}')
+    t.ok((row.memoryUtilization as { severity: number }).severity >= 0, 'the color filter holds')
+    t.type(row.hostname, 'string', 'a column without a rule stays plain')
+  }
+  const rules = await call(base, 'GET', `/api/reports?snapshot=${snapshotId}`, { headers: reader })
+  t.equal(rules.status, 200)
+  t.ok(rules.json<Row[]>().length >= 12, 'built-in intent rules with results')
+
+  // Original generation with an API key, as Nautobot-style integrations call it.
+  const v1 = await call(base, 'GET', '/api/v1/snapshots', { headers: reader })
+  t.equal(v1.status, 200, '/api/v1/ works with X-API-Token')
+  t.equal(v1.json<Row[]>()[0]?.id, snapshotId)
+  const v1Table = await call(base, 'POST', '/api/v1/tables/inventory/devices', { headers: reader, body: DEVICE_QUERY })
+  t.same(v1Table.json<Page>().data, page.data, '/api/v1/ tables answer the same rows')
+  t.match((await call(base, 'GET', '/api/v1/os/version')).json(), { version: /^7\.6\./ })
+
+  // Path generation: past the published sunset by default.
+  const gone = await call(base, 'GET', '/api/v6.0/snapshots', { headers: reader })
+  t.equal(gone.status, 410, '/api/v6.0/ is gone after the default sunset')
+  t.match(gone.json(), { message: String, release_version: String, api_version: String })
+  const v99 = await call(base, 'GET', '/api/snapshots', { headers: { ...reader, 'x-api-version': '99' } })
+  t.equal(v99.status, 410, 'X-API-Version: 99 is 410')
+  t.same(Object.keys(v99.json()).sort(), ['api_version', 'message', 'release_version'], 'the spec\'s version-error body')
+
+  // Refresh: header generation rotates; the original generation keeps the token.
+  const rotated = await call(base, 'POST', '/api/auth/token', { body: { refreshToken: session.refreshToken } })
+  t.equal(rotated.status, 200, 'refresh')
+  const pair = rotated.json<{ accessToken: string; refreshToken: string }>()
+  t.not(pair.refreshToken, session.refreshToken, 'the header generation rotates the refresh token')
+  t.equal((await call(base, 'GET', '/api/users/me', { headers: bearer(pair.accessToken) })).status, 200, 'the new access token works')
+  const kept = await call(base, 'POST', '/api/v1/auth/token', { body: { refreshToken: pair.refreshToken } })
+  t.same(Object.keys(kept.json()), ['accessToken'], 'the original generation answers only an access token')
+  const again = await call(base, 'POST', '/api/v1/auth/token', { body: { refreshToken: pair.refreshToken } })
+  t.equal(again.status, 200, 'and keeps the same refresh token valid')
+  expectError(t, await call(base, 'POST', '/api/auth/token', { body: { refreshToken: 'not-a-token' } }), 401, 'API_INVALID_REFRESH_TOKEN', 'unknown refresh token')
+
+  // Bad inputs get clear errors, never a 500.
+  const table = '/api/tables/inventory/devices'
+  expectError(t, await call(base, 'POST', table, { headers: { ...reader, 'content-type': 'application/json' }, body: '{"snapshot":' }), 400, 'API_MALFORMED_REQUEST', 'malformed JSON')
+  expectError(t, await call(base, 'POST', table, { headers: { ...reader, 'content-type': 'text/plain' }, body: '{}' }), 415, 'API_UNSUPPORTED_MEDIA_TYPE', 'non-JSON content type')
+  expectError(t, await call(base, 'GET', '/api/no/such/endpoint', { headers: reader }), 404, 'API_NOT_FOUND', 'unknown endpoint')
+  const wrongMethod = await call(base, 'DELETE', '/api/snapshots', { headers: reader })
+  expectError(t, wrongMethod, 405, 'API_METHOD_NOT_ALLOWED', 'wrong method')
+  t.equal(wrongMethod.headers.get('allow'), 'GET, POST', '405 carries Allow')
+  const huge = Buffer.alloc(2 * 1024 * 1024, 'a')
+  expectError(t, await call(base, 'POST', table, { headers: { ...reader, 'content-type': 'application/json' }, body: huge }), 413, 'API_PAYLOAD_TOO_LARGE', 'huge body')
+  expectError(t, await call(base, 'GET', '/api/snapshots/no-such-snapshot', { headers: reader }), 404, 'API_NOT_FOUND', 'unknown snapshot')
+
+  // Restart on the same DATA_DIR, with the path generation's sunset moved later by ops.
+  t.equal(await stop(app), 0, 'SIGTERM exits 0')
+  setSunset(configDir, '2099-01-01T00:00:00Z')
+  app = await serve(t, env)
+  const after = app.url
+  t.notMatch(app.stderr(), /Created user "admin"/, 'the admin is not created twice')
+  const survived = await call(after, 'GET', '/api/snapshots', { headers: reader })
+  t.equal(survived.status, 200, 'the API key survives a restart')
+  t.match(survived.json<Row[]>(), [{ id: snapshotId, name: 'e2e first', status: 'done', state: 'loaded' }], 'the snapshot survives a restart')
+  t.same((await queryDevices(t, after, reader)).data, page.data, 'its tables answer the same rows')
+  t.equal((await call(after, 'GET', '/api/users/me', { headers: bearer(pair.accessToken) })).status, 200, 'access tokens issued before the restart still verify')
+  t.equal((await call(after, 'POST', '/api/v1/auth/token', { body: { refreshToken: pair.refreshToken } })).status, 200, 'refresh tokens survive a restart')
+  const legacy = await call(after, 'GET', '/api/v6.0/snapshots', { headers: reader })
+  t.equal(legacy.status, 200, '/api/v6.0/ works again once the sunset is later')
+  t.equal(legacy.headers.get('deprecation'), 'true')
+  t.equal(legacy.headers.get('sunset'), '2099-01-01T00:00:00Z')
+  t.equal(legacy.json<Row[]>()[0]?.id, snapshotId, 'same payload as before')
+  const keys = await call(after, 'GET', '/api/api-tokens', { headers: bearer(pair.accessToken) })
+  const used = keys.json<Array<{ description: string; usageCount: number; lastUsed: number | null }>>().find((k) => k.description === 'e2e read')
+  t.ok(used && used.usageCount >= 10 && used.lastUsed !== null, `the read key's usage before the restart was kept (${used?.usageCount})`)
+  t.equal(await stop(app), 0, 'SIGTERM exits 0')
+})
+
+t.test('key steps on PostgreSQL with Redis', async (t) => {
+  const { url } = await freshPostgres(t, 1)
+  const { dataDir, configDir } = tempDirs(t)
+  // Other tests share this Redis and the 127.0.0.1 rate-limit key: a high limit keeps them apart.
+  setRateLimit(configDir, 100000)
+  const env = { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, DATABASE_URL: url, REDIS_URL }
+  let app = await serve(t, env)
+  const base = app.url
+
+  t.equal((await call(base, 'GET', '/api/version')).status, 200)
+  const session = await login(t, base)
+  const reader = apiKey(await createKey(t, base, session.accessToken, ['read']))
+  const writer = apiKey(await createKey(t, base, session.accessToken, ['read', 'write']))
+  expectError(t, await call(base, 'POST', '/api/snapshots', { headers: reader, body: {} }), 403, 'API_INSUFFICIENT_RIGHTS', 'read-only key')
+  const snapshotId = await discover(t, base, writer, 'e2e postgres')
+  const list = await call(base, 'GET', '/api/snapshots', { headers: reader })
+  t.match(list.json<Row[]>(), [{ id: snapshotId, state: 'loaded', status: 'done' }])
+  const page = await queryDevices(t, base, reader)
+  checkDevicePage(t, page)
+  const csv = await call(base, 'POST', '/api/tables/inventory/devices', { headers: { ...reader, accept: 'text/csv' }, body: DEVICE_QUERY })
+  t.equal(csv.text.trim().split(/\r?\n/).length, 6, 'CSV: a header and five rows')
+  t.equal((await call(base, 'GET', '/api/v1/snapshots', { headers: reader })).status, 200)
+  t.ok(list.headers.get('ratelimit-policy'), 'rate limited')
+  t.match((await call(base, 'GET', '/readyz')).json(), { status: 'ready', checks: { database: true, upstream: true, redis: true } }, 'ready on PostgreSQL and Redis')
+
+  t.equal(await stop(app), 0, 'SIGTERM exits 0')
+  app = await serve(t, env)
+  t.match((await call(app.url, 'GET', '/api/snapshots', { headers: reader })).json<Row[]>(), [{ id: snapshotId, status: 'done' }], 'snapshot and key survive a restart')
+  t.same((await queryDevices(t, app.url, reader)).data, page.data)
+  t.equal(await stop(app), 0, 'SIGTERM exits 0')
+})
