@@ -6,6 +6,8 @@
 import t, { type Test } from 'tap'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { spawn } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
 import { freshPostgres, REDIS_URL } from '../helpers/db.js'
 import { apiKey, bearer, call, waitForJob, type Reply } from './client.js'
 import { serve, stop, tempDirs } from './process.js'
@@ -264,4 +266,24 @@ t.test('key steps on PostgreSQL with Redis', async (t) => {
   t.match((await call(app.url, 'GET', '/api/snapshots', { headers: reader })).json<Row[]>(), [{ id: snapshotId, status: 'done' }], 'snapshot and key survive a restart')
   t.same((await queryDevices(t, app.url, reader)).data, page.data)
   t.equal(await stop(app), 0, 'SIGTERM exits 0')
+})
+
+t.test('a failed start exits 1 instead of hanging: the port is taken', async (t) => {
+  const { dataDir, configDir } = tempDirs(t)
+  const holder = createServer()
+  await new Promise<void>((resolve) => holder.listen(0, '0.0.0.0', resolve))
+  t.teardown(() => holder.close())
+  const port = String((holder.address() as AddressInfo).port)
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, PORT: port, ADMIN_PORT: '0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  t.teardown(() => {
+    if (child.exitCode === null) child.kill('SIGKILL')
+  })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+  t.equal(code, 1, 'exit code 1')
+  t.match(stderr, /EADDRINUSE/, 'the reason is printed')
 })
