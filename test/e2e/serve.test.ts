@@ -6,7 +6,7 @@
 import t, { type Test } from 'tap'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createServer, type AddressInfo } from 'node:net'
 import { freshPostgres, REDIS_URL } from '../helpers/db.js'
 import { apiKey, bearer, call, waitForJob, type Reply } from './client.js'
@@ -212,6 +212,15 @@ t.test('the whole user story on the embedded default', async (t) => {
   const huge = Buffer.alloc(2 * 1024 * 1024, 'a')
   expectError(t, await call(base, 'POST', table, { headers: { ...reader, 'content-type': 'application/json' }, body: huge }), 413, 'API_PAYLOAD_TOO_LARGE', 'huge body')
   expectError(t, await call(base, 'GET', '/api/snapshots/no-such-snapshot', { headers: reader }), 404, 'API_NOT_FOUND', 'unknown snapshot')
+
+  // The embedded database belongs to the running server: an admin command on the same DATA_DIR
+  // refuses instead of writing what the server would overwrite.
+  const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'user', 'create', 'alice', '--scopes', 'read'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, CONFIG_DIR: configDir, NETINV_PASSWORD: 'alice-password-1' },
+    encoding: 'utf8',
+  })
+  t.equal(cli.status, 1, 'netinv user create refuses while serve holds the embedded database')
+  t.match(cli.stderr, /in use by process \d+/)
 
   // Restart on the same DATA_DIR, with the path generation's sunset moved later by ops.
   t.equal(await stop(app), 0, 'SIGTERM exits 0')

@@ -1,6 +1,7 @@
 /** Embedded PostgreSQL (PGlite) in DATA_DIR: the default when no DATABASE_URL is set. */
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { mkdirSync } from 'node:fs'
+import { lockDir } from './dir-lock.js'
 import type { Db, Queryable, QueryResult } from './types.js'
 
 /** COPY through PGlite's virtual /dev/blob, in slices so memory stays bounded. */
@@ -29,10 +30,17 @@ export interface PgliteOptions {
 
 export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
-  const pglite = await PGlite.create({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    parsers: { 1700: (v: string) => Number(v) },
-  })
+  const unlock = options.dataDir ? lockDir(options.dataDir) : () => {}
+  let pglite: PGlite
+  try {
+    pglite = await PGlite.create({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      parsers: { 1700: (v: string) => Number(v) },
+    })
+  } catch (err) {
+    unlock()
+    throw err
+  }
   const base = wrap(pglite)
 
   const copyInto = async (target: PGlite | Transaction, copySql: string, source: AsyncIterable<string>) => {
@@ -93,6 +101,7 @@ export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
     },
     async close() {
       if (!pglite.closed) await pglite.close()
+      unlock()
     },
   }
   return db
