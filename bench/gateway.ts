@@ -7,7 +7,8 @@
  * Each server runs in its own process. Saturation throughput is measured with a closed loop;
  * added latency with an open loop at half of the bare passthrough's saturation rate.
  *
- *   npx tsx bench/gateway.ts [--seconds 3] [--concurrency 32] [--redis redis://127.0.0.1:6379]
+ *   npx tsx bench/gateway.ts [--seconds 3] [--concurrency 32] [--redis redis://127.0.0.1:6379 | none]
+ *   (BENCH_LOG_LEVEL=warn drops the access log, to see its share)
  *
  * Targets: gateway/bare throughput >= 0.85; p99 added by the gateway (vs direct) <= 2 ms.
  */
@@ -61,7 +62,7 @@ async function roleGateway(target: string, redisUrl: string): Promise<number> {
   const { whenReady } = await import('../src/gateway/redis.js')
   const { startGateway } = await import('../src/gateway/server.js')
   const config = compileConfig({ rateLimit: { perSecond: 1_000_000 } })
-  const log = createLogger({ level: 'info', stream: pino.destination({ dest: '/dev/null', sync: false }) })
+  const log = createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'info', stream: pino.destination({ dest: '/dev/null', sync: true }) })
   const metrics = createMetrics()
   const limits = createLimiter({ redisUrl: redisUrl === 'none' ? undefined : redisUrl, config: () => config, log, metrics, prefix: `netinv:bench:${process.pid}:` })
   if (limits.redis && !(await whenReady(limits.redis, 5000))) throw new Error(`Redis at ${redisUrl} is not ready`)

@@ -4,6 +4,7 @@
  * same run, on a snapshot with >= 1M interface rows.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/query.ts [profile] [iterations]
+ *   (BENCH_CASES=cidr,count runs only the cases whose names start so)
  *
  * The snapshot is simulated and loaded into a database of its own (`netinv_bench_query`) the first
  * time and reused afterwards. Profile "large" (~1,000 sites) holds over a million interfaces.
@@ -148,7 +149,8 @@ async function main(): Promise<void> {
   await hand2.connect()
 
   const results: string[] = []
-  for (const c of CASES) {
+  const only = process.env.BENCH_CASES?.split(',')
+  for (const c of CASES.filter((x) => !only || only.some((o) => x.name.startsWith(o)))) {
     const body = JSON.stringify({ snapshot: SNAPSHOT, ...c.body })
     const api = () => post(endpoint, body).then(({ status, text }) => {
       const json = JSON.parse(text) as { _meta?: { count: number; size: number } }

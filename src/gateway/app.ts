@@ -19,6 +19,7 @@ import { runStages } from './pipeline/runner.js'
 import { buildStages } from './pipeline/stages.js'
 import { VersionGoneError } from './pipeline/version.js'
 import { createForwarder } from './proxy.js'
+import { GatewayRequest } from './request.js'
 import type { Limiter } from './ratelimit/types.js'
 
 export interface GatewayDeps {
@@ -75,13 +76,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return
     }
     const { status, body, headers } = toErrorResponse(err)
-    if (status < 500 && ctx.endpoint && PLAIN_TEXT_ERROR_ENDPOINTS.has(handlerKey(ctx.method, ctx.endpoint.path))) {
-      ctx.log.debug({ code: body.code }, 'request rejected')
+    if (status >= 500 && !(err instanceof ApiError)) ctx.log.error({ err }, 'request failed')
+    else ctx.log.debug({ code: body.code }, 'request rejected')
+    // The spec's one exception to the JSON error body: DELETE auth/token refuses in text/plain.
+    if ((status === 401 || status === 403) && ctx.endpoint && PLAIN_TEXT_ERROR_ENDPOINTS.has(handlerKey(ctx.method, ctx.endpoint.path))) {
       sendUnauthorizedText(res, status, headers)
       return
     }
-    if (status >= 500 && !(err instanceof ApiError)) ctx.log.error({ err }, 'request failed')
-    else ctx.log.debug({ code: body.code }, 'request rejected')
     sendJson(res, status, body, headers)
   }
 
@@ -153,17 +154,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       res.once('close', () => inFlight.delete(res))
     }
     if (health(path, res)) return
-    const ctx: RequestContext = {
-      req,
-      res,
-      requestId: '',
-      log,
-      startedAt: process.hrtime.bigint(),
-      method: req.method ?? 'GET',
-      path,
-      search: q < 0 ? '' : url.slice(q + 1),
-      responseHeaders: {},
-    }
+    const ctx = new GatewayRequest(req, res, log, req.method ?? 'GET', path, q < 0 ? '' : url.slice(q + 1))
     observeResponse(ctx, metrics, access)
     runStages(stages, ctx).then(
       (finishedBy) => {

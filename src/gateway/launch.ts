@@ -59,7 +59,10 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
     adminPort: rt.env.adminPort ?? rt.config.server.adminPort,
     ...(limits.redisReady ? { redisReady: limits.redisReady } : {}),
   })
-  const watch = watchConfig({ configDir: rt.env.configDir, log: rt.log, apply: (c) => {
+  const watch = watchConfig({
+    configDir: rt.env.configDir,
+    log: rt.log,
+    apply: (c) => {
       current = c
       running.gateway.setConfig(c)
     },

@@ -31,7 +31,7 @@ export interface Forwarder {
 }
 
 /** Never forwarded: hop-by-hop, client-sent forwarding headers, and credentials the inventory does not need. */
-const STRIPPED = [
+const STRIPPED: ReadonlySet<string> = new Set([
   'connection',
   'keep-alive',
   'proxy-connection',
@@ -50,16 +50,20 @@ const STRIPPED = [
   'x-api-token',
   'cookie',
   ...INTERNAL_HEADER_NAMES,
-]
+])
 
-const HOP_BY_HOP_RESPONSE = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate']
+const HOP_BY_HOP_RESPONSE: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate'])
 
 /** The upstream's response headers minus hop-by-hop ones (and those its Connection names). */
 export function responseHeaders(proxyRes: IncomingMessage): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = { ...proxyRes.headers }
-  const listed = headerValue(proxyRes.headers.connection)
-  for (const name of HOP_BY_HOP_RESPONSE) delete out[name]
-  if (listed) for (const name of listed.split(',')) delete out[name.trim().toLowerCase()]
+  const incoming = proxyRes.headers
+  const listed = headerValue(incoming.connection)
+  const hop = listed ? new Set(listed.split(',').map((n) => n.trim().toLowerCase())) : null
+  const out: OutgoingHttpHeaders = {}
+  for (const name in incoming) {
+    if (HOP_BY_HOP_RESPONSE.has(name) || hop?.has(name)) continue
+    out[name] = incoming[name]
+  }
   return out
 }
 
@@ -75,7 +79,15 @@ interface Pending {
   tooLarge?: boolean
 }
 
-const pending = new WeakMap<IncomingMessage, Pending>()
+const PENDING = Symbol('netinv.forward')
+type Tagged = IncomingMessage & { [PENDING]?: Pending }
+/** Per-request forwarding state, kept on the request itself (a WeakMap entry per request costs GC time). */
+const pending = {
+  get: (req: IncomingMessage): Pending | undefined => (req as Tagged)[PENDING],
+  set: (req: IncomingMessage, state: Pending): void => {
+    ;(req as Tagged)[PENDING] = state
+  },
+}
 
 /** Counts streamed body bytes; over the limit the upstream request is abandoned with 413. */
 function bodyLimiter(limit: number, onExceed: () => void): Transform {
@@ -104,10 +116,14 @@ function headerValue(v: string | string[] | undefined): string | undefined {
  */
 export function forwardedHeaders(ctx: RequestContext, internalSecret: string): IncomingHttpHeaders {
   const incoming = ctx.req.headers
-  const out: IncomingHttpHeaders = { ...incoming }
   const listed = headerValue(incoming.connection)
-  for (const name of STRIPPED) delete out[name]
-  if (listed) for (const name of listed.split(',')) delete out[name.trim().toLowerCase()]
+  const hop = listed ? new Set(listed.split(',').map((n) => n.trim().toLowerCase())) : null
+  // A fresh object with only the allowed names (deleting keys would slow every later lookup).
+  const out: IncomingHttpHeaders = {}
+  for (const name in incoming) {
+    if (STRIPPED.has(name) || hop?.has(name)) continue
+    out[name] = incoming[name]
+  }
   const peer = normalizeIp(ctx.req.socket.remoteAddress ?? '')
   const trusted = ctx.peerTrusted === true
   const priorFor = trusted ? headerValue(incoming['x-forwarded-for']) : undefined

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -72,6 +72,16 @@ t.test('SIGTERM on the real process: stop accepting, finish in-flight, exit 0', 
     child.once('exit', (code) => reject(new Error(`gateway exited early with ${code}`)))
   })
   t.equal((await send(url, '/api/version')).status, 200, 'serving')
+
+  // api.json changes apply without a restart (SIGHUP here; file changes are watched too).
+  writeFileSync(join(env.CONFIG_DIR!, 'api.json'), JSON.stringify({ versioning: { apiVersion: 'v6.0' } }), { mode: 0o644 })
+  child.kill('SIGHUP')
+  let advertised = ''
+  for (let i = 0; i < 100 && advertised !== 'v6.0'; i++) {
+    advertised = ((await send(url, '/api/version')).json() as { apiVersion: string }).apiVersion
+    if (advertised !== 'v6.0') await new Promise((r) => setTimeout(r, 20))
+  }
+  t.equal(advertised, 'v6.0', 'reloaded configuration in effect')
   const inFlight = send(url, '/readyz')
   await arrival
   child.kill('SIGTERM')

@@ -127,9 +127,13 @@ export function send(
   options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; localAddress?: string } = {},
 ): Promise<Reply> {
   const url = new URL(base)
+  const headers = { ...(options.headers ?? {}) }
+  if (options.body !== undefined && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+    headers['content-length'] = String(Buffer.byteLength(options.body))
+  }
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers ?? {}, ...(options.localAddress ? { localAddress: options.localAddress } : {}) },
+      { host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers, ...(options.localAddress ? { localAddress: options.localAddress } : {}) },
       (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))

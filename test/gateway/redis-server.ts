@@ -83,10 +83,11 @@ export async function startRedisCluster(t: Teardown): Promise<{ url: string; nod
     encoding: 'utf8',
   })
   if (created.status !== 0) throw new Error(`cluster create failed: ${created.stderr || created.stdout}`)
-  for (let i = 0; i < 100; i++) {
-    const info = spawnSync('redis-cli', ['-p', String(nodes[0]!.port), 'cluster', 'info'], { encoding: 'utf8' }).stdout
-    if (info.includes('cluster_state:ok')) break
-    await new Promise((r) => setTimeout(r, 100))
+  let ok = false
+  for (let i = 0; i < 300 && !ok; i++) {
+    ok = nodes.every((n) => spawnSync('redis-cli', ['-p', String(n.port), 'cluster', 'info'], { encoding: 'utf8' }).stdout.includes('cluster_state:ok'))
+    if (!ok) await new Promise((r) => setTimeout(r, 100))
   }
+  if (!ok) throw new Error('the test cluster did not reach cluster_state:ok')
   return { url: `redis+cluster://${nodes.map((n) => `127.0.0.1:${n.port}`).join(',')}`, nodes }
 }

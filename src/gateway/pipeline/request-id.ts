@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import { PRODUCT_VERSION } from '../../shared/product.js'
 import type { RequestContext } from '../context.js'
+import { GatewayRequest } from '../request.js'
 import type { Stage } from './runner.js'
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -15,16 +16,9 @@ export function requestIdStage(baseLog: Logger): Stage<RequestContext> {
   return {
     name: 'requestId',
     run(ctx) {
-      const requestId = requestIdFrom(ctx.req.headers['x-request-id'])
-      ctx.requestId = requestId
-      // The child logger is made on first use only (most requests log one access line, no more).
-      let child: Logger | undefined
-      Object.defineProperty(ctx, 'log', {
-        get: () => (child ??= baseLog.child({ reqId: requestId })),
-        set: (value: Logger) => (child = value),
-        enumerable: true,
-        configurable: true,
-      })
+      ctx.requestId = requestIdFrom(ctx.req.headers['x-request-id'])
+      // A context built elsewhere (not a GatewayRequest, whose logger binds itself lazily).
+      if (!(ctx instanceof GatewayRequest)) ctx.log = baseLog.child({ reqId: ctx.requestId })
       ctx.responseHeaders['x-request-id'] = ctx.requestId
       ctx.responseHeaders['x-product-version'] = PRODUCT_VERSION
     },

@@ -5,8 +5,9 @@
  * slashes or dots, doubled slashes, backslashes, control characters) is refused before matching.
  */
 import { ApiError } from '../../shared/errors.js'
-import { allowedMethods, matchEndpoint, supportedVersions, type Access, type Endpoint } from '../../shared/manifest.js'
+import { allowedMethods, type Access, type Endpoint } from '../../shared/manifest.js'
 import type { Generation, RequestContext } from '../context.js'
+import { compileEndpoints, versionsHeader } from './matcher.js'
 import type { Stage } from './runner.js'
 
 const API_PREFIX = '/api/'
@@ -61,6 +62,7 @@ export function accessFor(endpoint: Endpoint, method: string): Access | undefine
 }
 
 export function routeStage(): Stage<RequestContext> {
+  const matcher = compileEndpoints()
   return {
     name: 'route',
     run(ctx) {
@@ -68,11 +70,11 @@ export function routeStage(): Stage<RequestContext> {
       ctx.generation = parsed.generation
       if (parsed.release !== undefined) ctx.release = parsed.release
       ctx.endpointPath = parsed.endpointPath
-      const match = matchEndpoint(parsed.endpointPath)
+      const match = matcher.match(parsed.endpointPath)
       if (!match) throw new ApiError('API_NOT_FOUND')
       ctx.endpoint = match.endpoint
       ctx.params = match.params
-      ctx.responseHeaders['x-api-versions-supported'] = supportedVersions(match.endpoint).join(',')
+      ctx.responseHeaders['x-api-versions-supported'] = versionsHeader(match.endpoint)
       if (accessFor(match.endpoint, ctx.method) === undefined) {
         throw new ApiError('API_METHOD_NOT_ALLOWED', undefined, { headers: { allow: allowedMethods(match.endpoint).join(', ') } })
       }

@@ -59,6 +59,7 @@ export async function runTableQuery(deps: TableQueryDeps, prepared: PreparedQuer
     statementTimeoutMs: deps.limits.statementTimeoutMs,
     start: request.start,
     limit: request.limit,
+    parallelCount: request.filter === undefined,
   })
   const data = rows.map((row) => shapeRow(plan, row))
   return { data, _meta: { limit: request.limit ?? null, start: request.start, count, size: data.length } }

@@ -12,6 +12,11 @@ export interface ExecuteOptions {
   /** Page limit of the plan; a short page lets the count be derived without a second query. */
   start: number
   limit: number | undefined
+  /**
+   * Count while the page runs (PostgreSQL only). Worth it when the page is almost surely full,
+   * i.e. the request has no filter; with filters a short page often implies the count.
+   */
+  parallelCount: boolean
 }
 
 export interface QueryResultPage {
@@ -31,7 +36,8 @@ export function mapDbError(err: unknown): unknown {
   return err
 }
 
-async function timed<T>(db: Db, timeoutMs: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+/** Runs `fn` in a transaction whose statements stop after `timeoutMs` (PostgreSQL error 57014). */
+export async function timed<T>(db: Db, timeoutMs: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)])
     return fn(tx)
@@ -53,14 +59,18 @@ function countFromPage(rows: number, options: ExecuteOptions): number | undefine
   return undefined
 }
 
-/** Runs the page and the count (in parallel on PostgreSQL; the count is skipped when implied). */
+/**
+ * Runs the page and the count. Without a filter both run at once (on PostgreSQL); otherwise the
+ * page first, and the count only when a short page does not imply it, so a typical filtered
+ * query costs one statement and no work is done twice.
+ */
 export async function executePlan(db: Db, plan: SqlPlan, options: ExecuteOptions): Promise<QueryResultPage> {
   try {
-    if (db.kind === 'postgres' && options.limit !== 0) {
-      const countPromise = runCount(db, plan, options.statementTimeoutMs)
-      countPromise.catch(() => {})
+    if (options.parallelCount && db.kind === 'postgres' && options.limit !== 0) {
+      const counting = runCount(db, plan, options.statementTimeoutMs)
+      counting.catch(() => {})
       const rows = await runPage(db, plan, options.statementTimeoutMs)
-      return { rows, count: await countPromise }
+      return { rows, count: await counting }
     }
     const rows = options.limit === 0 ? [] : await runPage(db, plan, options.statementTimeoutMs)
     const count = countFromPage(rows.length, options) ?? (await runCount(db, plan, options.statementTimeoutMs))

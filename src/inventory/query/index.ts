@@ -1,9 +1,9 @@
 /** The table query engine: parse → validate against the catalog → plan → execute. */
-export { parseTableRequest, parseFilter, MAX_FILTER_DEPTH, MAX_FILTER_CONDITIONS, MAX_COLUMNS } from './parse.js'
+export { parseTableRequest, parseFilter, formatAsksCsv, MAX_FILTER_DEPTH, MAX_FILTER_CONDITIONS, MAX_COLUMNS } from './parse.js'
 export { validateRequest, validateFilter, resolveColumn, type FilterContext } from './validate.js'
 export { planQuery, shapeRow, sourceSql } from './plan.js'
 export { Params, filterExpr, severityExpr, columnExpr } from './sql-filter.js'
-export { executePlan, mapDbError } from './execute.js'
+export { executePlan, mapDbError, timed } from './execute.js'
 export { streamCsv, csvLine, csvField } from './csv.js'
 export { OPERATORS_BY_TYPE } from './operators.js'
 export {

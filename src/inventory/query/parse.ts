@@ -128,7 +128,17 @@ function parseFormat(raw: unknown): boolean {
   if (!isObject(raw)) fail('"format" must be an object')
   if (raw.dataType !== undefined && raw.dataType !== 'csv' && raw.dataType !== 'json') fail('"format.dataType" must be one of [csv, json]')
   if (raw.exportToFile !== undefined && typeof raw.exportToFile !== 'boolean') fail('"format.exportToFile" must be a boolean')
-  return raw.dataType === 'csv' || (raw.exportToFile === true && raw.dataType === undefined)
+  return formatAsksCsv(raw)
+}
+
+/**
+ * Whether a body's `format` asks for CSV (`dataType: "csv"`, or `exportToFile` without a data
+ * type). Read before parsing, for content negotiation; an invalid `format` is never CSV here.
+ */
+export function formatAsksCsv(body: unknown): boolean {
+  const format = isObject(body) && 'format' in body ? body.format : body
+  if (!isObject(format)) return false
+  return format.dataType === 'csv' || (format.exportToFile === true && format.dataType === undefined)
 }
 
 function parseColumns(raw: unknown): string[] {

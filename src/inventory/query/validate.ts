@@ -41,7 +41,11 @@ function validateCondition(node: Extract<FilterNode, { kind: 'cond' }>, ctx: Fil
         fail(`"${path}" operator "${cond.op}" does not fit column ${column.name} of type ${type}; allowed: [${allowed.join(', ')}]`)
       }
       const scalar = elementType(type) ? 'array' : type === 'json' ? 'json' : (type as ScalarType)
-      return { kind: 'value', column, op: cond.op, value: normaliseValue(scalar, cond.op, cond.value, path, column.name) }
+      const value = normaliseValue(scalar, cond.op, cond.value, path, column.name)
+      if ((cond.op === 'eq' || cond.op === 'neq') && column.values && typeof value === 'string' && !column.values.includes(value)) {
+        fail(`"${path}" value of "${cond.op}" must be one of [${column.values.join(', ')}] (column ${column.name})`)
+      }
+      return { kind: 'value', column, op: cond.op, value }
     }
     case 'array': {
       const element = elementType(type)

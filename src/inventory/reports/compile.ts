@@ -4,7 +4,7 @@
  */
 import type { TableDef } from '../catalog/types.js'
 import { invalidInput } from '../../shared/errors.js'
-import { parseFilter, resolveColumn, validateFilter, type ColorRule } from '../query/index.js'
+import { parseFilter, resolveColumn, validateFilter, type ColorRule, type ValidFilter } from '../query/index.js'
 import { NO_MATCH, SEVERITIES, type ReportGroup, type ReportRule, type Severity } from './types.js'
 
 export type FindTable = (path: string) => TableDef | undefined
@@ -17,6 +17,20 @@ export function compileRule(table: TableDef, rule: ReportRule): ColorRule {
     filter: validateFilter(parseFilter(rule.checks[s], `checks.${s}`), { table }),
   }))
   return { id: rule.id, column: rule.column, checks, fallback: rule.defaultColor ?? NO_MATCH }
+}
+
+const REGEX_OPS = new Set(['reg', 'nreg', 'ireg', 'nireg'])
+
+/** Regular expressions a compiled rule uses (checked by the database when a rule is saved). */
+export function regexesOf(rule: ColorRule): string[] {
+  const out: string[] = []
+  const walk = (f: ValidFilter): void => {
+    if (f.kind !== 'cond') return f.children.forEach(walk)
+    const c = f.cond
+    if ((c.kind === 'value' || c.kind === 'array') && REGEX_OPS.has(c.op)) out.push(String(c.value))
+  }
+  rule.checks.forEach((check) => walk(check.filter))
+  return out
 }
 
 /** "/v1/tables/inventory/devices", "/api/v1/tables/…", "tables/…" or "inventory/devices" → catalog path. */

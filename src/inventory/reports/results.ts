@@ -4,12 +4,18 @@
  */
 import type { TableDef } from '../catalog/types.js'
 import type { Db } from '../../shared/db/index.js'
-import { Params, mapDbError, severityExpr, sourceSql } from '../query/index.js'
+import { Params, mapDbError, severityExpr, sourceSql, timed } from '../query/index.js'
 import { compileRule } from './compile.js'
 import { SEVERITIES, type ReportRule, type RuleResult } from './types.js'
 
 /** Counts of the rules of one table (all rules must belong to it). */
-export async function tableResults(db: Db, table: TableDef, rules: readonly ReportRule[], snapshotId: string | undefined): Promise<Map<string, RuleResult>> {
+export async function tableResults(
+  db: Db,
+  table: TableDef,
+  rules: readonly ReportRule[],
+  snapshotId: string | undefined,
+  statementTimeoutMs: number,
+): Promise<Map<string, RuleResult>> {
   const out = new Map<string, RuleResult>()
   if (rules.length === 0) return out
   const params = new Params()
@@ -22,7 +28,7 @@ export async function tableResults(db: Db, table: TableDef, rules: readonly Repo
   const sql = `SELECT ${counts.join(', ')} FROM (SELECT ${severities.join(', ')} FROM ${sourceSql(table)}${where}) x`
   let row: Record<string, number>
   try {
-    row = (await db.query<Record<string, number>>(sql, params.values)).rows[0] ?? {}
+    row = (await timed(db, statementTimeoutMs, (tx) => tx.query<Record<string, number>>(sql, params.values))).rows[0] ?? {}
   } catch (err) {
     throw mapDbError(err)
   }

@@ -5,9 +5,9 @@
 import type { TableDef } from '../catalog/types.js'
 import type { Db } from '../../shared/db/index.js'
 import { ApiError, invalidInput, notFound } from '../../shared/errors.js'
-import type { ColorRule } from '../query/index.js'
+import { mapDbError, type ColorRule } from '../query/index.js'
 import { BUILTIN_GROUPS, BUILTIN_RULES } from './builtin.js'
-import { compileRule, validateRuleInput, type FindTable } from './compile.js'
+import { compileRule, regexesOf, validateRuleInput, type FindTable, type RuleInput } from './compile.js'
 import { tableResults } from './results.js'
 import { RuleStore } from './store.js'
 import type { ApiReportRule, ReportGroup, ReportRule, RuleResult } from './types.js'
@@ -16,6 +16,14 @@ export interface ReportServiceDeps {
   db: Db
   findTable: FindTable
   now?: () => number
+  /** Statement timeout of the result queries (default 30 s). */
+  statementTimeoutMs?: number
+}
+
+async function sequential<T>(jobs: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
+  const out: T[] = []
+  for (const job of jobs) out.push(await job())
+  return out
 }
 
 export class ReportService {
@@ -28,11 +36,23 @@ export class ReportService {
     return BUILTIN_GROUPS
   }
 
-  /** Built-in rules whose table is in the catalog, then custom rules. */
+  /**
+   * Built-in rules whose table is in the catalog, then custom rules that still fit it (a rule
+   * saved against an older catalog that no longer validates is left out rather than failing
+   * every listing).
+   */
   async rules(): Promise<ReportRule[]> {
-    const builtins = BUILTIN_RULES.filter((r) => this.deps.findTable(r.tablePath) !== undefined)
-    const custom = (await this.store.list()).filter((r) => this.deps.findTable(r.tablePath) !== undefined)
-    return [...builtins, ...custom]
+    const fits = (rule: ReportRule): boolean => {
+      const table = this.deps.findTable(rule.tablePath)
+      if (!table) return false
+      try {
+        compileRule(table, rule)
+        return true
+      } catch {
+        return false
+      }
+    }
+    return [...BUILTIN_RULES.filter(fits), ...(await this.store.list()).filter(fits)]
   }
 
   async get(id: string): Promise<ReportRule> {
@@ -41,14 +61,27 @@ export class ReportService {
     return rule
   }
 
+  /** Compiles a rule body against its table; the database checks its regular expressions. */
+  private async checked(input: RuleInput): Promise<RuleInput> {
+    const compiled = compileRule(this.deps.findTable(input.tablePath)!, { ...input, id: 'new', custom: true })
+    for (const pattern of regexesOf(compiled)) {
+      try {
+        await this.deps.db.query("SELECT '' ~ $1::text AS ok", [pattern])
+      } catch (err) {
+        throw mapDbError(err)
+      }
+    }
+    return input
+  }
+
   async create(body: unknown, createdBy: string | null): Promise<ReportRule> {
-    return this.store.create(validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS), createdBy)
+    return this.store.create(await this.checked(validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS)), createdBy)
   }
 
   async update(id: string, body: unknown): Promise<ReportRule> {
     const rule = await this.get(id)
     if (!rule.custom) throw new ApiError('API_CONFLICT', 'Built-in rules cannot be changed')
-    const updated = await this.store.update(id, validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS, rule))
+    const updated = await this.store.update(id, await this.checked(validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS, rule)))
     if (!updated) throw notFound()
     return updated
   }
@@ -64,13 +97,14 @@ export class ReportService {
    * table shown there; a list selects rules by id (ids of other tables' rules are ignored).
    */
   async rulesFor(table: TableDef, reports: string | readonly string[]): Promise<ColorRule[]> {
-    const all = (await this.rules()).filter((r) => r.tablePath === table.path)
+    const rules = await this.rules()
+    const all = rules.filter((r) => r.tablePath === table.path)
     let chosen: ReportRule[]
     if (typeof reports === 'string') {
       const web = `/${reports.replace(/^\/+|\/+$/g, '')}`
       chosen = web === table.webPath.replace(/\/+$/, '') ? all : []
     } else {
-      const known = new Set((await this.rules()).map((r) => r.id))
+      const known = new Set(rules.map((r) => r.id))
       reports.forEach((id, i) => {
         if (!known.has(id)) throw invalidInput([{ message: `"reports[${i}]" is not a known report id` }])
       })
@@ -79,17 +113,17 @@ export class ReportService {
     return chosen.map((r) => compileRule(table, r))
   }
 
-  /** Results of rules on a snapshot: one scan per table. */
+  /** Results of rules on a snapshot: one scan per table, the tables at once on PostgreSQL. */
   async results(rules: readonly ReportRule[], snapshotId: string | undefined): Promise<Map<string, RuleResult>> {
     const byTable = new Map<string, ReportRule[]>()
     for (const rule of rules) byTable.set(rule.tablePath, [...(byTable.get(rule.tablePath) ?? []), rule])
-    const out = new Map<string, RuleResult>()
-    for (const [path, list] of byTable) {
+    const jobs = [...byTable].flatMap(([path, list]) => {
       const table = this.deps.findTable(path)
-      if (!table || (table.snapshotScoped && snapshotId === undefined)) continue
-      for (const [id, result] of await tableResults(this.deps.db, table, list, snapshotId)) out.set(id, result)
-    }
-    return out
+      if (!table || (table.snapshotScoped && snapshotId === undefined)) return []
+      return [() => tableResults(this.deps.db, table, list, snapshotId, this.deps.statementTimeoutMs ?? 30000)]
+    })
+    const parts = this.deps.db.kind === 'postgres' ? await Promise.all(jobs.map((job) => job())) : await sequential(jobs)
+    return new Map(parts.flatMap((part) => [...part]))
   }
 
   /** The client shape of a rule, with its result when known. */

@@ -3,8 +3,10 @@ import type { Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { JobRunner, recoverInterrupted, startWatchdog, type InventoryServices } from '../discovery/index.js'
 import { registerJobRoutes } from './jobs.js'
+import { registerReportRoutes } from './reports.js'
 import { registerSettingsRoutes } from './settings.js'
 import { registerSnapshotRoutes } from './snapshots.js'
+import { registerTableRoutes } from './tables.js'
 
 export interface RoutesLifecycle {
   /** Stops background work (discovery jobs) and releases resources. */
@@ -28,6 +30,8 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   registerSnapshotRoutes(router, svc)
   registerSettingsRoutes(router, svc)
   registerJobRoutes(router, svc)
+  registerReportRoutes(router, deps)
+  registerTableRoutes(router, deps)
   const stopWatchdog = startWatchdog(svc)
   return {
     async close() {

@@ -8,10 +8,10 @@ import { readJson, sendEmpty, sendJson } from '../../shared/http/index.js'
 import { ApiError } from '../../shared/errors.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { ReportService, type ReportRule, type RuleResult } from '../reports/index.js'
-import type { TableRouteOptions } from './tables.js'
+import { DEFAULT_TABLE_ROUTE_OPTIONS, type TableRouteOptions } from './tables.js'
 
-export function registerReportRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: TableRouteOptions): void {
-  const service = new ReportService({ db: deps.db, findTable: options.findTable })
+export function registerReportRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: TableRouteOptions = DEFAULT_TABLE_ROUTE_OPTIONS): void {
+  const service = new ReportService({ db: deps.db, findTable: options.findTable, statementTimeoutMs: deps.config.query.statementTimeoutMs })
 
   /** Results on the snapshot of `?snapshot=` ($last when absent; none when no snapshot exists yet). */
   async function resultsFor(ctx: InventoryRequest, rules: readonly ReportRule[]): Promise<Map<string, RuleResult> | undefined> {

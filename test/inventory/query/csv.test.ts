@@ -3,7 +3,7 @@ import { request, type IncomingMessage } from 'node:http'
 import { freshPostgres } from '../../helpers/db.js'
 import { csvField, csvLine } from '../../../src/inventory/query/index.js'
 import { registerTableRoutes } from '../../../src/inventory/routes/tables.js'
-import { startInventory } from '../routes/server.js'
+import { startRoutes } from '../routes/server.js'
 import { INTERNAL_HEADERS } from '../../../src/shared/principal.js'
 import { ITEMS, createItems } from './fixture.js'
 
@@ -27,8 +27,8 @@ t.test('a large export streams from a cursor', async (t) => {
   const rows = 120_000
   await db.exec(`CREATE TABLE qt.items_big PARTITION OF qt.items FOR VALUES IN ('big');
     INSERT INTO qt.items (snapshot_id, id, name, count, tags) SELECT 'big', 'r' || lpad(g::text, 7, '0'), 'name, "' || g, g, ARRAY['t' || g] FROM generate_series(1, ${rows}) g`)
-  const server = await startInventory(t, db, {}, (app, deps) => {
-    registerTableRoutes(app.router, { ...deps, log: undefined as never }, { findTable: (p) => (p === ITEMS.path ? ITEMS : undefined), resolveSnapshot: async (_db, ref) => ref })
+  const server = await startRoutes(t, db, (router, deps) => {
+    registerTableRoutes(router, deps, { findTable: (p) => (p === ITEMS.path ? ITEMS : undefined), resolveSnapshot: async (_db, ref) => ref })
   })
   const body = JSON.stringify({ snapshot: 'big', columns: ['id', 'name', 'count', 'tags'], sort: { column: 'id', order: 'asc' }, format: { exportToFile: true, dataType: 'csv' } })
   const url = new URL(`${server.url}/api/tables/${ITEMS.path}`)

@@ -76,6 +76,16 @@ for (const engine of ENGINES) {
       t.equal(await status(reports.remove(created.id)), 404)
     })
 
+    await t.test('a stored rule that no longer fits the catalog is left out', async (t) => {
+      await db.query(
+        `INSERT INTO inventory.report_rules (id, name, table_path, column_name, checks, created_at, updated_at) VALUES ('stale', 'Stale', 'inventory/devices', 'gone', '{"30": {"gone": ["eq", 1]}}', 1, 1)`,
+      )
+      const rules = await reports.rules()
+      t.notOk(rules.some((r) => r.id === 'stale'))
+      t.ok((await reports.results(rules, LAB_ID)).size > 0, 'results still computed')
+      await db.query("DELETE FROM inventory.report_rules WHERE id = 'stale'")
+    })
+
     await t.test('custom rules are validated like filters', async (t) => {
       const base = { name: 'x', apiEndpoint: '/v1/tables/inventory/devices', column: 'version', checks: { '20': { version: ['eq', '1'] } } }
       const bad: unknown[] = [
@@ -91,6 +101,8 @@ for (const engine of ENGINES) {
         { ...base, defaultColor: 5 },
         { ...base, groups: ['nope'] },
         { ...base, extra: 1 },
+        { ...base, checks: { '30': { version: ['reg', '(unclosed'] } } },
+        { ...base, checks: { '30': { or: [{ hostname: ['nireg', '[z-a]'] }] } } },
       ]
       for (const body of bad) t.equal(await status(reports.create(body, null)), 422, JSON.stringify(body))
     })

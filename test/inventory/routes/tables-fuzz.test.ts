@@ -4,19 +4,10 @@
  */
 import t from 'tap'
 import fc from 'fast-check'
-import { freshDb } from '../../helpers/db.js'
-import { notFound } from '../../../src/shared/errors.js'
-import { findTable } from '../../../src/inventory/catalog/index.js'
+import { ENGINES, freshDb } from '../../helpers/db.js'
 import { VALUE_OPERATORS } from '../../../src/inventory/query/types.js'
-import { registerReportRoutes } from '../../../src/inventory/routes/reports.js'
-import { registerTableRoutes } from '../../../src/inventory/routes/tables.js'
 import { LAB_ID, labSnapshot } from '../reports/lab.js'
 import { startInventory } from './server.js'
-
-const resolveSnapshot = async (_db: unknown, ref: string) => {
-  if (ref === LAB_ID || ref === '$last') return LAB_ID
-  throw notFound()
-}
 
 const PATHS = ['inventory/devices', 'inventory/interfaces', 'networks/routes', 'addressing/hosts', 'neighbors/all', 'management/snapshots', 'jobs', 'nope', 'inventory', '']
 const COLUMNS = ['id', 'hostname', 'uptime', 'loginIp', 'memoryUtilization', 'network', 'nexthop', 'protocols', 'edges', 'intName', 'l1', 'tsEnd', 'status', '*', '', 'x y']
@@ -76,14 +67,10 @@ const headers = fc.record(
   { requiredKeys: [] },
 )
 
-t.test('fuzzed table requests: never 500, never a hang', async (t) => {
-  const db = await freshDb(t, 'postgres')
+for (const engine of ENGINES) t.test(`fuzzed table requests on ${engine}: never 500, never a hang`, async (t) => {
+  const db = await freshDb(t, engine)
   await labSnapshot(db)
-  const server = await startInventory(t, db, { query: { statementTimeoutMs: 2000 } }, (app, deps) => {
-    const full = { ...deps, log: undefined as never }
-    registerTableRoutes(app.router, full, { findTable, resolveSnapshot })
-    registerReportRoutes(app.router, full, { findTable, resolveSnapshot })
-  })
+  const server = await startInventory(t, db, { query: { statementTimeoutMs: 2000 } })
   const seen = new Map<number, number>()
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...PATHS), fc.constantFrom('POST', 'POST', 'POST', 'GET'), body, headers, async (path, method, text, hdrs) => {
@@ -95,4 +82,51 @@ t.test('fuzzed table requests: never 500, never a hang', async (t) => {
     { numRuns: Number(process.env.FUZZ_RUNS ?? 400) },
   )
   t.ok((seen.get(200) ?? 0) > 0 && (seen.get(422) ?? 0) > 0, `statuses seen: ${JSON.stringify([...seen])}`)
+})
+
+t.test('fuzzed custom rules: never 500', async (t) => {
+  const db = await freshDb(t, 'postgres')
+  await labSnapshot(db)
+  const server = await startInventory(t, db)
+  const rule = fc.record(
+    {
+      name: fc.oneof(fc.string({ maxLength: 10 }), anyValue),
+      apiEndpoint: fc.oneof(fc.constantFrom('/v1/tables/inventory/devices', 'tables/inventory/interfaces', 'vlan/device', '/v1/tables/nope'), anyValue),
+      column: fc.oneof(fc.constantFrom(...COLUMNS), anyValue),
+      checks: fc.oneof(fc.dictionary(fc.constantFrom('0', '10', '20', '30', '40'), filters, { maxKeys: 3 }), anyValue),
+      defaultColor: fc.oneof(fc.constantFrom(-1, 0, 10, 20, 30, 5, null), anyValue),
+      groups: fc.oneof(fc.array(fc.constantFrom('custom', 'routing', 'nope')), anyValue),
+      descriptions: fc.oneof(fc.record({ general: anyValue }), anyValue),
+    },
+    { requiredKeys: [] },
+  )
+  const validCheck = fc.oneof(
+    fc.string({ maxLength: 6 }).map((v) => ({ hostname: ['like', v] })),
+    fc.integer().map((v) => ({ uptime: ['gt', v] })),
+    fc.constantFrom('10.0.0.0/8', '::/0').map((v) => ({ or: [{ loginIp: ['cidr', v] }, { memoryUtilization: ['lte', 50] }] })),
+  )
+  const nearlyValid = fc.dictionary(fc.constantFrom('0', '10', '20', '30'), validCheck, { minKeys: 1, maxKeys: 3 }).map((checks) => ({
+    name: 'fuzzed',
+    apiEndpoint: '/v1/tables/inventory/devices',
+    column: 'hostname',
+    checks,
+  }))
+  const seen = new Map<number, number>()
+  await fc.assert(
+    fc.asyncProperty(fc.oneof(rule, nearlyValid), fc.constantFrom('POST', 'PATCH'), async (body, method) => {
+      const r = await server.request(method, method === 'POST' ? 'reports' : 'reports/device-uptime', body)
+      seen.set(r.status, (seen.get(r.status) ?? 0) + 1)
+      if (r.status >= 500) throw new Error(`${r.status} for ${method} ${JSON.stringify(body).slice(0, 500)}: ${r.text.slice(0, 300)}`)
+      if (r.status === 201) {
+        const id = (r.json as { id: string }).id
+        const q = await server.request('POST', 'tables/inventory/devices', { snapshot: LAB_ID, columns: ['id'], reports: [id], pagination: { limit: 1 } })
+        if (q.status >= 500) throw new Error(`rule ${id} breaks queries: ${q.text}`)
+        const list = await server.request('GET', `reports?snapshot=${LAB_ID}`)
+        if (list.status !== 200) throw new Error(`rule ${id} breaks GET reports: ${list.text}`)
+        await server.request('DELETE', `reports/${id}`)
+      }
+    }),
+    { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
+  )
+  t.ok((seen.get(422) ?? 0) > 0 && (seen.get(201) ?? 0) > 0, `statuses seen: ${JSON.stringify([...seen])}`)
 })

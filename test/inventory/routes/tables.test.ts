@@ -1,25 +1,13 @@
 import t from 'tap'
 import { freshDb } from '../../helpers/db.js'
-import { notFound } from '../../../src/shared/errors.js'
-import { findTable, TABLES } from '../../../src/inventory/catalog/index.js'
-import { registerReportRoutes } from '../../../src/inventory/routes/reports.js'
-import { registerTableRoutes } from '../../../src/inventory/routes/tables.js'
+import { TABLES } from '../../../src/inventory/catalog/index.js'
 import { LAB_ID, labSnapshot } from '../reports/lab.js'
 import { startInventory } from './server.js'
-
-const resolveSnapshot = async (_db: unknown, ref: string) => {
-  if (ref === LAB_ID || ref === '$last') return LAB_ID
-  throw notFound()
-}
 
 t.test('table endpoints over HTTP', async (t) => {
   const db = await freshDb(t, 'postgres')
   const counts = await labSnapshot(db)
-  const server = await startInventory(t, db, { query: { maxLimit: 500 } }, (app, deps) => {
-    const full = { ...deps, log: undefined as never }
-    registerTableRoutes(app.router, full, { findTable, resolveSnapshot })
-    registerReportRoutes(app.router, full, { findTable, resolveSnapshot })
-  })
+  const server = await startInventory(t, db, { query: { maxLimit: 500 } })
 
   await t.test('every table answers', async (t) => {
     for (const table of TABLES) {

@@ -1,0 +1,48 @@
+/**
+ * The gateway's request context as a class: every field exists from the start (one object
+ * shape for V8 on the hot path), and the per-request child logger is made on first use only.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Logger } from 'pino'
+import type { Endpoint } from '../shared/manifest.js'
+import type { Principal } from '../shared/principal.js'
+import type { Generation, RequestContext } from './context.js'
+import type { RateDecision } from './ratelimit/types.js'
+
+export class GatewayRequest implements RequestContext {
+  requestId = ''
+  generation: Generation | undefined = undefined
+  release: string | undefined = undefined
+  endpoint: Endpoint | undefined = undefined
+  endpointPath: string | undefined = undefined
+  params: Record<string, string> | undefined = undefined
+  apiVersion: number | undefined = undefined
+  clientIp: string | undefined = undefined
+  clientKey: string | undefined = undefined
+  peerTrusted: boolean | undefined = undefined
+  rate: RateDecision | undefined = undefined
+  principal: Principal | null | undefined = undefined
+  readonly responseHeaders: Record<string, string> = {}
+  readonly startedAt: bigint = process.hrtime.bigint()
+  #log: Logger | undefined = undefined
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    private readonly baseLog: Logger,
+    readonly method: string,
+    readonly path: string,
+    readonly search: string,
+  ) {}
+
+  /** Child logger bound to the request id (made when first asked for). */
+  get log(): Logger {
+    if (this.#log) return this.#log
+    if (!this.requestId) return this.baseLog
+    return (this.#log = this.baseLog.child({ reqId: this.requestId }))
+  }
+
+  set log(value: Logger) {
+    this.#log = value
+  }
+}
