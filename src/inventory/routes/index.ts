@@ -20,8 +20,13 @@ export interface RoutesOptions {
 
 export async function registerRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: RoutesOptions = {}): Promise<RoutesLifecycle> {
   const svc: InventoryServices = { ...deps, runner: new JobRunner(deps.log), now: options.now ?? Date.now }
-  const recovered = await recoverInterrupted(deps.db, svc.now())
-  if (recovered.jobs > 0 || recovered.snapshots > 0) deps.log.warn(recovered, 'marked work interrupted by a restart as failed')
+  try {
+    const recovered = await recoverInterrupted(deps.db, svc.now())
+    if (recovered.jobs > 0 || recovered.snapshots > 0) deps.log.warn(recovered, 'marked work interrupted by a restart as failed')
+  } catch (err) {
+    // e.g. a database not migrated yet: the service still starts and the watchdog tries again
+    deps.log.warn({ err }, 'could not look for interrupted work at start')
+  }
   registerSnapshotRoutes(router, svc)
   registerSettingsRoutes(router, svc)
   registerJobRoutes(router, svc)
