@@ -28,10 +28,12 @@ interface Page {
   _meta: { limit: number; start: number; count: number; size: number }
 }
 
-function setSunset(configDir: string, sunset: string): void {
+/** What ops do for 6.x-era clients: a later sunset of the path generation, apiVersion v6.0. */
+function serveLegacyClients(configDir: string, sunset: string): void {
   const file = join(configDir, 'api.json')
-  const config = JSON.parse(readFileSync(file, 'utf8')) as { versioning: { generations: { path: Record<string, unknown> } } }
+  const config = JSON.parse(readFileSync(file, 'utf8')) as { versioning: { apiVersion: string; generations: { path: Record<string, unknown> } } }
   config.versioning.generations.path.sunset = sunset
+  config.versioning.apiVersion = 'v6.0'
   writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o644 })
 }
 
@@ -201,6 +203,11 @@ t.test('the whole user story on the embedded default', async (t) => {
   t.equal(again.status, 200, 'and keeps the same refresh token valid')
   expectError(t, await call(base, 'POST', '/api/auth/token', { body: { refreshToken: 'not-a-token' } }), 401, 'API_INVALID_REFRESH_TOKEN', 'unknown refresh token')
 
+  // A locked snapshot cannot be deleted; a second one can.
+  t.equal((await call(base, 'POST', `/api/snapshots/${snapshotId}/lock`, { headers: bearer(session.accessToken) })).status, 200, 'lock')
+  expectError(t, await call(base, 'DELETE', `/api/snapshots/${snapshotId}`, { headers: bearer(session.accessToken) }), 409, 'API_SNAPSHOT_LOCKED', 'deleting a locked snapshot')
+  t.equal((await call(base, 'POST', `/api/snapshots/${snapshotId}/unlock`, { headers: bearer(session.accessToken) })).status, 200, 'unlock')
+
   // Bad inputs get clear errors, never a 500.
   const table = '/api/tables/inventory/devices'
   expectError(t, await call(base, 'POST', table, { headers: { ...reader, 'content-type': 'application/json' }, body: '{"snapshot":' }), 400, 'API_MALFORMED_REQUEST', 'malformed JSON')
@@ -224,7 +231,7 @@ t.test('the whole user story on the embedded default', async (t) => {
 
   // Restart on the same DATA_DIR, with the path generation's sunset moved later by ops.
   t.equal(await stop(app), 0, 'SIGTERM exits 0')
-  setSunset(configDir, '2099-01-01T00:00:00Z')
+  serveLegacyClients(configDir, '2099-01-01T00:00:00Z')
   app = await serve(t, env)
   const after = app.url
   t.notMatch(app.stderr(), /Created user "admin"/, 'the admin is not created twice')
@@ -239,6 +246,23 @@ t.test('the whole user story on the embedded default', async (t) => {
   t.equal(legacy.headers.get('deprecation'), 'true')
   t.equal(legacy.headers.get('sunset'), '2099-01-01T00:00:00Z')
   t.equal(legacy.json<Row[]>()[0]?.id, snapshotId, 'same payload as before')
+
+  // A 6.x-era SDK: version → /api/v6.0/, login, users/me, snapshots, the management table; its
+  // refresh keeps the same token (rotation starts with 6.1).
+  t.match((await call(after, 'GET', '/api/version')).json(), { apiVersion: 'v6.0' }, 'the advertised apiVersion is configurable')
+  const sdk = await call(after, 'POST', '/api/v6.0/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })
+  t.equal(sdk.status, 200, 'a 6.0 SDK logs in')
+  const sdkSession = sdk.json<{ accessToken: string; refreshToken: string }>()
+  t.ok((await call(after, 'GET', '/api/v6.0/users/me', { headers: bearer(sdkSession.accessToken) })).json<{ roleIds?: unknown }>().roleIds, 'users/me has roleIds')
+  const managed = await call(after, 'POST', '/api/v6.0/tables/management/snapshots', {
+    headers: bearer(sdkSession.accessToken),
+    body: { columns: ['id', 'status', 'finishStatus', 'tsEnd'], filters: { and: [{ status: ['eq', 'done'] }, { finishStatus: ['eq', 'done'] }] }, sort: { column: 'tsEnd', order: 'desc' }, pagination: { limit: 1000 } },
+  })
+  t.match(managed.json<Page>().data, [{ id: snapshotId, status: 'done' }], 'the management table lists the snapshot')
+  const sdkRefresh = await call(after, 'POST', '/api/v6.0/auth/token', { body: { refreshToken: sdkSession.refreshToken } })
+  t.same(Object.keys(sdkRefresh.json()), ['accessToken'], 'a 6.0 refresh answers an access token only')
+  t.equal((await call(after, 'POST', '/api/v6.0/auth/token', { body: { refreshToken: sdkSession.refreshToken } })).status, 200, 'and the first refresh token stays valid')
+
   const keys = await call(after, 'GET', '/api/api-tokens', { headers: bearer(pair.accessToken) })
   const used = keys.json<Array<{ description: string; usageCount: number; lastUsed: number | null }>>().find((k) => k.description === 'e2e read')
   t.ok(used && used.usageCount >= 10 && used.lastUsed !== null, `the read key's usage before the restart was kept (${used?.usageCount})`)
@@ -268,11 +292,21 @@ t.test('key steps on PostgreSQL with Redis', async (t) => {
   t.equal(csv.text.trim().split(/\r?\n/).length, 6, 'CSV: a header and five rows')
   t.equal((await call(base, 'GET', '/api/v1/snapshots', { headers: reader })).status, 200)
   t.ok(list.headers.get('ratelimit-policy'), 'rate limited')
+  const file = await call(base, 'GET', `/api/snapshots/${snapshotId}/download`, { headers: reader })
+  t.equal(file.status, 200, 'download a snapshot file')
+  const uploaded = await call(base, 'POST', '/api/snapshots/upload', { headers: { ...writer, 'content-type': 'application/x-ndjson' }, body: file.text })
+  t.equal(uploaded.status, 201, 'upload it back')
+  const copy = uploaded.json<{ id: string; jobId: string }>()
+  t.match((await waitForJob(base, copy.jobId, writer)).job, { status: 'done' }, 'the import finished')
+  const again = await call(base, 'GET', `/api/snapshots/${copy.id}/download`, { headers: reader })
+  const body = (text: string) => text.slice(text.indexOf('\n'))
+  t.ok(body(again.text) === body(file.text), 'the round trip is lossless (every row line identical)')
   t.match((await call(base, 'GET', '/readyz')).json(), { status: 'ready', checks: { database: true, upstream: true, redis: true } }, 'ready on PostgreSQL and Redis')
 
   t.equal(await stop(app), 0, 'SIGTERM exits 0')
   app = await serve(t, env)
-  t.match((await call(app.url, 'GET', '/api/snapshots', { headers: reader })).json<Row[]>(), [{ id: snapshotId, status: 'done' }], 'snapshot and key survive a restart')
+  const kept = (await call(app.url, 'GET', '/api/snapshots', { headers: reader })).json<Row[]>()
+  t.same(kept.map((x) => x.id).sort(), [snapshotId, copy.id].sort(), 'snapshots and key survive a restart')
   t.same((await queryDevices(t, app.url, reader)).data, page.data)
   t.equal(await stop(app), 0, 'SIGTERM exits 0')
 })
