@@ -14,9 +14,11 @@ const COPY_SLICE_BYTES = 16 * 1024 * 1024
  */
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-function wrap(target: PGlite | Transaction): Queryable {
+function wrap(target: PGlite | Transaction, yieldFirst: boolean): Queryable {
   return {
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+      // Statements in a row (index builds after a load) would otherwise run back to back.
+      if (yieldFirst) await yieldToIo()
       const r = await target.query<T>(sql, params as unknown[])
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length }
     },
@@ -41,7 +43,7 @@ export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
     unlock()
     throw err
   }
-  const base = wrap(pglite)
+  const base = wrap(pglite, true)
 
   const copyInto = async (target: PGlite | Transaction, copySql: string, source: AsyncIterable<string>) => {
     const sql = copySql.replace(/FROM\s+STDIN/i, "FROM '/dev/blob'")
@@ -70,7 +72,7 @@ export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
     },
     async transaction(fn) {
       return pglite.transaction(async (tx) => {
-        const q = wrap(tx) as Queryable & { __tx: Transaction }
+        const q = wrap(tx, false) as Queryable & { __tx: Transaction }
         q.__tx = tx
         return fn(q)
       })
