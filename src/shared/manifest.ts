@@ -4,7 +4,7 @@
  * supports, its default version, deprecated versions with their sunset, and which endpoint version
  * each product release used in the path-versioned generation.
  *
- * The gateway routes, versions and authorizes with it; the inventory checks its routes against
+ * The gateway routes, versions and authorizes with it; a test checks the inventory's routes against
  * it; docs/api-versions.md is generated from it.
  */
 export const SCOPES = ['read', 'settings', 'team', 'write'] as const
