@@ -4,7 +4,7 @@
  * the timeout from their start, while the rest of the database stays unbounded for long work.
  */
 import t from 'tap'
-import { freshPostgres } from '../../helpers/db.js'
+import { freshPglite, freshPostgres } from '../../helpers/db.js'
 import type { Db } from '../../../src/shared/db/index.js'
 import { queryTable } from '../../../src/inventory/query/index.js'
 import { ITEMS, createItems, insertItems, sampleItems } from './fixture.js'
@@ -76,4 +76,11 @@ t.test('bounded connections carry the timeout; the database itself stays unbound
     (e: unknown) => e,
   )
   t.match(err, { code: '57014' }, 'the bounded view stops a long statement')
+})
+
+t.test('PGlite has no bounded view: it cannot interrupt a statement (docs/tables.md says so)', async (t) => {
+  const db = await freshPglite(t)
+  t.equal(db.withStatementTimeout(100), db)
+  const { renderTablesDoc } = await import('../../../src/inventory/query/describe.js')
+  t.match(renderTablesDoc([]), /On the embedded database \(PGlite[^)]*\) there is no\s+time limit/)
 })
