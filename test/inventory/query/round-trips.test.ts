@@ -6,6 +6,7 @@
 import t from 'tap'
 import { freshPglite, freshPostgres } from '../../helpers/db.js'
 import type { Db } from '../../../src/shared/db/index.js'
+import { notFound } from '../../../src/shared/errors.js'
 import { queryTable } from '../../../src/inventory/query/index.js'
 import { ITEMS, createItems, insertItems, sampleItems } from './fixture.js'
 import { testDeps } from './helpers.js'
@@ -83,4 +84,39 @@ t.test('PGlite has no bounded view: it cannot interrupt a statement (docs/tables
   t.equal(db.withStatementTimeout(100), db)
   const { renderTablesDoc } = await import('../../../src/inventory/query/describe.js')
   t.match(renderTablesDoc([]), /On the embedded database \(PGlite[^)]*\) there is no\s+time limit/)
+})
+
+t.test('the snapshot lookup overlaps the query on PostgreSQL; its error still wins', async (t) => {
+  const { db } = await freshPostgres(t)
+  await createItems(db)
+  const S1 = '00000000-0000-4000-8000-0000000000a1'
+  const S2 = '00000000-0000-4000-8000-0000000000a2'
+  await insertItems(db, S1, sampleItems())
+  await insertItems(db, S2, [{ ...sampleItems()[0]!, id: 'x1' }])
+  const log: Recorder = { statements: [], transactions: 0, timeouts: [] }
+  let release = () => {}
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  const deps = {
+    ...testDeps(recording(db, log), []),
+    resolveSnapshot: async (ref: string) => {
+      await gate
+      if (ref === S2) throw notFound()
+      return ref === S1 ? S1 : S2
+    },
+  }
+  const answer = queryTable(deps, ITEMS, { snapshot: S1, columns: ['id'], filters: { count: ['gt', 5] } })
+  while (log.statements.length === 0) await new Promise((r) => setTimeout(r, 5))
+  t.equal(log.statements.length, 1, 'the page query is under way before the snapshot is resolved')
+  release()
+  t.equal((await answer)._meta.count, 2)
+
+  const err = await queryTable(deps, ITEMS, { snapshot: S2, columns: ['id'], filters: { name: ['reg', '('] } }).then(
+    () => null,
+    (e: unknown) => e,
+  )
+  t.match(err, { code: 'API_NOT_FOUND' }, 'an unknown snapshot is 404 even when the query fails too')
+
+  const other = '00000000-0000-4000-8000-0000000000a3'
+  const remapped = await queryTable(deps, ITEMS, { snapshot: other, columns: ['id'] })
+  t.same(remapped.data, [{ id: 'x1' }], 'a resolver that names another snapshot gets that snapshot’s rows')
 })
