@@ -3,7 +3,6 @@
  * config schema). A test fails when the committed file is stale; regenerate with
  * `npx tsx -e "import('./src/gateway/api-versions-doc.ts').then((m) => m.writeApiVersionsDoc())"`.
  */
-import { writeFileSync } from 'node:fs'
 import { compileConfig } from '../shared/config/index.js'
 import { ENDPOINTS, type Endpoint } from '../shared/manifest.js'
 import { PRODUCT_VERSION } from '../shared/product.js'
@@ -69,8 +68,4 @@ export function renderApiVersions(): string {
     '',
   ]
   return lines.join('\n')
-}
-
-export function writeApiVersionsDoc(path = API_VERSIONS_DOC_PATH): void {
-  writeFileSync(path, renderApiVersions())
 }

@@ -5,7 +5,7 @@ import { ENDPOINTS } from '../../src/shared/manifest.js'
 
 t.test('docs/api-versions.md is generated from the manifest and up to date', async (t) => {
   const committed = readFileSync(API_VERSIONS_DOC_PATH, 'utf8')
-  t.equal(committed, renderApiVersions(), 'stale: regenerate with writeApiVersionsDoc() (see src/gateway/api-versions-doc.ts)')
+  t.equal(committed, renderApiVersions(), 'stale: regenerate with `npm run docs`')
 })
 
 t.test('every endpoint and every version appears', async (t) => {

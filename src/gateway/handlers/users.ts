@@ -1,6 +1,7 @@
 /**
  * users/me and users CRUD (scope team). Only an administrator grants administrator rights or
- * scopes it does not hold itself, or changes another administrator; nobody deletes themselves.
+ * scopes it does not hold itself, or changes another administrator; nobody deletes themselves, and
+ * the last administrator with scope team cannot be demoted (the product would lose user management).
  * users/me version 1 is the v6 shape 5.x/6.x SDKs need (roleIds, roleNames) plus `scope`;
  * version 2 drops roleIds and roleNames.
  */
@@ -80,6 +81,15 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     if (scopes && !isSubset(scopes, p.scopes)) throw forbidden('Scopes beyond your own cannot be granted')
   }
 
+  /** The product must keep one administrator who can manage users: refuse to demote the last one. */
+  async function keepLastAdministrator(subject: User, scopes: readonly string[] | undefined, isAdmin: boolean | undefined): Promise<void> {
+    const manages = (u: Pick<User, 'isAdmin' | 'scopes'>) => u.isAdmin && u.scopes.includes('team')
+    if (!manages(subject)) return
+    if (manages({ isAdmin: isAdmin ?? subject.isAdmin, scopes: scopes ? [...scopes] as User['scopes'] : subject.scopes })) return
+    const others = (await users.list()).filter((u) => u.id !== subject.id && manages(u))
+    if (others.length === 0) throw new ApiError('API_CONFLICT', 'At least one administrator with scope team must remain')
+  }
+
   return {
     'GET users/me': async (ctx) => {
       const p = caller(ctx)
@@ -119,6 +129,7 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
       const scopes = optionalScopes(body, 'scope')
       const isAdmin = optionalBoolean(body, 'isAdmin')
       checkGrant(p, scopes, isAdmin, subject)
+      await keepLastAdministrator(subject, scopes, isAdmin)
       const updated = await users.update(subject.id, {
         ...(body.password !== undefined ? { password: password(body) } : {}),
         ...(scopes ? { scopes } : {}),

@@ -56,3 +56,15 @@ t.test('users CRUD needs team; grants never exceed the granter', async (t) => {
   t.equal((await gw.fetch(`/api/users/${reader.id as string}`, { method: 'DELETE', headers: LEAD })).status, 204)
   t.equal((await gw.fetch('/api/snapshots', { headers: { authorization: basic('reader', 'new-reader-password') } })).status, 401, 'deleted')
 })
+
+t.test('the last administrator with scope team cannot be demoted', async (t) => {
+  const gw = await startGateway(t)
+  const admin = ((await (await gw.fetch('/api/users/me', { headers: ADMIN })).json()) as { id: string }).id
+  const demote = await gw.fetch(`/api/users/${admin}`, { method: 'PATCH', headers: ADMIN, json: { isAdmin: false } })
+  t.equal(demote.status, 409)
+  t.match(await demote.json(), { code: 'API_CONFLICT', message: /administrator/ })
+  t.equal((await gw.fetch(`/api/users/${admin}`, { method: 'PATCH', headers: ADMIN, json: { scope: ['read'] } })).status, 409, 'dropping team')
+  t.equal((await gw.fetch(`/api/users/${admin}`, { method: 'PATCH', headers: ADMIN, json: { timezone: 'Europe/Berlin' } })).status, 200, 'other changes pass')
+  await createUser(gw, { username: 'second', password: 'second-password', scope: ['read', 'team'], isAdmin: true })
+  t.equal((await gw.fetch(`/api/users/${admin}`, { method: 'PATCH', headers: ADMIN, json: { isAdmin: false } })).status, 200, 'another one remains')
+})
