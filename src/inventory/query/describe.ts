@@ -81,6 +81,13 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     `filters nest \`and\`/\`or\` at most ${MAX_FILTER_DEPTH} deep with at most ${MAX_FILTER_CONDITIONS} conditions. A CSV export`,
     '(`format: {exportToFile: true, dataType: "csv"}` or `Accept: text/csv`) without `pagination` holds every matching row.',
     '',
+    `Time limit: on PostgreSQL (\`DATABASE_URL\` set) a table query (page and count) stops after ` +
+      `${CONFIG_SCHEMA.properties.query.properties.statementTimeoutMs.default} ms (config \`query.statementTimeoutMs\`) with 503`,
+    '`API_QUERY_TIMEOUT`; CSV exports stream without a limit. On the embedded database (PGlite, no `DATABASE_URL`) there is no',
+    'time limit: PGlite runs PostgreSQL inside the service process, in its main thread, where a statement timeout cannot',
+    'interrupt a running statement, so a very expensive query (e.g. a costly regular expression over a large snapshot) runs',
+    'to its end and holds up other requests meanwhile. Use PostgreSQL for large networks or untrusted callers.',
+    '',
     '| Table | Path | Snapshot |',
     '|---|---|---|',
     ...tables.map((t) => `| [${cell(t.title)}](#${t.path.replace(/[^a-z0-9]+/gi, '-')}) | \`${t.path}\` | ${t.snapshotScoped ? 'yes' : 'no'} |`),

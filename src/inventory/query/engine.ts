@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http'
 import type { TableDef } from '../catalog/types.js'
 import type { Db } from '../../shared/db/index.js'
 import { invalidInput } from '../../shared/errors.js'
+import { isSnapshotId } from '../catalog/ddl.js'
 import { streamCsv } from './csv.js'
 import { executePlan } from './execute.js'
 import { parseTableRequest } from './parse.js'
@@ -36,38 +37,64 @@ export interface TableResponse {
 export interface PreparedQuery {
   request: ValidRequest
   plan: SqlPlan
+  /**
+   * Resolution of a literal snapshot id still under way (PostgreSQL, JSON answers): the plan
+   * already uses the id, so the lookup and the query overlap instead of costing two round trips
+   * in a row. Its error (404, 409) wins over the query's.
+   */
+  resolving?: { ref: string; id: Promise<string>; replan(id: string): SqlPlan }
 }
 
 /** Parses, validates and plans a table request body; `csv` forces a CSV export (Accept header). */
 export async function prepareTableQuery(deps: TableQueryDeps, table: TableDef, body: unknown, csv = false): Promise<PreparedQuery> {
   const parsed = parseTableRequest(body, deps.limits.maxLimit)
   if (csv) parsed.csv = true
-  let snapshotId: string | undefined
   if (table.snapshotScoped) {
     if (parsed.snapshot === undefined || parsed.snapshot === '') throw invalidInput([{ message: '"snapshot" is required' }])
   }
   const rules = parsed.reports === undefined ? [] : await deps.rulesFor(table, parsed.reports)
   const request = validateRequest(table, parsed, { defaultLimit: deps.limits.defaultLimit, rules })
-  if (table.snapshotScoped) snapshotId = await deps.resolveSnapshot(parsed.snapshot!)
-  return { request, plan: planQuery(table, request, snapshotId) }
+  if (!table.snapshotScoped) return { request, plan: planQuery(table, request, undefined) }
+  const ref = parsed.snapshot!
+  if (!parsed.csv && deps.db.kind === 'postgres' && isSnapshotId(ref)) {
+    const id = deps.resolveSnapshot(ref)
+    id.catch(() => {})
+    return { request, plan: planQuery(table, request, ref), resolving: { ref, id, replan: (other) => planQuery(table, request, other) } }
+  }
+  return { request, plan: planQuery(table, request, await deps.resolveSnapshot(ref)) }
 }
 
 /** Runs a prepared query for a JSON answer: `{data, _meta}`. */
 export async function runTableQuery(deps: TableQueryDeps, prepared: PreparedQuery): Promise<TableResponse> {
-  const { request, plan } = prepared
-  const { rows, count } = await executePlan(deps.db, plan, {
-    statementTimeoutMs: deps.limits.statementTimeoutMs,
-    start: request.start,
-    limit: request.limit,
-    parallelCount: request.filter === undefined,
-  })
+  const { request } = prepared
+  let { plan } = prepared
+  const execute = (p: SqlPlan) =>
+    executePlan(deps.db, p, {
+      statementTimeoutMs: deps.limits.statementTimeoutMs,
+      start: request.start,
+      limit: request.limit,
+      parallelCount: request.filter === undefined,
+    })
+  let executing = execute(plan)
+  if (prepared.resolving) {
+    executing.catch(() => {})
+    const id = await prepared.resolving.id
+    // a resolver that maps a literal id to another snapshot: run the query of that one
+    if (id !== prepared.resolving.ref) executing = execute((plan = prepared.resolving.replan(id)))
+  }
+  const { rows, count } = await executing
   const data = rows.map((row) => shapeRow(plan, row))
   return { data, _meta: { limit: request.limit ?? null, start: request.start, count, size: data.length } }
 }
 
 /** Streams a prepared query as CSV into `res`. */
 export async function streamTableCsv(deps: TableQueryDeps, prepared: PreparedQuery, res: ServerResponse, filename?: string): Promise<void> {
-  await streamCsv(deps.db, prepared.plan, res, filename === undefined ? {} : { filename })
+  let { plan } = prepared
+  if (prepared.resolving) {
+    const id = await prepared.resolving.id
+    if (id !== prepared.resolving.ref) plan = prepared.resolving.replan(id)
+  }
+  await streamCsv(deps.db, plan, res, filename === undefined ? {} : { filename })
 }
 
 /** JSON answer of a table request body (parse → validate → plan → execute). */

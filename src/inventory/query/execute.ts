@@ -1,9 +1,11 @@
 /**
  * Stage 4: runs a plan. The only stage that touches the database. Each statement runs under the
- * configured statement timeout; database errors caused by the request's values (bad regular
+ * configured statement timeout, on connections that carry it from their start (see
+ * `Db.withStatementTimeout`), so the timeout costs no round trip and a statement needs no
+ * transaction around it; database errors caused by the request's values (bad regular
  * expression, bad address, too complex) become 422, a timeout 503 `API_QUERY_TIMEOUT`.
  */
-import type { Db, Queryable } from '../../shared/db/index.js'
+import type { Db } from '../../shared/db/index.js'
 import { ApiError, invalidInput } from '../../shared/errors.js'
 import type { SqlPlan } from './types.js'
 
@@ -36,20 +38,12 @@ export function mapDbError(err: unknown): unknown {
   return err
 }
 
-/** Runs `fn` in a transaction whose statements stop after `timeoutMs` (PostgreSQL error 57014). */
-export async function timed<T>(db: Db, timeoutMs: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)])
-    return fn(tx)
-  })
+async function runPage(db: Db, plan: SqlPlan): Promise<Array<Record<string, unknown>>> {
+  return (await db.query<Record<string, unknown>>(plan.select.sql, plan.select.params)).rows
 }
 
-async function runPage(db: Db, plan: SqlPlan, timeoutMs: number): Promise<Array<Record<string, unknown>>> {
-  return timed(db, timeoutMs, async (tx) => (await tx.query<Record<string, unknown>>(plan.select.sql, plan.select.params)).rows)
-}
-
-async function runCount(db: Db, plan: SqlPlan, timeoutMs: number): Promise<number> {
-  return timed(db, timeoutMs, async (tx) => Number((await tx.query<{ n: number }>(plan.count.sql, plan.count.params)).rows[0]?.n ?? 0))
+async function runCount(db: Db, plan: SqlPlan): Promise<number> {
+  return Number((await db.query<{ n: number }>(plan.count.sql, plan.count.params)).rows[0]?.n ?? 0)
 }
 
 /** Count implied by a short page, when there is one. */
@@ -64,16 +58,17 @@ function countFromPage(rows: number, options: ExecuteOptions): number | undefine
  * page first, and the count only when a short page does not imply it, so a typical filtered
  * query costs one statement and no work is done twice.
  */
-export async function executePlan(db: Db, plan: SqlPlan, options: ExecuteOptions): Promise<QueryResultPage> {
+export async function executePlan(database: Db, plan: SqlPlan, options: ExecuteOptions): Promise<QueryResultPage> {
+  const db = database.withStatementTimeout(options.statementTimeoutMs)
   try {
     if (options.parallelCount && db.kind === 'postgres' && options.limit !== 0) {
-      const counting = runCount(db, plan, options.statementTimeoutMs)
+      const counting = runCount(db, plan)
       counting.catch(() => {})
-      const rows = await runPage(db, plan, options.statementTimeoutMs)
+      const rows = await runPage(db, plan)
       return { rows, count: await counting }
     }
-    const rows = options.limit === 0 ? [] : await runPage(db, plan, options.statementTimeoutMs)
-    const count = countFromPage(rows.length, options) ?? (await runCount(db, plan, options.statementTimeoutMs))
+    const rows = options.limit === 0 ? [] : await runPage(db, plan)
+    const count = countFromPage(rows.length, options) ?? (await runCount(db, plan))
     return { rows, count }
   } catch (err) {
     throw mapDbError(err)

@@ -3,7 +3,7 @@ export { parseTableRequest, parseFilter, formatAsksCsv, MAX_FILTER_DEPTH, MAX_FI
 export { validateRequest, validateFilter, resolveColumn, type FilterContext } from './validate.js'
 export { planQuery, shapeRow, sourceSql } from './plan.js'
 export { Params, filterExpr, severityExpr, columnExpr } from './sql-filter.js'
-export { executePlan, mapDbError, timed } from './execute.js'
+export { executePlan, mapDbError } from './execute.js'
 export { streamCsv, csvLine, csvField } from './csv.js'
 export { OPERATORS_BY_TYPE } from './operators.js'
 export {

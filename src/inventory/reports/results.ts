@@ -4,7 +4,7 @@
  */
 import type { TableDef } from '../catalog/types.js'
 import type { Db } from '../../shared/db/index.js'
-import { Params, mapDbError, severityExpr, sourceSql, timed } from '../query/index.js'
+import { Params, mapDbError, severityExpr, sourceSql } from '../query/index.js'
 import { compileRule } from './compile.js'
 import { SEVERITIES, type ReportRule, type RuleResult } from './types.js'
 
@@ -28,7 +28,7 @@ export async function tableResults(
   const sql = `SELECT ${counts.join(', ')} FROM (SELECT ${severities.join(', ')} FROM ${sourceSql(table)}${where}) x`
   let row: Record<string, number>
   try {
-    row = (await timed(db, statementTimeoutMs, (tx) => tx.query<Record<string, number>>(sql, params.values))).rows[0] ?? {}
+    row = (await db.withStatementTimeout(statementTimeoutMs).query<Record<string, number>>(sql, params.values)).rows[0] ?? {}
   } catch (err) {
     throw mapDbError(err)
   }

@@ -14,6 +14,8 @@ const FLAP = 0.02
 const ADMIN_DOWN = 0.03
 const ERR_DISABLED = 0.004
 const HALF_DUPLEX = 0.005
+const PARTNER_DOWN = 0.08
+const SMALL_WAN_MTU = 0.2
 const HOSTS_PER_VLAN = 250
 const HOST_TYPES = HOST_VENDORS.map((v) => [v, v.weight] as const)
 
@@ -156,6 +158,8 @@ export function buildSiteModel(net: SimNetwork, site: SimSite): SiteModel {
       const port = b.get(dev, n.port(1, 1))
       SiteBuilder.up(port)
       Object.assign(port, { ip: 100 * 2 ** 24 + 64 * 2 ** 16 + routerNo * 4 + 2, prefix: 30, dscr: 'WAN provider circuit' })
+      // some providers hand off a circuit with a smaller MTU (PPPoE, tunnelled access)
+      if (unit(seed, TAG.extra, dev.index, 1) < SMALL_WAN_MTU) port.mtu = pick([1492, 1476, 1400], seed, TAG.extra, dev.index, 2)
       wan.set(dev, { port, peIp: port.ip! - 1 })
       const handoff = b.get(dev, n.port(1, 4))
       SiteBuilder.up(handoff)
@@ -165,6 +169,8 @@ export function buildSiteModel(net: SimNetwork, site: SimSite): SiteModel {
         const subNet = 172 * 2 ** 24 + 16 * 2 ** 16 + (routerNo * 64 + i) * 4
         const sub = b.add(dev, 'sub', n.sub(n.port(1, 4), 200 + i), { ip: subNet + 1, prefix: 30, vlan: 200 + i, speedValue: handoff.speedValue, media: handoff.media, dscr: `partner ${200 + i}` })
         SiteBuilder.up(sub)
+        // the partner side of a few hand-offs is not configured: physically up, line protocol down
+        if (unit(seed, TAG.extra, dev.index, 200 + i) < PARTNER_DOWN) Object.assign(sub, { l2: 'down', reason: 'line-protocol-down' })
       }
     }
   }

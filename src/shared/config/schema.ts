@@ -262,7 +262,7 @@ export const CONFIG_SCHEMA = {
           type: 'integer',
           default: 30000,
           min: 100,
-          description: 'PostgreSQL statement timeout of one table query.',
+          description: 'PostgreSQL statement timeout of one table query (page and count; not CSV exports). Not enforced on the embedded PGlite database, which cannot interrupt a running statement.',
         },
       },
     },

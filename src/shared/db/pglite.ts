@@ -93,6 +93,9 @@ export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
         await tx.query('CLOSE netinv_cursor')
       })
     },
+    withStatementTimeout() {
+      return db
+    },
     async ping() {
       try {
         await pglite.query('SELECT 1')

@@ -25,6 +25,8 @@ export interface PostgresOptions {
   url: string
   max?: number
   applicationName?: string
+  /** Per-connection statement timeout (ms), sent in the connection's start-up parameters. */
+  statementTimeoutMs?: number
 }
 
 export function createPostgresDb(options: PostgresOptions): Db {
@@ -34,10 +36,13 @@ export function createPostgresDb(options: PostgresOptions): Db {
     application_name: options.applicationName ?? 'netinv',
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30000,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   })
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {})
   const base = wrap(pool)
+  /** Bounded views of this database by timeout (see Db.withStatementTimeout), closed with it. */
+  const bounded = new Map<number, Db>()
 
   async function withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect()
@@ -93,6 +98,16 @@ export function createPostgresDb(options: PostgresOptions): Db {
         }
       })
     },
+    withStatementTimeout(timeoutMs) {
+      const ms = Math.max(1, Math.floor(timeoutMs))
+      if (ms === options.statementTimeoutMs) return db
+      let view = bounded.get(ms)
+      if (!view) {
+        view = createPostgresDb({ ...options, statementTimeoutMs: ms })
+        bounded.set(ms, view)
+      }
+      return view
+    },
     async ping() {
       try {
         await pool.query('SELECT 1')
@@ -102,7 +117,9 @@ export function createPostgresDb(options: PostgresOptions): Db {
       }
     },
     async close() {
-      await pool.end()
+      const views = [...bounded.values()]
+      bounded.clear()
+      await Promise.all([pool.end(), ...views.map((v) => v.close())])
     },
   }
   return db

@@ -30,6 +30,15 @@ export interface Db extends Queryable {
     batchSize: number,
     onBatch: (rows: T[]) => Promise<void>,
   ): Promise<void>
+  /**
+   * The same database for short, bounded statements: each statement it runs stops after
+   * `timeoutMs` (PostgreSQL error 57014). On PostgreSQL this is a pool of its own (same size,
+   * opened lazily, closed with this one) whose connections carry the timeout from their start, so
+   * it costs no round trip per statement, and long work (bulk loads, index builds, exports) on this
+   * database stays unbounded. On PGlite it is this database: the embedded engine runs in the
+   * calling thread, where a statement timeout cannot interrupt a running statement.
+   */
+  withStatementTimeout(timeoutMs: number): Db
   /** Whether the database answers (readiness). */
   ping(): Promise<boolean>
   close(): Promise<void>

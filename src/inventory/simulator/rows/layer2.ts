@@ -1,7 +1,7 @@
 /** Rows of neighbors/all, vlan/device and addressing/mac. */
-import { ipString } from '../prng.js'
+import { TAG, ipString, unit } from '../prng.js'
 import { mgmtIp } from '../site.js'
-import { FIRST_DATA_VLAN, MGMT_VLAN, type SiteModel } from '../model.js'
+import { FIRST_DATA_VLAN, MGMT_VLAN, type SimVlan, type SiteModel } from '../model.js'
 import type { SimNetwork } from '../network.js'
 import { isSwitch, macVendor, type Row } from './common.js'
 
@@ -26,11 +26,25 @@ export function* neighborRows(_net: SimNetwork, model: SiteModel): Generator<Row
   }
 }
 
-export function* vlanRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
+/** A few switches carry a data VLAN shut down locally or suspended (never the management VLAN). */
+function vlanStatus(seed: number, device: number, vlan: SimVlan): string {
+  if (vlan.id < FIRST_DATA_VLAN || vlan.id >= MGMT_VLAN) return 'active'
+  const u = unit(seed, TAG.extra, device, vlan.id, 11)
+  return u < 0.02 ? 'suspend' : u < 0.05 ? 'act/lshut' : 'active'
+}
+
+/** A few switches were configured without VLAN names: the switch shows its default VLAN0123. */
+function vlanName(seed: number, device: number, vlan: SimVlan): string {
+  if (vlan.id === 1 || unit(seed, TAG.extra, device, 12) >= 0.06) return vlan.name
+  return `VLAN${String(vlan.id).padStart(4, '0')}`
+}
+
+export function* vlanRows(net: SimNetwork, model: SiteModel): Generator<Row> {
+  const { seed } = net.settings
   for (const dev of model.devices) {
     if (!isSwitch(dev)) continue
     for (const v of model.vlans) {
-      yield { sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name, id: `${dev.sn}/${v.id}`, vlanId: v.id, vlanName: v.name, status: 'active', stpDomain: `${dev.site.code}-stp1` }
+      yield { sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name, id: `${dev.sn}/${v.id}`, vlanId: v.id, vlanName: vlanName(seed, dev.index, v), status: vlanStatus(seed, dev.index, v), stpDomain: `${dev.site.code}-stp1` }
     }
   }
 }

@@ -6,11 +6,25 @@ import { activeGatewayOrdinal } from './interfaces.js'
 import { isL3, macVendor, type Row } from './common.js'
 
 const PROVIDER_AS = [3356, 1299, 174, 2914, 6762] as const
+/** Share of provider sessions down at a discovery, and of sessions that changed state within the hour. */
+const EBGP_DOWN = 0.06
+/** Share of sessions between a site's routers down at a discovery (both ends agree). */
+const IBGP_DOWN = 0.06
+const RECENT_CHANGE = 0.05
+
+/**
+ * Seconds since a session last changed state: a session that is down has been trying for
+ * minutes to hours; an established one mostly for days to months, a few within the last hour.
+ */
+function stateTime(established: boolean, ...parts: number[]): number {
+  if (!established) return between(30, 6 * 3600, ...parts, 1)
+  return unit(...parts, 2) < RECENT_CHANGE ? between(60, 3500, ...parts, 3) : between(3600, 90 * 86400, ...parts, 4)
+}
 
 /** State of a router's session to its provider in this discovery (a few are down). */
 export function ebgpState(net: SimNetwork, dev: SimDevice): string {
   const { seed, generation } = net.settings
-  return unit(seed, TAG.bgp, dev.index, generation) < 0.04 ? pick(['idle', 'active', 'connect'], seed, TAG.bgp, dev.index, generation, 1) : 'established'
+  return unit(seed, TAG.bgp, dev.index, generation) < EBGP_DOWN ? pick(['idle', 'active', 'connect'], seed, TAG.bgp, dev.index, generation, 1) : 'established'
 }
 
 const localAs = (dev: SimDevice) => 4200000000 + dev.site.index
@@ -36,7 +50,7 @@ export function* arpRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
       vendor: macVendor(mac),
     })
     for (const i of model.interfaces.get(dev)!) {
-      if (i.ip === null || i.l1 !== 'up') continue
+      if (i.ip === null || i.l1 !== 'up' || i.l2 !== 'up') continue
       if (i.peer && i.peer.ip !== null) yield entry(i, i.peer.ip, i.peer.mac, null)
       if (i.kind !== 'svi' || i.vlan === null || activeGatewayOrdinal(i.vlan) !== dev.ordinal) continue
       for (const h of byGateway.get(i) ?? []) yield entry(i, h.ip, h.mac, i.vlan)
@@ -77,7 +91,7 @@ export function* routeRows(net: SimNetwork, model: SiteModel): Generator<Row> {
     const hop = (ip: number | null, intName: string | null, ad: number, metric: number): NextHop => ({ ip: ip === null ? null : ipString(ip), intName, ad, metric, vrfLeak: null })
     const own = model.interfaces.get(dev)!
     for (const i of own) {
-      if (i.ip === null || i.prefix === null || i.l1 !== 'up') continue
+      if (i.ip === null || i.prefix === null || i.l1 !== 'up' || i.l2 !== 'up') continue
       yield route(i.vrf, networkString(i.ip, i.prefix), 'connected', [hop(null, i.name, 0, 0)])
       if (i.prefix < 32) yield route(i.vrf, `${ipString(i.ip)}/32`, 'local', [hop(null, i.name, 0, 0)])
     }
@@ -114,7 +128,6 @@ export function* bgpRows(net: SimNetwork, model: SiteModel): Generator<Row> {
   for (const dev of routers) {
     const wan = model.wan.get(dev)!
     const state = ebgpState(net, dev)
-    const since = (salt: number) => between(60, 90 * 86400, seed, TAG.bgp, dev.index, generation, salt)
     yield {
       sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name,
       id: `${dev.sn}//${ipString(wan.peIp)}`,
@@ -125,13 +138,15 @@ export function* bgpRows(net: SimNetwork, model: SiteModel): Generator<Row> {
       neiAddress: ipString(wan.peIp),
       neiAs: PROVIDER_AS[dev.site.index % PROVIDER_AS.length],
       state,
-      currStateTime: since(2),
+      currStateTime: stateTime(state === 'established', seed, TAG.bgp, dev.index, generation, 2),
       totalReceivedPrefixes: state === 'established' ? model.remoteAggregates.length + 1 : 0,
     }
     for (const other of routers) {
       if (other === dev) continue
       const mine = model.interfaces.get(dev)!.find((i) => i.kind === 'loopback')!
       const theirs = model.interfaces.get(other)!.find((i) => i.kind === 'loopback')!
+      const pair = [seed, TAG.bgp, Math.min(dev.index, other.index), Math.max(dev.index, other.index), generation]
+      const pairState = unit(...pair, 5) < IBGP_DOWN ? pick(['active', 'connect'], ...pair, 6) : 'established'
       yield {
         sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name,
         id: `${dev.sn}//${ipString(theirs.ip!)}`,
@@ -141,9 +156,9 @@ export function* bgpRows(net: SimNetwork, model: SiteModel): Generator<Row> {
         neiHostname: other.hostname,
         neiAddress: ipString(theirs.ip!),
         neiAs: localAs(other),
-        state: 'established',
-        currStateTime: between(3600, 90 * 86400, seed, TAG.bgp, Math.min(dev.index, other.index), generation, 3),
-        totalReceivedPrefixes: ebgpState(net, other) === 'established' ? model.remoteAggregates.length + 1 : 0,
+        state: pairState,
+        currStateTime: stateTime(pairState === 'established', ...pair),
+        totalReceivedPrefixes: pairState === 'established' && ebgpState(net, other) === 'established' ? model.remoteAggregates.length + 1 : 0,
       }
     }
   }

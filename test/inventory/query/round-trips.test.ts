@@ -1,0 +1,122 @@
+/**
+ * The statement timeout costs no round trip: a table query on PostgreSQL sends its page (and,
+ * when needed, its count) and nothing else — no transaction, no SET — on connections that carry
+ * the timeout from their start, while the rest of the database stays unbounded for long work.
+ */
+import t from 'tap'
+import { freshPglite, freshPostgres } from '../../helpers/db.js'
+import type { Db } from '../../../src/shared/db/index.js'
+import { notFound } from '../../../src/shared/errors.js'
+import { queryTable } from '../../../src/inventory/query/index.js'
+import { ITEMS, createItems, insertItems, sampleItems } from './fixture.js'
+import { testDeps } from './helpers.js'
+
+interface Recorder {
+  statements: string[]
+  transactions: number
+  timeouts: number[]
+}
+
+/** A Db that records what is sent through it and through its bounded views. */
+function recording(db: Db, log: Recorder): Db {
+  return {
+    kind: db.kind,
+    query: (sql, params) => {
+      log.statements.push(sql)
+      return db.query(sql, params)
+    },
+    exec: (sql) => {
+      log.statements.push(sql)
+      return db.exec(sql)
+    },
+    transaction: (fn) => {
+      log.transactions++
+      return db.transaction(fn)
+    },
+    copyFrom: (sql, source, tx) => db.copyFrom(sql, source, tx),
+    stream: (sql, params, size, onBatch) => db.stream(sql, params, size, onBatch),
+    withStatementTimeout: (ms) => {
+      log.timeouts.push(ms)
+      return recording(db.withStatementTimeout(ms), log)
+    },
+    ping: () => db.ping(),
+    close: () => db.close(),
+  }
+}
+
+t.test('a table query is one statement per answer part, under the timeout, on PostgreSQL', async (t) => {
+  const { db } = await freshPostgres(t)
+  await createItems(db)
+  await insertItems(db, 's1', sampleItems())
+  const log: Recorder = { statements: [], transactions: 0, timeouts: [] }
+  const deps = testDeps(recording(db, log), ['s1'])
+
+  const filtered = await queryTable(deps, ITEMS, { snapshot: 's1', columns: ['id'], filters: { count: ['gt', 5] } })
+  t.equal(filtered._meta.count, 2)
+  t.equal(log.transactions, 0, 'no transaction around the statement')
+  t.equal(log.statements.length, 1, `a filtered short page is one statement: ${JSON.stringify(log.statements)}`)
+  t.notMatch(log.statements.join('\n'), /statement_timeout|set_config|BEGIN/i)
+  t.same(log.timeouts, [10000], 'run on the bounded view of the configured timeout')
+
+  log.statements = []
+  const unfiltered = await queryTable(deps, ITEMS, { snapshot: 's1', columns: ['id'], pagination: { start: 0, limit: 2 } })
+  t.same(unfiltered._meta, { limit: 2, start: 0, count: 5, size: 2 })
+  t.equal(log.statements.length, 2, 'page and count, nothing else')
+  t.equal(log.transactions, 0)
+})
+
+t.test('bounded connections carry the timeout; the database itself stays unbounded', async (t) => {
+  const { db } = await freshPostgres(t)
+  const bounded = db.withStatementTimeout(1234)
+  t.equal(db.withStatementTimeout(1234), bounded, 'one pool per timeout, reused')
+  const setting = async (d: Db) => (await d.query<{ v: string }>("SELECT current_setting('statement_timeout') AS v")).rows[0]?.v
+  t.equal(await setting(bounded), '1234ms')
+  t.equal(await setting(db), '0', 'long work (loads, index builds, exports) is not bounded')
+  const err = await db.withStatementTimeout(50).query('SELECT pg_sleep(1)').then(
+    () => null,
+    (e: unknown) => e,
+  )
+  t.match(err, { code: '57014' }, 'the bounded view stops a long statement')
+})
+
+t.test('PGlite has no bounded view: it cannot interrupt a statement (docs/tables.md says so)', async (t) => {
+  const db = await freshPglite(t)
+  t.equal(db.withStatementTimeout(100), db)
+  const { renderTablesDoc } = await import('../../../src/inventory/query/describe.js')
+  t.match(renderTablesDoc([]), /On the embedded database \(PGlite[^)]*\) there is no\s+time limit/)
+})
+
+t.test('the snapshot lookup overlaps the query on PostgreSQL; its error still wins', async (t) => {
+  const { db } = await freshPostgres(t)
+  await createItems(db)
+  const S1 = '00000000-0000-4000-8000-0000000000a1'
+  const S2 = '00000000-0000-4000-8000-0000000000a2'
+  await insertItems(db, S1, sampleItems())
+  await insertItems(db, S2, [{ ...sampleItems()[0]!, id: 'x1' }])
+  const log: Recorder = { statements: [], transactions: 0, timeouts: [] }
+  let release = () => {}
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  const deps = {
+    ...testDeps(recording(db, log), []),
+    resolveSnapshot: async (ref: string) => {
+      await gate
+      if (ref === S2) throw notFound()
+      return ref === S1 ? S1 : S2
+    },
+  }
+  const answer = queryTable(deps, ITEMS, { snapshot: S1, columns: ['id'], filters: { count: ['gt', 5] } })
+  while (log.statements.length === 0) await new Promise((r) => setTimeout(r, 5))
+  t.equal(log.statements.length, 1, 'the page query is under way before the snapshot is resolved')
+  release()
+  t.equal((await answer)._meta.count, 2)
+
+  const err = await queryTable(deps, ITEMS, { snapshot: S2, columns: ['id'], filters: { name: ['reg', '('] } }).then(
+    () => null,
+    (e: unknown) => e,
+  )
+  t.match(err, { code: 'API_NOT_FOUND' }, 'an unknown snapshot is 404 even when the query fails too')
+
+  const other = '00000000-0000-4000-8000-0000000000a3'
+  const remapped = await queryTable(deps, ITEMS, { snapshot: other, columns: ['id'] })
+  t.same(remapped.data, [{ id: 'x1' }], 'a resolver that names another snapshot gets that snapshot’s rows')
+})
