@@ -7,10 +7,11 @@
  */
 import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http'
 import { Transform, type TransformCallback } from 'node:stream'
+import { parse as parseUrl } from 'node:url'
 import httpProxy from 'http-proxy'
 import type { Config } from '../shared/config/index.js'
 import { ApiError } from '../shared/errors.js'
-import { INTERNAL_HEADERS, INTERNAL_HEADER_NAMES, encodePrincipal } from '../shared/principal.js'
+import { INTERNAL_HEADERS, INTERNAL_HEADER_NAMES, encodePrincipal, type Principal } from '../shared/principal.js'
 import { normalizeIp } from './client-ip.js'
 import type { RequestContext } from './context.js'
 import type { GatewayMetrics } from './metrics.js'
@@ -109,6 +110,15 @@ function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v
 }
 
+/** Encoded principals by object: a principal the authenticator hands out again costs no JSON. */
+const encoded = new WeakMap<Principal, string>()
+
+function encodedPrincipal(p: Principal): string {
+  let e = encoded.get(p)
+  if (e === undefined) encoded.set(p, (e = encodePrincipal(p)))
+  return e
+}
+
 /**
  * The headers the inventory sees: everything the client may not set removed, ours set. Applied
  * to the incoming header object before http-proxy copies it (its proxyReq event may come after
@@ -133,7 +143,7 @@ export function forwardedHeaders(ctx: RequestContext, internalSecret: string): I
   if (host) out['x-forwarded-host'] = host
   out['x-request-id'] = ctx.requestId
   out[INTERNAL_HEADERS.secret] = internalSecret
-  if (ctx.principal) out[INTERNAL_HEADERS.principal] = encodePrincipal(ctx.principal)
+  if (ctx.principal) out[INTERNAL_HEADERS.principal] = encodedPrincipal(ctx.principal)
   out[INTERNAL_HEADERS.apiVersion] = String(ctx.apiVersion ?? 1)
   out[INTERNAL_HEADERS.generation] = ctx.generation ?? 'header'
   return out
@@ -144,7 +154,10 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   const agent = new Agent({ keepAlive: true, maxSockets: initial.maxSockets, maxFreeSockets: initial.maxSockets })
   // selfHandleResponse: the response side is ours too (http-proxy would copy the upstream's
   // hop-by-hop headers such as Connection to the client).
-  const proxy = httpProxy.createProxyServer({ target: options.target, agent, xfwd: false, changeOrigin: false, selfHandleResponse: true })
+  // The target is parsed once here and the proxy is called without per-request options and
+  // callback whenever possible: http-proxy copies its options and parses a string target on
+  // every call that passes either.
+  const proxy = httpProxy.createProxyServer({ target: parseUrl(options.target), agent, xfwd: false, changeOrigin: false, selfHandleResponse: true })
 
   proxy.on('proxyRes', (proxyRes, req, res) => {
     if (res.headersSent || res.destroyed) {
@@ -188,6 +201,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       if (!res.writableFinished && !proxyReq.destroyed) proxyReq.destroy()
     })
   })
+
+  proxy.on('error', (err, req, res) => onError(err as Error & { code?: string }, req, res as ServerResponse))
 
   function onError(err: Error & { code?: string }, req: IncomingMessage, res: ServerResponse): void {
     const state = pending.get(req)
@@ -233,7 +248,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
           )
         : undefined
       req.headers = forwardedHeaders(ctx, options.internalSecret)
-      proxy.web(req, res, buffer ? { buffer } : {}, (err) => onError(err as Error & { code?: string }, req, res))
+      // Errors reach the proxy's 'error' listener (onError above).
+      if (buffer) proxy.web(req, res, { buffer })
+      else proxy.web(req, res)
     },
     close() {
       proxy.close()
