@@ -12,7 +12,7 @@ import { handlerKey, type LocalHandler, type RequestContext } from './context.js
 import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/index.js'
 import { metaHandlers } from './meta.js'
 import { createMetrics, type GatewayMetrics } from './metrics.js'
-import { accessLogger, observeResponse } from './pipeline/access-log.js'
+import { accessLogger, responseObserver } from './pipeline/access-log.js'
 import type { StageDeps } from './pipeline/deps.js'
 import { applyResponseHeaders } from './pipeline/dispatch.js'
 import { runStages } from './pipeline/runner.js'
@@ -175,14 +175,25 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const url = req.url ?? '/'
     const q = url.indexOf('?')
     const path = q < 0 ? url : url.slice(0, q)
-    if (draining) res.shouldKeepAlive = false
-    else {
-      inFlight.add(res)
-      res.once('close', () => inFlight.delete(res))
+    const tracked = !draining
+    if (tracked) inFlight.add(res)
+    else res.shouldKeepAlive = false
+    if (health(path, res)) {
+      if (tracked) res.once('close', () => inFlight.delete(res))
+      return
     }
-    if (health(path, res)) return
     const ctx = new GatewayRequest(req, res, log, req.method ?? 'GET', path, q < 0 ? '' : url.slice(q + 1))
-    observeResponse(ctx, metrics, access)
+    // One 'close' listener per request: leave the in-flight set, then metrics and access line.
+    const observe = responseObserver(ctx, metrics, access)
+    res.once(
+      'close',
+      tracked
+        ? () => {
+            inFlight.delete(res)
+            observe()
+          }
+        : observe,
+    )
     runStages(stages, ctx).then(
       (finishedBy) => {
         if (finishedBy === null && !res.headersSent) sendGatewayError(ctx, new ApiError('API_NOT_FOUND'))

@@ -55,12 +55,16 @@ const STRIPPED: ReadonlySet<string> = new Set([
 
 const HOP_BY_HOP_RESPONSE: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate'])
 
-/** The upstream's response headers minus hop-by-hop ones (and those its Connection names). */
-export function responseHeaders(proxyRes: IncomingMessage): OutgoingHttpHeaders {
+/**
+ * The response headers: the gateway's own (`ours`, when given), then the upstream's minus
+ * hop-by-hop ones (and those its Connection names); an upstream header replaces ours of the
+ * same name.
+ */
+export function responseHeaders(proxyRes: IncomingMessage, ours?: Readonly<Record<string, string>>): OutgoingHttpHeaders {
   const incoming = proxyRes.headers
   const listed = headerValue(incoming.connection)
   const hop = listed ? new Set(listed.split(',').map((n) => n.trim().toLowerCase())) : null
-  const out: OutgoingHttpHeaders = {}
+  const out: OutgoingHttpHeaders = ours ? { ...ours } : {}
   for (const name in incoming) {
     if (HOP_BY_HOP_RESPONSE.has(name) || hop?.has(name)) continue
     out[name] = incoming[name]
@@ -77,6 +81,9 @@ class UpstreamError extends Error {
 interface Pending {
   ctx: RequestContext
   proxyReq?: ClientRequest
+  proxyRes?: IncomingMessage
+  /** Clears the connect and first-byte timers. */
+  clearTimers?: () => void
   tooLarge?: boolean
 }
 
@@ -149,6 +156,12 @@ export function forwardedHeaders(ctx: RequestContext, internalSecret: string): I
   return out
 }
 
+/** The client went away before the response ended: release the upstream request and response. */
+function dropUpstream(res: ServerResponse, proxyReq: ClientRequest | undefined, proxyRes: IncomingMessage | undefined): void {
+  if (proxyReq && !res.writableFinished && !proxyReq.destroyed) proxyReq.destroy()
+  if (proxyRes && !proxyRes.complete) proxyRes.destroy()
+}
+
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const initial = options.config().upstream
   const agent = new Agent({ keepAlive: true, maxSockets: initial.maxSockets, maxFreeSockets: initial.maxSockets })
@@ -160,16 +173,20 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   const proxy = httpProxy.createProxyServer({ target: parseUrl(options.target), agent, xfwd: false, changeOrigin: false, selfHandleResponse: true })
 
   proxy.on('proxyRes', (proxyRes, req, res) => {
+    const state = pending.get(req)
+    state?.clearTimers?.()
     if (res.headersSent || res.destroyed) {
       proxyRes.destroy()
       return
     }
-    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes))
+    // The gateway's headers were not set one by one (see the decorate stage): they go out with
+    // the upstream's in this one writeHead.
+    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes, state?.ctx.responseHeaders))
     proxyRes.pipe(res)
-    // The client went away mid-response: drop the upstream response (and its socket) too.
-    res.once('close', () => {
-      if (!proxyRes.complete) proxyRes.destroy()
-    })
+    // The client going away mid-response drops the upstream response too (the response's one
+    // 'close' listener is set on proxyReq).
+    if (state) state.proxyRes = proxyRes
+    else res.once('close', () => dropUpstream(res, undefined, proxyRes))
     proxyRes.once('error', () => res.destroy())
   })
 
@@ -190,16 +207,13 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       socket.once('connect', () => clearTimeout(connect))
     }
     const firstByte = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT')), timeoutMs)
-    const clear = () => {
+    // Cleared by the response (proxyRes above) or when the upstream request closes.
+    const clear = (state.clearTimers = () => {
       clearTimeout(firstByte)
       clearTimeout(connect)
-    }
-    proxyReq.once('response', clear)
-    proxyReq.once('close', clear)
-    // The client went away before the response ended: release the upstream request now.
-    res.once('close', () => {
-      if (!res.writableFinished && !proxyReq.destroyed) proxyReq.destroy()
     })
+    proxyReq.once('close', clear)
+    res.once('close', () => dropUpstream(res, proxyReq, state.proxyRes))
   })
 
   proxy.on('error', (err, req, res) => onError(err as Error & { code?: string }, req, res as ServerResponse))

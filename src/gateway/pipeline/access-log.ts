@@ -68,9 +68,13 @@ export function accessLogFields(ctx: RequestContext, status: number, durationMs:
   }
 }
 
-export function observeResponse(ctx: RequestContext, metrics: GatewayMetrics, access: AccessLog): void {
+/**
+ * What to do when the response of `ctx` closes (the caller listens: one 'close' listener per
+ * request): the request metrics and the access line.
+ */
+export function responseObserver(ctx: RequestContext, metrics: GatewayMetrics, access: AccessLog): () => void {
   let done = false
-  const finish = () => {
+  return () => {
     if (done) return
     done = true
     const durationMs = Number(process.hrtime.bigint() - ctx.startedAt) / 1e6
@@ -80,5 +84,4 @@ export function observeResponse(ctx: RequestContext, metrics: GatewayMetrics, ac
     // reqId inline: the same line as the request's child logger would write.
     access(ctx, status, durationMs)
   }
-  ctx.res.once('close', finish)
 }
