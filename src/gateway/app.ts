@@ -12,7 +12,7 @@ import { handlerKey, type LocalHandler, type RequestContext } from './context.js
 import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/index.js'
 import { metaHandlers } from './meta.js'
 import { createMetrics, type GatewayMetrics } from './metrics.js'
-import { accessLogger, observeResponse } from './pipeline/access-log.js'
+import { accessLogger, responseObserver } from './pipeline/access-log.js'
 import type { StageDeps } from './pipeline/deps.js'
 import { applyResponseHeaders } from './pipeline/dispatch.js'
 import { runStages } from './pipeline/runner.js'
@@ -48,8 +48,20 @@ export interface Gateway {
   metrics: GatewayMetrics
   /** From now on: /readyz answers 503 and responses close their connection. */
   startDrain(): void
-  ready(): Promise<{ ok: boolean; checks: Record<string, boolean> }>
+  ready(): Promise<Readiness>
   close(): Promise<void>
+}
+
+/**
+ * The gateway is ready when its database and the inventory answer and it is not draining.
+ * Redis trouble only degrades it: the in-process limiter keeps every replica serving, so Redis
+ * must not take all of them out of the load balancer at once.
+ */
+export interface Readiness {
+  ok: boolean
+  checks: Record<string, boolean>
+  /** Checks that failed without failing readiness (today: redis). */
+  degraded: string[]
 }
 
 export function createGateway(deps: GatewayDeps): Gateway {
@@ -117,16 +129,31 @@ export function createGateway(deps: GatewayDeps): Gateway {
     })
   }
 
-  async function ready(): Promise<{ ok: boolean; checks: Record<string, boolean> }> {
-    const safe = (p: Promise<boolean>) => p.catch(() => false)
-    const [database, upstream, redis] = await Promise.all([
-      safe(deps.auth.ready()),
-      safe(upstreamReady()),
-      deps.redisReady ? safe(deps.redisReady()) : Promise.resolve(true),
-    ])
+  const safe = (p: Promise<boolean>) => p.catch(() => false)
+
+  /** Whether Redis answers (also kept as a gauge); undefined when no Redis is configured. */
+  async function redisUp(): Promise<boolean | undefined> {
+    if (!deps.redisReady) return undefined
+    const up = await safe(deps.redisReady())
+    metrics.redisUp(up)
+    return up
+  }
+
+  async function ready(): Promise<Readiness> {
+    const [database, upstream, redis] = await Promise.all([safe(deps.auth.ready()), safe(upstreamReady()), redisUp()])
     const checks: Record<string, boolean> = { database, upstream, accepting: !draining }
-    if (deps.redisReady) checks.redis = redis
-    return { ok: Object.values(checks).every(Boolean), checks }
+    const ok = Object.values(checks).every(Boolean)
+    const degraded: string[] = []
+    if (redis !== undefined) {
+      checks.redis = redis
+      if (!redis) degraded.push('redis')
+    }
+    return { ok, checks, degraded }
+  }
+
+  function readyBody(r: Readiness): Record<string, unknown> {
+    if (!r.ok) return { status: 'not ready', checks: r.checks }
+    return r.degraded.length ? { status: 'degraded', checks: r.checks, degraded: r.degraded } : { status: 'ready', checks: r.checks }
   }
 
   function health(path: string, res: ServerResponse): boolean {
@@ -136,7 +163,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     if (path === '/readyz') {
       ready().then(
-        (r) => sendJson(res, r.ok ? 200 : 503, { status: r.ok ? 'ready' : 'not ready', checks: r.checks }),
+        (r) => sendJson(res, r.ok ? 200 : 503, readyBody(r)),
         () => sendJson(res, 503, { status: 'not ready' }),
       )
       return true
@@ -148,14 +175,25 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const url = req.url ?? '/'
     const q = url.indexOf('?')
     const path = q < 0 ? url : url.slice(0, q)
-    if (draining) res.shouldKeepAlive = false
-    else {
-      inFlight.add(res)
-      res.once('close', () => inFlight.delete(res))
+    const tracked = !draining
+    if (tracked) inFlight.add(res)
+    else res.shouldKeepAlive = false
+    if (health(path, res)) {
+      if (tracked) res.once('close', () => inFlight.delete(res))
+      return
     }
-    if (health(path, res)) return
     const ctx = new GatewayRequest(req, res, log, req.method ?? 'GET', path, q < 0 ? '' : url.slice(q + 1))
-    observeResponse(ctx, metrics, access)
+    // One 'close' listener per request: leave the in-flight set, then metrics and access line.
+    const observe = responseObserver(ctx, metrics, access)
+    res.once(
+      'close',
+      tracked
+        ? () => {
+            inFlight.delete(res)
+            observe()
+          }
+        : observe,
+    )
     runStages(stages, ctx).then(
       (finishedBy) => {
         if (finishedBy === null && !res.headersSent) sendGatewayError(ctx, new ApiError('API_NOT_FOUND'))
@@ -168,9 +206,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const path = (req.url ?? '/').split('?')[0]!
     if (health(path, res)) return
     if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
-      const text = metrics.render()
-      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) })
-      res.end(text)
+      // The Redis gauge is taken at scrape time.
+      void redisUp().then(() => {
+        const text = metrics.render()
+        res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) })
+        res.end(text)
+      })
       return
     }
     sendJson(res, 404, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' })

@@ -10,8 +10,12 @@ export interface TrustedProxies {
   has(address: string): boolean
 }
 
+const PLAIN_IPV4 = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/
+
 /** `::ffff:1.2.3.4` → `1.2.3.4`; strips an IPv6 zone; lower case. */
 export function normalizeIp(address: string): string {
+  // Sockets mostly report a plain dotted IPv4 address: nothing to normalise.
+  if (PLAIN_IPV4.test(address)) return address
   let a = address.trim().toLowerCase()
   const zone = a.indexOf('%')
   if (zone >= 0) a = a.slice(0, zone)
@@ -69,7 +73,7 @@ function expandIpv6(ip: string): string[] {
 
 /** The rate-limit key of an address: IPv4 as is, IPv6 as its /64 prefix. */
 export function clientKey(ip: string): string {
-  if (isIP(ip) !== 6) return ip
+  if (!ip.includes(':') || isIP(ip) !== 6) return ip
   const groups = expandIpv6(ip).slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16))
   return `${groups.join(':')}::/64`
 }

@@ -1,7 +1,7 @@
 /**
  * The gateway's Prometheus metrics, hand-written (text exposition format 0.0.4): requests by
  * endpoint, method and status; a latency histogram by endpoint; rate-limit rejections; upstream
- * errors; Redis fallbacks of the rate limiter.
+ * errors; Redis fallbacks of the rate limiter and whether Redis is up.
  */
 const BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const
 
@@ -18,6 +18,8 @@ export interface GatewayMetrics {
   rateLimited(endpoint: string): void
   upstreamError(kind: UpstreamErrorKind): void
   redisFallback(): void
+  /** Whether Redis answered its last check (rendered once set: Redis is configured). */
+  redisUp(up: boolean): void
   /** Prometheus text. */
   render(): string
 }
@@ -37,6 +39,7 @@ export function createMetrics(): GatewayMetrics {
   const limited = new Map<string, number>()
   const upstream = new Map<UpstreamErrorKind, number>()
   let fallbacks = 0
+  let redis: boolean | undefined
 
   function inc<K>(map: Map<K, number>, key: K): void {
     map.set(key, (map.get(key) ?? 0) + 1)
@@ -62,6 +65,9 @@ export function createMetrics(): GatewayMetrics {
     },
     redisFallback() {
       fallbacks++
+    },
+    redisUp(up) {
+      redis = up
     },
     render() {
       const out: string[] = []
@@ -90,6 +96,11 @@ export function createMetrics(): GatewayMetrics {
       out.push('# HELP netinv_gateway_ratelimit_redis_fallbacks_total Rate-limit decisions taken in process because Redis failed.')
       out.push('# TYPE netinv_gateway_ratelimit_redis_fallbacks_total counter')
       out.push(`netinv_gateway_ratelimit_redis_fallbacks_total ${fallbacks}`)
+      if (redis !== undefined) {
+        out.push('# HELP netinv_gateway_ratelimit_redis_up Whether Redis answered (0: rate limits are per replica, readiness is degraded).')
+        out.push('# TYPE netinv_gateway_ratelimit_redis_up gauge')
+        out.push(`netinv_gateway_ratelimit_redis_up ${redis ? 1 : 0}`)
+      }
       return out.join('\n') + '\n'
     },
   }

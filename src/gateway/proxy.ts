@@ -7,10 +7,11 @@
  */
 import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http'
 import { Transform, type TransformCallback } from 'node:stream'
+import { parse as parseUrl } from 'node:url'
 import httpProxy from 'http-proxy'
 import type { Config } from '../shared/config/index.js'
 import { ApiError } from '../shared/errors.js'
-import { INTERNAL_HEADERS, INTERNAL_HEADER_NAMES, encodePrincipal } from '../shared/principal.js'
+import { INTERNAL_HEADERS, INTERNAL_HEADER_NAMES, encodePrincipal, type Principal } from '../shared/principal.js'
 import { normalizeIp } from './client-ip.js'
 import type { RequestContext } from './context.js'
 import type { GatewayMetrics } from './metrics.js'
@@ -54,12 +55,16 @@ const STRIPPED: ReadonlySet<string> = new Set([
 
 const HOP_BY_HOP_RESPONSE: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate'])
 
-/** The upstream's response headers minus hop-by-hop ones (and those its Connection names). */
-export function responseHeaders(proxyRes: IncomingMessage): OutgoingHttpHeaders {
+/**
+ * The response headers: the gateway's own (`ours`, when given), then the upstream's minus
+ * hop-by-hop ones (and those its Connection names); an upstream header replaces ours of the
+ * same name.
+ */
+export function responseHeaders(proxyRes: IncomingMessage, ours?: Readonly<Record<string, string>>): OutgoingHttpHeaders {
   const incoming = proxyRes.headers
   const listed = headerValue(incoming.connection)
   const hop = listed ? new Set(listed.split(',').map((n) => n.trim().toLowerCase())) : null
-  const out: OutgoingHttpHeaders = {}
+  const out: OutgoingHttpHeaders = ours ? { ...ours } : {}
   for (const name in incoming) {
     if (HOP_BY_HOP_RESPONSE.has(name) || hop?.has(name)) continue
     out[name] = incoming[name]
@@ -76,6 +81,9 @@ class UpstreamError extends Error {
 interface Pending {
   ctx: RequestContext
   proxyReq?: ClientRequest
+  proxyRes?: IncomingMessage
+  /** Clears the connect and first-byte timers. */
+  clearTimers?: () => void
   tooLarge?: boolean
 }
 
@@ -109,6 +117,15 @@ function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v
 }
 
+/** Encoded principals by object: a principal the authenticator hands out again costs no JSON. */
+const encoded = new WeakMap<Principal, string>()
+
+function encodedPrincipal(p: Principal): string {
+  let e = encoded.get(p)
+  if (e === undefined) encoded.set(p, (e = encodePrincipal(p)))
+  return e
+}
+
 /**
  * The headers the inventory sees: everything the client may not set removed, ours set. Applied
  * to the incoming header object before http-proxy copies it (its proxyReq event may come after
@@ -133,10 +150,16 @@ export function forwardedHeaders(ctx: RequestContext, internalSecret: string): I
   if (host) out['x-forwarded-host'] = host
   out['x-request-id'] = ctx.requestId
   out[INTERNAL_HEADERS.secret] = internalSecret
-  if (ctx.principal) out[INTERNAL_HEADERS.principal] = encodePrincipal(ctx.principal)
+  if (ctx.principal) out[INTERNAL_HEADERS.principal] = encodedPrincipal(ctx.principal)
   out[INTERNAL_HEADERS.apiVersion] = String(ctx.apiVersion ?? 1)
   out[INTERNAL_HEADERS.generation] = ctx.generation ?? 'header'
   return out
+}
+
+/** The client went away before the response ended: release the upstream request and response. */
+function dropUpstream(res: ServerResponse, proxyReq: ClientRequest | undefined, proxyRes: IncomingMessage | undefined): void {
+  if (proxyReq && !res.writableFinished && !proxyReq.destroyed) proxyReq.destroy()
+  if (proxyRes && !proxyRes.complete) proxyRes.destroy()
 }
 
 export function createForwarder(options: ForwarderOptions): Forwarder {
@@ -144,19 +167,26 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   const agent = new Agent({ keepAlive: true, maxSockets: initial.maxSockets, maxFreeSockets: initial.maxSockets })
   // selfHandleResponse: the response side is ours too (http-proxy would copy the upstream's
   // hop-by-hop headers such as Connection to the client).
-  const proxy = httpProxy.createProxyServer({ target: options.target, agent, xfwd: false, changeOrigin: false, selfHandleResponse: true })
+  // The target is parsed once here and the proxy is called without per-request options and
+  // callback whenever possible: http-proxy copies its options and parses a string target on
+  // every call that passes either.
+  const proxy = httpProxy.createProxyServer({ target: parseUrl(options.target), agent, xfwd: false, changeOrigin: false, selfHandleResponse: true })
 
   proxy.on('proxyRes', (proxyRes, req, res) => {
+    const state = pending.get(req)
+    state?.clearTimers?.()
     if (res.headersSent || res.destroyed) {
       proxyRes.destroy()
       return
     }
-    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes))
+    // The gateway's headers were not set one by one (see the decorate stage): they go out with
+    // the upstream's in this one writeHead.
+    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes, state?.ctx.responseHeaders))
     proxyRes.pipe(res)
-    // The client went away mid-response: drop the upstream response (and its socket) too.
-    res.once('close', () => {
-      if (!proxyRes.complete) proxyRes.destroy()
-    })
+    // The client going away mid-response drops the upstream response too (the response's one
+    // 'close' listener is set on proxyReq).
+    if (state) state.proxyRes = proxyRes
+    else res.once('close', () => dropUpstream(res, undefined, proxyRes))
     proxyRes.once('error', () => res.destroy())
   })
 
@@ -177,17 +207,16 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       socket.once('connect', () => clearTimeout(connect))
     }
     const firstByte = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT')), timeoutMs)
-    const clear = () => {
+    // Cleared by the response (proxyRes above) or when the upstream request closes.
+    const clear = (state.clearTimers = () => {
       clearTimeout(firstByte)
       clearTimeout(connect)
-    }
-    proxyReq.once('response', clear)
-    proxyReq.once('close', clear)
-    // The client went away before the response ended: release the upstream request now.
-    res.once('close', () => {
-      if (!res.writableFinished && !proxyReq.destroyed) proxyReq.destroy()
     })
+    proxyReq.once('close', clear)
+    res.once('close', () => dropUpstream(res, proxyReq, state.proxyRes))
   })
+
+  proxy.on('error', (err, req, res) => onError(err as Error & { code?: string }, req, res as ServerResponse))
 
   function onError(err: Error & { code?: string }, req: IncomingMessage, res: ServerResponse): void {
     const state = pending.get(req)
@@ -233,7 +262,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
           )
         : undefined
       req.headers = forwardedHeaders(ctx, options.internalSecret)
-      proxy.web(req, res, buffer ? { buffer } : {}, (err) => onError(err as Error & { code?: string }, req, res))
+      // Errors reach the proxy's 'error' listener (onError above).
+      if (buffer) proxy.web(req, res, { buffer })
+      else proxy.web(req, res)
     },
     close() {
       proxy.close()

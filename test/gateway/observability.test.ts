@@ -1,5 +1,5 @@
 import t from 'tap'
-import { memoryLog, send, startTestGateway } from './helpers.js'
+import { KEYS, apiKeyAuth, memoryLog, send, startTestGateway } from './helpers.js'
 
 t.test('one access-log line per request with the listed fields and no secret', async (t) => {
   const { log, lines } = memoryLog()
@@ -45,8 +45,21 @@ t.test('/metrics on the admin port; /healthz and /readyz', async (t) => {
   const ready = await send(gw.adminUrl, '/readyz')
   t.equal(ready.status, 200)
   t.same(ready.json(), { status: 'ready', checks: { database: true, upstream: true, accepting: true, redis: true } })
+  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_ratelimit_redis_up 1\n/)
+  // Redis down: the in-process limiter serves, so the replica stays ready, reported as degraded.
   redisUp = false
-  const notReady = await send(gw.url, '/readyz')
-  t.equal(notReady.status, 503)
-  t.match(notReady.json(), { checks: { redis: false } })
+  const degraded = await send(gw.url, '/readyz')
+  t.equal(degraded.status, 200)
+  t.same(degraded.json(), { status: 'degraded', checks: { database: true, upstream: true, accepting: true, redis: false }, degraded: ['redis'] })
+  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_ratelimit_redis_up 0\n/)
+})
+
+t.test('/readyz fails when the database or the inventory fails, whatever Redis says', async (t) => {
+  let databaseUp = true
+  const gw = await startTestGateway(t, { redisReady: async () => false, auth: { ...apiKeyAuth(KEYS), ready: async () => databaseUp } })
+  t.equal((await send(gw.url, '/readyz')).status, 200, 'Redis alone only degrades')
+  databaseUp = false
+  const down = await send(gw.url, '/readyz')
+  t.equal(down.status, 503)
+  t.same(down.json(), { status: 'not ready', checks: { database: false, upstream: true, accepting: true, redis: false } })
 })

@@ -28,7 +28,28 @@ export function canAct(user: User | null): user is User {
   return user !== null && user.scopes.length > 0 && user.eulaApproved
 }
 
+/**
+ * One principal object per verified credential (the cached key, Basic entry or token claims) and
+ * version of its user: a busy credential gets the same frozen object every time, so the forwarder
+ * encodes it once (see proxy.ts) instead of once per request. A new user or key object (changed,
+ * reloaded, invalidated) makes a new principal.
+ */
+class PrincipalMemo<K extends object> {
+  private readonly memo = new WeakMap<K, { user: User; variant: string; principal: Principal }>()
+
+  get(key: K, user: User, variant: string, make: () => Principal): Principal {
+    const m = this.memo.get(key)
+    if (m && m.user === user && m.variant === variant) return m.principal
+    const principal: Principal = Object.freeze(make())
+    this.memo.set(key, { user, variant, principal })
+    return principal
+  }
+}
+
 export class Authenticator {
+  private readonly byKey = new PrincipalMemo<ApiKey>()
+  private readonly byBasic = new PrincipalMemo<{ userId: string }>()
+  private readonly byToken = new PrincipalMemo<object>()
   private readonly users: VerificationCache<User | null>
   private readonly keys: VerificationCache<ApiKey | null>
   private readonly basic: VerificationCache<{ userId: string } | null>
@@ -69,14 +90,14 @@ export class Authenticator {
     const owner = await this.user(found.userId)
     if (!owner) throw new ApiError('API_INVALID_API_TOKEN')
     this.deps.usage.record(found.id)
-    return {
+    return this.byKey.get(found, owner, '', () => ({
       id: owner.id,
       username: owner.username,
       scopes: found.scopes.filter((s) => owner.scopes.includes(s)),
       isAdmin: owner.isAdmin,
       method: 'apiKey',
       apiKeyId: found.id,
-    }
+    }))
   }
 
   private async basicAuth(username: string, password: string): Promise<Principal> {
@@ -90,7 +111,7 @@ export class Authenticator {
     const user = verified ? await this.user(verified.userId) : null
     if (!user || user.scopes.length === 0) throw new ApiError('API_INVALID_CREDENTIALS')
     if (!user.eulaApproved) throw new ApiError('API_MISSING_EULA_APPROVAL')
-    return { id: user.id, username: user.username, scopes: user.scopes, isAdmin: user.isAdmin, method: 'basic' }
+    return this.byBasic.get(verified!, user, '', () => ({ id: user.id, username: user.username, scopes: user.scopes, isAdmin: user.isAdmin, method: 'basic' }))
   }
 
   private async accessToken(token: string, method: 'bearer' | 'cookie'): Promise<Principal> {
@@ -98,13 +119,13 @@ export class Authenticator {
     const claims = await this.deps.tokens.verify(token)
     const user = await this.user(claims.id)
     if (!canAct(user)) throw new ApiError('API_INVALID_ACCESS_TOKEN')
-    return {
+    return this.byToken.get(claims, user, method, () => ({
       id: user.id,
       username: user.username,
       scopes: claims.scope.filter((s) => user.scopes.includes(s)),
       isAdmin: claims.isAdmin && user.isAdmin,
       method,
-    }
+    }))
   }
 
   /** A user changed (scopes, password, deletion): drop everything that depends on it. */

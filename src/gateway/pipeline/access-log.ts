@@ -6,18 +6,54 @@ import { pino, type Logger } from 'pino'
 import type { RequestContext } from '../context.js'
 import type { GatewayMetrics } from '../metrics.js'
 
+/** Writes the access line of a request. */
+export type AccessLog = (ctx: RequestContext, status: number, durationMs: number) => void
+
+const str = (v: string | undefined | null): string => (v === undefined || v === null ? 'null' : JSON.stringify(v))
+const num = (v: number | undefined): string => (v === undefined || !Number.isFinite(v) ? 'null' : String(v))
+
 /**
- * A logger for the access line on the same destination as `log`, without the redaction pass:
- * the line is built from a whitelist of fields that never hold a secret, and redaction is the
- * most expensive part of writing it. Falls back to `log` when its stream is not reachable.
+ * The access line, on the same destination as `log`. It is built from a whitelist of fields that
+ * never hold a secret, so it skips pino's redaction, and since its shape is fixed it is written
+ * as text directly: the same JSON line pino would write for `log.info({reqId, ...fields},
+ * 'request')` (level, ISO time, the logger's bindings, the fields, msg) at a fraction of the
+ * cost. Falls back to `log` when its stream is not reachable.
  */
-export function accessLogger(log: Logger): Logger {
+export function accessLogger(log: Logger): AccessLog {
   const stream = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as pino.DestinationStream | undefined
-  if (!stream || typeof stream.write !== 'function') return log
-  return pino({ level: log.level, base: log.bindings(), timestamp: pino.stdTimeFunctions.isoTime }, stream)
+  if (!stream || typeof stream.write !== 'function') {
+    return (ctx, status, durationMs) => log.info({ reqId: ctx.requestId, ...accessLogFields(ctx, status, durationMs) }, 'request')
+  }
+  const bindings = JSON.stringify(log.bindings()).slice(1, -1)
+  const head = `,${bindings ? `${bindings},` : ''}"reqId":`
+  const level = log.levels.values.info!
+  const enabled = log.isLevelEnabled('info')
+  return (ctx, status, durationMs) => {
+    if (!enabled) return
+    const f = accessLogFields(ctx, status, durationMs)
+    stream.write(
+      `{"level":${level},"time":"${new Date().toISOString()}"${head}${str(ctx.requestId)}` +
+        `,"method":${str(f.method)},"path":${str(f.path)},"generation":${str(f.generation)},"endpoint":${str(f.endpoint)}` +
+        `,"endpointVersion":${num(f.endpointVersion ?? undefined)},"status":${num(f.status)},"durationMs":${num(f.durationMs)}` +
+        `,"clientIp":${str(f.clientIp)},"principalId":${str(f.principalId)},"requestId":${str(f.requestId)},"msg":"request"}\n`,
+    )
+  }
 }
 
-export function accessLogFields(ctx: RequestContext, status: number, durationMs: number): Record<string, unknown> {
+export interface AccessLogFields {
+  method: string
+  path: string
+  generation: string | null
+  endpoint: string | null
+  endpointVersion: number | null
+  status: number
+  durationMs: number
+  clientIp: string | null
+  principalId: string | null
+  requestId: string
+}
+
+export function accessLogFields(ctx: RequestContext, status: number, durationMs: number): AccessLogFields {
   return {
     method: ctx.method,
     path: ctx.path,
@@ -32,17 +68,20 @@ export function accessLogFields(ctx: RequestContext, status: number, durationMs:
   }
 }
 
-export function observeResponse(ctx: RequestContext, metrics: GatewayMetrics, log: Logger): void {
+/**
+ * What to do when the response of `ctx` closes (the caller listens: one 'close' listener per
+ * request): the request metrics and the access line.
+ */
+export function responseObserver(ctx: RequestContext, metrics: GatewayMetrics, access: AccessLog): () => void {
   let done = false
-  const finish = () => {
+  return () => {
     if (done) return
     done = true
     const durationMs = Number(process.hrtime.bigint() - ctx.startedAt) / 1e6
     // A response that never completed (client gone) is logged with status 499, as nginx does.
     const status = ctx.res.writableFinished ? ctx.res.statusCode : 499
     metrics.observeRequest(ctx.endpoint?.path ?? 'unmatched', ctx.method, status, durationMs / 1000)
-    // The base logger with reqId inline: same line as the request's child logger would write.
-    log.info({ reqId: ctx.requestId, ...accessLogFields(ctx, status, durationMs) }, 'request')
+    // reqId inline: the same line as the request's child logger would write.
+    access(ctx, status, durationMs)
   }
-  ctx.res.once('close', finish)
 }

@@ -12,13 +12,15 @@ import type { Stage } from './runner.js'
 export function authenticateStage(deps: { auth: AuthService }): Stage<RequestContext> {
   return {
     name: 'authenticate',
-    async run(ctx) {
+    run(ctx) {
       // Public endpoints ignore credentials: a stale token must not break GET /api/version or login.
       if (accessFor(ctx.endpoint!, ctx.method) === 'public') {
         ctx.principal = null
         return
       }
-      ctx.principal = await deps.auth.authenticate(ctx)
+      return deps.auth.authenticate(ctx).then((principal) => {
+        ctx.principal = principal
+      })
     },
   }
 }

@@ -44,13 +44,13 @@ async function enforce(ctx: RequestContext, deps: RateDeps, policy: string, key:
 export function rateLimitStage(deps: RateDeps): Stage<RequestContext> {
   return {
     name: 'rateLimit',
-    async run(ctx) {
+    run(ctx) {
       const cfg = deps.config().rateLimit
       if (!cfg.enabled) return
       const endpoint = ctx.endpoint!.path
       const override = cfg.endpoints[endpoint]
-      if (override !== undefined) await enforce(ctx, deps, `ip:${endpoint}`, `ip:${ctx.clientKey}:${endpoint}`, override)
-      else await enforce(ctx, deps, 'ip', `ip:${ctx.clientKey}`, cfg.perSecond)
+      if (override !== undefined) return enforce(ctx, deps, `ip:${endpoint}`, `ip:${ctx.clientKey}:${endpoint}`, override)
+      return enforce(ctx, deps, 'ip', `ip:${ctx.clientKey}`, cfg.perSecond)
     },
   }
 }
@@ -59,11 +59,12 @@ export function rateLimitStage(deps: RateDeps): Stage<RequestContext> {
 export function apiKeyRateLimitStage(deps: RateDeps): Stage<RequestContext> {
   return {
     name: 'apiKeyRateLimit',
-    async run(ctx) {
+    // Not async: without a per-key limit the stage costs no promise.
+    run(ctx) {
       const cfg = deps.config().rateLimit
       const keyId = ctx.principal?.apiKeyId
       if (!cfg.enabled || cfg.apiKeyPerSecond <= 0 || keyId === undefined) return
-      await enforce(ctx, deps, 'api-key', `key:${keyId}`, cfg.apiKeyPerSecond)
+      return enforce(ctx, deps, 'api-key', `key:${keyId}`, cfg.apiKeyPerSecond)
     },
   }
 }

@@ -3,7 +3,7 @@ import type { Test } from 'tap'
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { createMemoryLimiter, createRedisLimiter, createLimiter, type Limiter, type ResilientLimiter } from '../../../src/gateway/ratelimit/index.js'
-import { connectRedis, whenReady } from '../../../src/gateway/redis.js'
+import { connectRedis, whenReady, type RedisClient } from '../../../src/gateway/redis.js'
 import { createMetrics } from '../../../src/gateway/metrics.js'
 import { compileConfig } from '../../../src/shared/config/index.js'
 import { silentLogger } from '../../../src/shared/log.js'
@@ -58,6 +58,35 @@ t.test('redis: two replicas share one limit', async (t) => {
   let allowed = 0
   for (let i = 0; i < 20; i++) if ((await (i % 2 ? a : b).consume('9.9.9.9', 10, 1)).allowed) allowed++
   t.equal(allowed, 10)
+})
+
+t.test('redis: hits on one key in the same turn share one call and count as consecutive hits', async (t) => {
+  const clock = fixedClock()
+  const p = prefix()
+  const real = await redisClient(t)
+  // A client whose script is INCRBY on the real Redis, recording each call's hit count.
+  const sent: number[] = []
+  const client = {
+    defineCommand() {},
+    netinvRateHits: async (key: string, _ttl: number, hits: number) => {
+      sent.push(hits)
+      return real.incrby(key, hits)
+    },
+  } as unknown as RedisClient
+  const limiter = createRedisLimiter({ client, prefix: p, now: clock.now })
+  const decisions = await Promise.all(Array.from({ length: 10 }, () => limiter.consume('ip:1.2.3.4', 7, 1)))
+  t.same(
+    decisions.map((d) => d.allowed),
+    [true, true, true, true, true, true, true, false, false, false],
+    'the first 7 pass, in order',
+  )
+  t.same(
+    decisions.map((d) => d.remaining),
+    [6, 5, 4, 3, 2, 1, 0, 0, 0, 0],
+  )
+  const next = await limiter.consume('ip:1.2.3.4', 7, 1)
+  t.equal(next.allowed, false, 'the count carries on after the batch')
+  t.same(sent, [10, 1], 'one call for the batch of 10, one for the next hit')
 })
 
 t.test('redis: one key per decision, hash-tagged, expiring', async (t) => {
