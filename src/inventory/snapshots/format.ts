@@ -8,7 +8,7 @@
 import type { Db } from '../../shared/db/index.js'
 import { STORED_TABLES, storageColumns } from '../catalog/index.js'
 import { streamSnapshotRows } from '../storage/index.js'
-import type { SnapshotRow } from './store.js'
+import { snapshotFigures, type SnapshotRow } from './store.js'
 
 export const FORMAT_NAME = 'netinv-snapshot'
 export const FORMAT_VERSION = 1
@@ -41,16 +41,7 @@ export function headerOf(s: SnapshotRow): SnapshotHeader {
     sites: s.sites,
     errors: s.errors,
     counts: s.counts,
-    totalDevCount: s.total_dev_count,
-    licensedDevCount: s.licensed_dev_count,
-    deviceAddedCount: s.device_added_count,
-    deviceRemovedCount: s.device_removed_count,
-    interfaceCount: s.interface_count,
-    tsStart: s.ts_start,
-    tsEnd: s.ts_end,
-    version: s.version,
-    initialVersion: s.initial_version,
-    creatorUsername: s.creator_username,
+    ...snapshotFigures(s),
   }
 }
 

@@ -40,6 +40,22 @@ export interface SnapshotRow {
   job_id: string | null
 }
 
+/** Counts, times and versions of a snapshot, as both the API and the snapshot file name them. */
+export function snapshotFigures(s: SnapshotRow) {
+  return {
+    totalDevCount: s.total_dev_count,
+    licensedDevCount: s.licensed_dev_count,
+    deviceAddedCount: s.device_added_count,
+    deviceRemovedCount: s.device_removed_count,
+    interfaceCount: s.interface_count,
+    tsStart: s.ts_start,
+    tsEnd: s.ts_end,
+    version: s.version,
+    initialVersion: s.initial_version,
+    creatorUsername: s.creator_username,
+  }
+}
+
 /** The snapshot as `GET snapshots` and `GET snapshots/{id}` show it (COMPAT.md). */
 export function toApi(s: SnapshotRow): Record<string, unknown> {
   const discovering = s.status === 'run' || s.status === 'finishing'
@@ -52,17 +68,8 @@ export function toApi(s: SnapshotRow): Record<string, unknown> {
     finishStatus: s.status === 'done' || s.status === 'error' ? s.status : null,
     loading: s.loading,
     locked: s.locked,
-    totalDevCount: s.total_dev_count,
-    licensedDevCount: s.licensed_dev_count,
-    deviceAddedCount: s.device_added_count,
-    deviceRemovedCount: s.device_removed_count,
-    interfaceCount: s.interface_count,
-    tsStart: s.ts_start,
-    tsEnd: s.ts_end,
+    ...snapshotFigures(s),
     tsChange: s.ts_change,
-    version: s.version,
-    initialVersion: s.initial_version,
-    creatorUsername: s.creator_username,
     origin: s.origin,
     jobId: s.job_id,
     sites: s.sites,
