@@ -10,6 +10,7 @@ import { sendJson } from '../shared/http/index.js'
 import type { AuthService } from './auth/types.js'
 import { handlerKey, type LocalHandler, type RequestContext } from './context.js'
 import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/index.js'
+import { InFlight } from './in-flight.js'
 import { metaHandlers } from './meta.js'
 import { createMetrics, type GatewayMetrics } from './metrics.js'
 import { accessLogger, responseObserver } from './pipeline/access-log.js'
@@ -68,7 +69,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   let config = deps.config
   let draining = false
   /** Responses not yet finished: told to close their connection when draining starts. */
-  const inFlight = new Set<ServerResponse>()
+  const inFlight = new InFlight()
   const now = deps.now ?? Date.now
   const metrics = deps.metrics ?? createMetrics()
   const log = deps.log

@@ -64,7 +64,8 @@ export function responseHeaders(proxyRes: IncomingMessage, ours?: Readonly<Recor
   const incoming = proxyRes.headers
   const listed = headerValue(incoming.connection)
   const hop = listed ? new Set(listed.split(',').map((n) => n.trim().toLowerCase())) : null
-  const out: OutgoingHttpHeaders = ours ? { ...ours } : {}
+  const out: OutgoingHttpHeaders = {}
+  if (ours) for (const name in ours) out[name] = ours[name]
   for (const name in incoming) {
     if (HOP_BY_HOP_RESPONSE.has(name) || hop?.has(name)) continue
     out[name] = incoming[name]
@@ -82,8 +83,9 @@ interface Pending {
   ctx: RequestContext
   proxyReq?: ClientRequest
   proxyRes?: IncomingMessage
-  /** Clears the connect and first-byte timers. */
-  clearTimers?: () => void
+  /** The connect and first-byte timers (cleared by clearTimers). */
+  connect?: NodeJS.Timeout
+  firstByte?: NodeJS.Timeout
   tooLarge?: boolean
 }
 
@@ -95,6 +97,19 @@ const pending = {
   set: (req: IncomingMessage, state: Pending): void => {
     ;(req as Tagged)[PENDING] = state
   },
+}
+
+function clearTimers(state: Pending): void {
+  clearTimeout(state.connect)
+  clearTimeout(state.firstByte)
+}
+
+function connectTimedOut(proxyReq: ClientRequest): void {
+  proxyReq.destroy(new UpstreamError('UPSTREAM_CONNECT_TIMEOUT'))
+}
+
+function firstByteTimedOut(proxyReq: ClientRequest): void {
+  proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT'))
 }
 
 /** Counts streamed body bytes; over the limit the upstream request is abandoned with 413. */
@@ -174,7 +189,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
 
   proxy.on('proxyRes', (proxyRes, req, res) => {
     const state = pending.get(req)
-    state?.clearTimers?.()
+    if (state) clearTimers(state)
     if (res.headersSent || res.destroyed) {
       proxyRes.destroy()
       return
@@ -201,18 +216,13 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const { connectTimeoutMs, timeoutMs } = options.config().upstream
     // http-proxy emits proxyReq from the request's 'socket' event: the socket is known here.
     const socket = proxyReq.socket
-    let connect: NodeJS.Timeout | undefined
     if (socket?.connecting) {
-      connect = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_CONNECT_TIMEOUT')), connectTimeoutMs)
-      socket.once('connect', () => clearTimeout(connect))
+      state.connect = setTimeout(connectTimedOut, connectTimeoutMs, proxyReq)
+      socket.once('connect', () => clearTimeout(state.connect))
     }
-    const firstByte = setTimeout(() => proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT')), timeoutMs)
+    state.firstByte = setTimeout(firstByteTimedOut, timeoutMs, proxyReq)
     // Cleared by the response (proxyRes above) or when the upstream request closes.
-    const clear = (state.clearTimers = () => {
-      clearTimeout(firstByte)
-      clearTimeout(connect)
-    })
-    proxyReq.once('close', clear)
+    proxyReq.once('close', () => clearTimers(state))
     res.once('close', () => dropUpstream(res, proxyReq, state.proxyRes))
   })
 
