@@ -6,7 +6,7 @@
  * the upstream request when the client goes away.
  */
 import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http'
-import { Transform, type TransformCallback } from 'node:stream'
+import { Transform, type Stream, type TransformCallback } from 'node:stream'
 import { parse as parseUrl } from 'node:url'
 import httpProxy from 'http-proxy'
 import type { Config } from '../shared/config/index.js'
@@ -132,6 +132,43 @@ function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v
 }
 
+/**
+ * The body of a request that has none. http-proxy pipes its `buffer` option (else the request)
+ * into the upstream request; piping an empty request stream sets up and tears down a dozen
+ * listeners for nothing, this ends the upstream request at once.
+ */
+const NO_BODY = {
+  pipe<T extends NodeJS.WritableStream>(dest: T): T {
+    dest.end()
+    return dest
+  },
+} as unknown as Stream
+
+const RELAY_TO = Symbol('netinv.relayTo')
+type Relayed = IncomingMessage & { [RELAY_TO]?: ServerResponse }
+
+function relayChunk(this: Relayed, chunk: Buffer): void {
+  const to = this[RELAY_TO]!
+  if (!to.write(chunk) && !to.destroyed) {
+    this.pause()
+    to.once('drain', () => this.resume())
+  }
+}
+
+function relayEnd(this: Relayed): void {
+  this[RELAY_TO]!.end()
+}
+
+/**
+ * Streams the upstream response body to the client with backpressure: what `pipe` does for a
+ * response, without its per-request listeners and closures (two shared listeners here).
+ */
+function relay(from: IncomingMessage, to: ServerResponse): void {
+  ;(from as Relayed)[RELAY_TO] = to
+  from.on('data', relayChunk)
+  from.once('end', relayEnd)
+}
+
 /** Encoded principals by object: a principal the authenticator hands out again costs no JSON. */
 const encoded = new WeakMap<Principal, string>()
 
@@ -185,7 +222,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   // The target is parsed once here and the proxy is called without per-request options and
   // callback whenever possible: http-proxy copies its options and parses a string target on
   // every call that passes either.
-  const proxy = httpProxy.createProxyServer({ target: parseUrl(options.target), agent, xfwd: false, changeOrigin: false, selfHandleResponse: true })
+  // `buffer: NO_BODY` is the default; a request with a body passes its own (the size limiter).
+  const proxy = httpProxy.createProxyServer({ target: parseUrl(options.target), agent, xfwd: false, changeOrigin: false, selfHandleResponse: true, buffer: NO_BODY })
 
   proxy.on('proxyRes', (proxyRes, req, res) => {
     const state = pending.get(req)
@@ -197,7 +235,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     // The gateway's headers were not set one by one (see the decorate stage): they go out with
     // the upstream's in this one writeHead.
     res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes, state?.ctx.responseHeaders))
-    proxyRes.pipe(res)
+    relay(proxyRes, res)
     // The client going away mid-response drops the upstream response too (the response's one
     // 'close' listener is set on proxyReq).
     if (state) state.proxyRes = proxyRes
