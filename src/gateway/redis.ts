@@ -36,8 +36,9 @@ export function clusterNodes(url: string): Array<{ host: string; port: number }>
 export function connectRedis(url: string, options: RedisConnectOptions): RedisClient {
   const common = {
     enableOfflineQueue: false,
-    // Concurrent requests' scripts share one write (and one round trip) to Redis.
-    enableAutoPipelining: true,
+    // The rate limiter batches and pipelines its own calls per turn of the event loop;
+    // ioredis' auto-pipelining would add a pipeline object and a tick per call on top.
+    enableAutoPipelining: false,
     commandTimeout: options.commandTimeoutMs,
     connectTimeout: Math.max(options.commandTimeoutMs * 4, 500),
     maxRetriesPerRequest: 0,
@@ -46,7 +47,7 @@ export function connectRedis(url: string, options: RedisConnectOptions): RedisCl
   const client: RedisClient = isClusterUrl(url)
     ? new Cluster(clusterNodes(url), {
         enableOfflineQueue: false,
-        enableAutoPipelining: true,
+        enableAutoPipelining: false,
         clusterRetryStrategy: retryStrategy,
         slotsRefreshTimeout: Math.max(options.commandTimeoutMs * 10, 1000),
         redisOptions: common,

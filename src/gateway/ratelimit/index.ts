@@ -13,7 +13,7 @@ import type { Limiter } from './types.js'
 
 export type { Limiter, RateDecision } from './types.js'
 export { createMemoryLimiter, windowOf, type MemoryLimiterOptions } from './memory.js'
-export { createRedisLimiter, redisKey, type RedisLimiterOptions } from './redis.js'
+export { createRedisLimiter, redisKey, RedisLimiterTimeout, type RedisLimiterOptions } from './redis.js'
 export { createResilientLimiter, type ResilientLimiter, type ResilientLimiterOptions } from './resilient.js'
 
 export interface LimiterSetup {
@@ -47,10 +47,14 @@ export function createLimiter(options: {
     lastError = ''
   })
   const limiter = createResilientLimiter({
-    primary: createRedisLimiter({ client: redis, now, ...(options.prefix ? { prefix: options.prefix } : {}) }),
+    primary: createRedisLimiter({
+      client: redis,
+      now,
+      timeoutMs: () => options.config().rateLimit.redisTimeoutMs,
+      ...(options.prefix ? { prefix: options.prefix } : {}),
+    }),
     fallback: memory,
     usable: () => redisUsable(redis),
-    timeoutMs: () => options.config().rateLimit.redisTimeoutMs,
     log: options.log,
     onFallback: () => options.metrics.redisFallback(),
     now,

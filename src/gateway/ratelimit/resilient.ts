@@ -1,6 +1,6 @@
 /**
- * Redis first, in-process when Redis fails: a decision Redis cannot give within
- * `timeoutMs()` (down, slow, erroring) comes from a per-replica memory limiter instead — logged
+ * Redis first, in-process when Redis fails: a decision Redis cannot give (down, slow past the
+ * Redis limiter's deadline, erroring) comes from a per-replica memory limiter instead — logged
  * on each change of state, counted per decision, never an error or a hang for the request.
  * After `tripAfter` consecutive failures Redis is skipped for `coolDownMs`, then one probe goes
  * back to it; the first success returns every decision to Redis.
@@ -9,11 +9,11 @@ import type { Logger } from 'pino'
 import type { Limiter, RateDecision } from './types.js'
 
 export interface ResilientLimiterOptions {
+  /** A limiter that settles every decision in bounded time (the Redis limiter has a deadline). */
   primary: Limiter
   fallback: Limiter
   /** Whether the primary can take a command right now (e.g. the Redis connection is ready). */
   usable(): boolean
-  timeoutMs(): number
   log: Logger
   onFallback(): void
   tripAfter?: number
@@ -25,8 +25,6 @@ export interface ResilientLimiter extends Limiter {
   /** 'primary' when the last decision came from Redis, 'fallback' otherwise. */
   mode(): 'primary' | 'fallback'
 }
-
-class Timeout extends Error {}
 
 export function createResilientLimiter(options: ResilientLimiterOptions): ResilientLimiter {
   const { primary, fallback, log } = options
@@ -43,32 +41,14 @@ export function createResilientLimiter(options: ResilientLimiterOptions): Resili
     mode = 'fallback'
   }
 
-  async function fromFallback(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
+  function fromFallback(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
     options.onFallback()
     return fallback.consume(key, limit, windowSeconds)
   }
 
-  /** `p`, or a Timeout rejection after `ms` (one timer, no race of extra promises). */
-  function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Timeout()), ms)
-      // A late failure of the abandoned call settles nothing: no unhandled rejection.
-      p.then(
-        (v) => {
-          clearTimeout(timer)
-          resolve(v)
-        },
-        (err: unknown) => {
-          clearTimeout(timer)
-          reject(err)
-        },
-      )
-    })
-  }
-
   return {
     mode: () => mode,
-    async consume(key, limit, windowSeconds) {
+    consume(key, limit, windowSeconds) {
       const t = clock()
       const circuitOpen = failures >= tripAfter && t < openUntil
       if (!options.usable() || circuitOpen || (failures >= tripAfter && probing)) {
@@ -77,20 +57,22 @@ export function createResilientLimiter(options: ResilientLimiterOptions): Resili
       }
       const isProbe = failures >= tripAfter
       if (isProbe) probing = true
-      try {
-        const decision = await withTimeout(primary.consume(key, limit, windowSeconds), options.timeoutMs())
-        if (mode === 'fallback') log.warn('rate limiter: Redis is back, shared limits restored')
-        mode = 'primary'
-        failures = 0
-        return decision
-      } catch (err) {
-        failures++
-        if (failures >= tripAfter) openUntil = clock() + coolDownMs
-        degrade(err instanceof Timeout ? 'timeout' : (err as Error).message)
-        return fromFallback(key, limit, windowSeconds)
-      } finally {
-        if (isProbe) probing = false
-      }
+      return primary.consume(key, limit, windowSeconds).then(
+        (decision) => {
+          if (isProbe) probing = false
+          if (mode === 'fallback') log.warn('rate limiter: Redis is back, shared limits restored')
+          mode = 'primary'
+          failures = 0
+          return decision
+        },
+        (err: unknown) => {
+          if (isProbe) probing = false
+          failures++
+          if (failures >= tripAfter) openUntil = clock() + coolDownMs
+          degrade(err instanceof Error ? err.message : String(err))
+          return fromFallback(key, limit, windowSeconds)
+        },
+      )
     },
     async close() {
       await Promise.all([primary.close(), fallback.close()])

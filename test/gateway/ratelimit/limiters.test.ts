@@ -2,7 +2,7 @@ import t from 'tap'
 import type { Test } from 'tap'
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
-import { createMemoryLimiter, createRedisLimiter, createLimiter, type Limiter, type ResilientLimiter } from '../../../src/gateway/ratelimit/index.js'
+import { createMemoryLimiter, createRedisLimiter, createLimiter, RedisLimiterTimeout, type Limiter, type ResilientLimiter } from '../../../src/gateway/ratelimit/index.js'
 import { connectRedis, whenReady, type RedisClient } from '../../../src/gateway/redis.js'
 import { createMetrics } from '../../../src/gateway/metrics.js'
 import { compileConfig } from '../../../src/shared/config/index.js'
@@ -87,6 +87,55 @@ t.test('redis: hits on one key in the same turn share one call and count as cons
   const next = await limiter.consume('ip:1.2.3.4', 7, 1)
   t.equal(next.allowed, false, 'the count carries on after the batch')
   t.same(sent, [10, 1], 'one call for the batch of 10, one for the next hit')
+})
+
+t.test('redis: the keys of one turn leave together in one pipeline, each with its own count', async (t) => {
+  const clock = fixedClock()
+  const p = prefix()
+  const real = await redisClient(t)
+  let pipelines = 0
+  const client = new Proxy(real, {
+    get(target, name, receiver) {
+      if (name === 'pipeline') {
+        return () => {
+          pipelines++
+          return target.pipeline()
+        }
+      }
+      return Reflect.get(target, name, receiver) as unknown
+    },
+  }) as RedisClient
+  const limiter = createRedisLimiter({ client, prefix: p, now: clock.now })
+  const keys = ['ip:10.0.0.1', 'ip:10.0.0.2', 'ip:10.0.0.3', 'ip:10.0.0.1', 'ip:10.0.0.1']
+  const decisions = await Promise.all(keys.map((k) => limiter.consume(k, 2, 1)))
+  t.same(
+    decisions.map((d) => d.allowed),
+    [true, true, true, true, false],
+    'the third hit of 10.0.0.1 is refused, the other clients pass',
+  )
+  t.same(
+    decisions.map((d) => d.remaining),
+    [1, 1, 1, 0, 0],
+  )
+  t.equal(pipelines, 1, 'three keys, one pipeline')
+  t.equal((await limiter.consume('ip:10.0.0.2', 2, 1)).remaining, 0, 'the counts are kept in Redis')
+})
+
+t.test('redis: a turn Redis does not answer in time fails with a timeout, not a hang', async (t) => {
+  const clock = fixedClock()
+  const client = {
+    defineCommand() {},
+    netinvRateHits: () => new Promise(() => {}),
+  } as unknown as RedisClient
+  const limiter = createRedisLimiter({ client, prefix: prefix(), now: clock.now, timeoutMs: () => 50 })
+  const started = Date.now()
+  const outcomes = await Promise.allSettled([limiter.consume('ip:1.1.1.1', 5, 1), limiter.consume('ip:1.1.1.1', 5, 1)])
+  t.same(
+    outcomes.map((o) => o.status),
+    ['rejected', 'rejected'],
+  )
+  t.ok(outcomes.every((o) => o.status === 'rejected' && o.reason instanceof RedisLimiterTimeout), 'both hits get the timeout')
+  t.ok(Date.now() - started >= 45, 'after the configured time')
 })
 
 t.test('redis: one key per decision, hash-tagged, expiring', async (t) => {
