@@ -62,7 +62,8 @@ async function roleGateway(target: string, redisUrl: string): Promise<number> {
   const { whenReady } = await import('../src/gateway/redis.js')
   const { startGateway } = await import('../src/gateway/server.js')
   const config = compileConfig({ rateLimit: { perSecond: 1_000_000 } })
-  const log = createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'info', stream: pino.destination({ dest: '/dev/null', sync: true }) })
+  // The product's default destination (asynchronous, as pino writes to stdout), on /dev/null.
+  const log = createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'info', stream: pino.destination({ dest: '/dev/null', sync: false }) })
   const metrics = createMetrics()
   const limits = createLimiter({ redisUrl: redisUrl === 'none' ? undefined : redisUrl, config: () => config, log, metrics, prefix: `netinv:bench:${process.pid}:` })
   if (limits.redis && !(await whenReady(limits.redis, 5000))) throw new Error(`Redis at ${redisUrl} is not ready`)

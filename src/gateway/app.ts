@@ -233,6 +233,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     ready,
     async close() {
       forwarder.close()
+      access.flush()
     },
   }
 }

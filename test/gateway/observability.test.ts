@@ -6,7 +6,8 @@ t.test('one access-log line per request with the listed fields and no secret', a
   const gw = await startTestGateway(t, { log })
   await send(gw.url, '/api/v1/snapshots?token=sekrit', { headers: { 'x-api-token': 'reader-key', 'x-request-id': 'rid-1', authorization: 'Bearer abc' } })
   await send(gw.url, '/api/nope', { headers: { 'x-request-id': 'rid-2' } })
-  await new Promise((r) => setTimeout(r, 20))
+  // Access lines are written in batches (every 50 ms): wait for both.
+  for (let i = 0; i < 100 && lines.filter((l) => l.msg === 'request').length < 2; i++) await new Promise((r) => setTimeout(r, 10))
   const access = lines.filter((l) => l.msg === 'request')
   t.equal(access.length, 2)
   t.match(access[0], {

@@ -28,6 +28,8 @@ t.test('no secret reaches the logs', async (t) => {
   const out = await gw.fetch('/api/auth/logout', { method: 'POST', headers: { authorization: `Bearer ${rotated.accessToken}` } })
   t.equal(out.status, 200)
   await gw.auth.close() // flushes usage, the last thing that could log
+  // Access lines are written every 50 ms: a later timer fires after that flush.
+  await new Promise((r) => setTimeout(r, 100))
 
   const logs = gw.logs
   t.ok(logs.length > 10, `${logs.length} log lines captured`)

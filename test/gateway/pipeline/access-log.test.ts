@@ -1,0 +1,62 @@
+import t from 'tap'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { pino } from 'pino'
+import { accessLogger } from '../../../src/gateway/pipeline/access-log.js'
+import { GatewayRequest } from '../../../src/gateway/request.js'
+
+/** A pino logger whose destination records each write it receives. */
+function recordingLogger(): { log: pino.Logger; writes: string[] } {
+  const writes: string[] = []
+  const log = pino({ base: { service: 'gateway' }, timestamp: pino.stdTimeFunctions.isoTime }, { write: (s: string) => void writes.push(s) })
+  return { log, writes }
+}
+
+function request(log: pino.Logger, id: string): GatewayRequest {
+  const req = { socket: { remoteAddress: '10.1.2.3' } } as unknown as IncomingMessage
+  const ctx = new GatewayRequest(req, {} as ServerResponse, log, 'GET', '/api/snapshots', '')
+  ctx.requestId = id
+  return ctx
+}
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+t.test('access lines are held and reach the destination together, each a JSON line', async (t) => {
+  const { log, writes } = recordingLogger()
+  const access = accessLogger(log, { flushMs: 20 })
+  for (const id of ['r1', 'r2', 'r3']) access(request(log, id), 200, 1.5)
+  await new Promise((r) => setImmediate(r))
+  t.same(writes, [], 'held for flushMs')
+  await tick(40)
+  t.equal(writes.length, 1, 'one write')
+  const lines = writes[0]!.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+  t.same(
+    lines.map((l) => l.requestId),
+    ['r1', 'r2', 'r3'],
+  )
+  t.match(lines[0], { level: 30, service: 'gateway', reqId: 'r1', method: 'GET', path: '/api/snapshots', status: 200, durationMs: 1.5, clientIp: '10.1.2.3', msg: 'request' })
+  access(request(log, 'r4'), 404, 2)
+  await tick(40)
+  t.equal(writes.length, 2, 'later lines are written in turn')
+})
+
+t.test('64 KB of held lines are written at once', async (t) => {
+  const { log, writes } = recordingLogger()
+  const access = accessLogger(log, { flushMs: 60_000 })
+  let n = 0
+  while (writes.length === 0 && n < 5000) access(request(log, `r${n++}`), 200, 1)
+  t.equal(writes.length, 1, `written after ${n} lines, not after a minute`)
+  t.ok(writes[0]!.length >= 64 * 1024)
+  t.ok(n > 100, 'not line by line')
+  access.flush()
+})
+
+t.test('flush() writes out the lines held for this turn at once (shutdown)', async (t) => {
+  const { log, writes } = recordingLogger()
+  const access = accessLogger(log)
+  access(request(log, 'last'), 200, 1)
+  access.flush()
+  t.equal(writes.length, 1)
+  t.match(JSON.parse(writes[0]!) as Record<string, unknown>, { requestId: 'last' })
+  await tick(80)
+  t.equal(writes.length, 1, 'nothing is written twice')
+})
