@@ -186,7 +186,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const ctx = new GatewayRequest(req, res, log, req.method ?? 'GET', path, q < 0 ? '' : url.slice(q + 1))
     // One 'close' listener per request: leave the in-flight set, then metrics and access line.
     const observe = responseObserver(ctx, metrics, access)
-    res.once(
+    // 'close' comes once: a plain listener (no once() wrapper per request).
+    res.on(
       'close',
       tracked
         ? () => {

@@ -18,8 +18,8 @@ export interface RequestContext {
   requestId: string
   /** Child logger bound to the request id (set by the request-id stage). */
   log: Logger
-  /** process.hrtime.bigint() at arrival. */
-  readonly startedAt: bigint
+  /** performance.now() at arrival (ms). */
+  readonly startedAt: number
   readonly method: Method | string
   /** Path of the request as the client sent it (no query string). */
   readonly path: string

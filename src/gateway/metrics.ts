@@ -34,7 +34,8 @@ function labels(pairs: Record<string, string>): string {
 }
 
 export function createMetrics(): GatewayMetrics {
-  const requests = new Map<string, number>()
+  /** Request counts by endpoint, method and status: nested, so that counting builds no key string. */
+  const requests = new Map<string, Map<string, Map<number, number>>>()
   const latency = new Map<string, Histogram>()
   const limited = new Map<string, number>()
   const upstream = new Map<UpstreamErrorKind, number>()
@@ -47,7 +48,11 @@ export function createMetrics(): GatewayMetrics {
 
   return {
     observeRequest(endpoint, method, status, seconds) {
-      inc(requests, `${endpoint}\u0000${method}\u0000${status}`)
+      let byMethod = requests.get(endpoint)
+      if (!byMethod) requests.set(endpoint, (byMethod = new Map()))
+      let byStatus = byMethod.get(method)
+      if (!byStatus) byMethod.set(method, (byStatus = new Map()))
+      inc(byStatus, status)
       let h = latency.get(endpoint)
       if (!h) {
         h = { counts: BUCKETS_SECONDS.map(() => 0), sum: 0, count: 0 }
@@ -73,9 +78,10 @@ export function createMetrics(): GatewayMetrics {
       const out: string[] = []
       out.push('# HELP netinv_gateway_requests_total Requests answered by the gateway.')
       out.push('# TYPE netinv_gateway_requests_total counter')
-      for (const [key, n] of requests) {
-        const [endpoint = '', method = '', status = ''] = key.split('\u0000')
-        out.push(`netinv_gateway_requests_total${labels({ endpoint, method, status })} ${n}`)
+      for (const [endpoint, byMethod] of requests) {
+        for (const [method, byStatus] of byMethod) {
+          for (const [status, n] of byStatus) out.push(`netinv_gateway_requests_total${labels({ endpoint, method, status: String(status) })} ${n}`)
+        }
       }
       out.push('# HELP netinv_gateway_request_duration_seconds Time from arrival to the end of the response.')
       out.push('# TYPE netinv_gateway_request_duration_seconds histogram')

@@ -159,14 +159,21 @@ function relayEnd(this: Relayed): void {
   this[RELAY_TO]!.end()
 }
 
+/** The upstream response failed midway: the client's response cannot be completed either. */
+function relayError(this: Relayed): void {
+  this[RELAY_TO]!.destroy()
+}
+
 /**
  * Streams the upstream response body to the client with backpressure: what `pipe` does for a
  * response, without its per-request listeners and closures (two shared listeners here).
  */
 function relay(from: IncomingMessage, to: ServerResponse): void {
   ;(from as Relayed)[RELAY_TO] = to
+  // 'end' and 'error' come at most once: plain listeners, no once() wrappers.
   from.on('data', relayChunk)
-  from.once('end', relayEnd)
+  from.on('end', relayEnd)
+  from.on('error', relayError)
 }
 
 /** Encoded principals by object: a principal the authenticator hands out again costs no JSON. */
@@ -240,7 +247,6 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     // 'close' listener is set on proxyReq).
     if (state) state.proxyRes = proxyRes
     else res.once('close', () => dropUpstream(res, undefined, proxyRes))
-    proxyRes.once('error', () => res.destroy())
   })
 
   proxy.on('proxyReq', (proxyReq, req, res) => {
@@ -260,8 +266,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     }
     state.firstByte = setTimeout(firstByteTimedOut, timeoutMs, proxyReq)
     // Cleared by the response (proxyRes above) or when the upstream request closes.
-    proxyReq.once('close', () => clearTimers(state))
-    res.once('close', () => dropUpstream(res, proxyReq, state.proxyRes))
+    // 'close' comes once: plain listeners.
+    proxyReq.on('close', () => clearTimers(state))
+    res.on('close', () => dropUpstream(res, proxyReq, state.proxyRes))
   })
 
   proxy.on('error', (err, req, res) => onError(err as Error & { code?: string }, req, res as ServerResponse))

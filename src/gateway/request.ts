@@ -23,7 +23,7 @@ export class GatewayRequest implements RequestContext {
   rate: RateDecision | undefined = undefined
   principal: Principal | null | undefined = undefined
   readonly responseHeaders: Record<string, string> = {}
-  readonly startedAt: bigint = process.hrtime.bigint()
+  readonly startedAt: number = performance.now()
   #log: Logger | undefined = undefined
 
   constructor(

@@ -15,6 +15,18 @@ export interface AccessLog {
 /** Held access lines are written once they reach this size (or after `flushMs`). */
 const FLUSH_BYTES = 64 * 1024
 
+/** The ISO time of the current millisecond (lines written in the same millisecond share it). */
+let isoMs = 0
+let isoText = ''
+function isoNow(): string {
+  const ms = Date.now()
+  if (ms !== isoMs) {
+    isoMs = ms
+    isoText = new Date(ms).toISOString()
+  }
+  return isoText
+}
+
 const str = (v: string | undefined | null): string => (v === undefined || v === null ? 'null' : JSON.stringify(v))
 const num = (v: number | undefined): string => (v === undefined || !Number.isFinite(v) ? 'null' : String(v))
 
@@ -53,11 +65,12 @@ export function accessLogger(log: Logger, options: { flushMs?: number } = {}): A
   const write = (ctx: RequestContext, status: number, durationMs: number) => {
     if (!enabled) return
     const f = accessLogFields(ctx, status, durationMs)
+    const requestId = str(f.requestId)
     held +=
-      `{"level":${level},"time":"${new Date().toISOString()}"${head}${str(ctx.requestId)}` +
+      `{"level":${level},"time":"${isoNow()}"${head}${requestId}` +
       `,"method":${str(f.method)},"path":${str(f.path)},"generation":${str(f.generation)},"endpoint":${str(f.endpoint)}` +
       `,"endpointVersion":${num(f.endpointVersion ?? undefined)},"status":${num(f.status)},"durationMs":${num(f.durationMs)}` +
-      `,"clientIp":${str(f.clientIp)},"principalId":${str(f.principalId)},"requestId":${str(f.requestId)},"msg":"request"}\n`
+      `,"clientIp":${str(f.clientIp)},"principalId":${str(f.principalId)},"requestId":${requestId},"msg":"request"}\n`
     if (held.length >= FLUSH_BYTES) flush()
     else if (timer === undefined) timer = setTimeout(flush, flushMs).unref()
   }
@@ -101,7 +114,7 @@ export function responseObserver(ctx: RequestContext, metrics: GatewayMetrics, a
   return () => {
     if (done) return
     done = true
-    const durationMs = Number(process.hrtime.bigint() - ctx.startedAt) / 1e6
+    const durationMs = performance.now() - ctx.startedAt
     // A response that never completed (client gone) is logged with status 499, as nginx does.
     const status = ctx.res.writableFinished ? ctx.res.statusCode : 499
     metrics.observeRequest(ctx.endpoint?.path ?? 'unmatched', ctx.method, status, durationMs / 1000)
