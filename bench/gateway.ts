@@ -130,23 +130,26 @@ async function closedLoop(port: number, path: string, headers: Record<string, st
   return r
 }
 
+/**
+ * Requests at a fixed rate whatever the answers (open loop), spread evenly: every millisecond
+ * the requests due by then are sent, so arrivals come one or two at a time rather than in
+ * bursts that would queue behind each other and measure the burst, not the server.
+ */
 async function openLoop(port: number, path: string, headers: Record<string, string>, rate: number, seconds: number): Promise<Result> {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 })
   const r: Result = { requests: 0, errors: 0, seconds, latenciesMs: [] }
   const pending: Promise<void>[] = []
-  const tickMs = 5
-  const perTick = rate / (1000 / tickMs)
-  let debt = 0
+  let sent = 0
   const start = Date.now()
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
-      if (Date.now() - start >= seconds * 1000) {
+      const elapsed = Date.now() - start
+      if (elapsed >= seconds * 1000) {
         clearInterval(timer)
         resolve()
         return
       }
-      debt += perTick
-      for (; debt >= 1; debt--) {
+      for (const due = Math.floor((elapsed * rate) / 1000); sent < due; sent++) {
         pending.push(
           once(agent, port, path, headers).then((x) => {
             r.requests++
@@ -155,7 +158,7 @@ async function openLoop(port: number, path: string, headers: Record<string, stri
           }),
         )
       }
-    }, tickMs)
+    }, 1)
   })
   await Promise.all(pending)
   agent.destroy()
