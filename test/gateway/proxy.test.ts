@@ -146,3 +146,86 @@ t.test('an upstream that never completes the TCP handshake: 502 at the connect t
   t.equal(r.status, 502, 'the connect timeout answered, not the 20 s response timeout')
   t.equal((r.json() as { code: string }).code, 'API_UPSTREAM_UNAVAILABLE')
 })
+
+t.test('a large response reaches a slow reader whole (backpressure), with its upstream headers', async (t) => {
+  const chunk = Buffer.alloc(64 * 1024)
+  for (let i = 0; i < chunk.length; i++) chunk[i] = i % 251
+  const chunks = 128 // 8 MiB, far more than the sockets buffer
+  let paused = 0
+  const up = await startUpstream(t, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'x-upstream': 'yes' })
+    let i = 0
+    const more = () => {
+      while (i < chunks) {
+        i++
+        if (!res.write(chunk)) {
+          paused++
+          res.once('drain', more)
+          return
+        }
+      }
+      res.end()
+    }
+    more()
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: up.url })
+  const u = new URL(gw.url)
+  const { status, headers, body } = await new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+    const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', headers: auth }, (res) => {
+      const parts: Buffer[] = []
+      // A slow reader: a pause after every chunk.
+      res.on('data', (c: Buffer) => {
+        parts.push(c)
+        res.pause()
+        setTimeout(() => res.resume(), 1)
+      })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end()
+  })
+  t.equal(status, 200)
+  t.equal(headers['x-upstream'], 'yes')
+  t.equal(headers['x-api-version-used'], '1', 'the gateway headers go out with the upstream ones')
+  t.equal(body.length, chunk.length * chunks)
+  t.ok(body.subarray(0, chunk.length).equals(chunk) && body.subarray(-chunk.length).equals(chunk), 'the bytes are intact')
+  t.ok(paused > 0, 'the upstream was told to wait (backpressure reached it)')
+})
+
+t.test('an upstream that dies in the middle of a response: the client connection is cut, not left hanging', async (t) => {
+  const up = await startUpstream(t, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' })
+    res.write('{"data":[')
+    setTimeout(() => res.socket?.destroy(), 20)
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: up.url })
+  const u = new URL(gw.url)
+  const outcome = await new Promise<string>((resolve) => {
+    const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', headers: auth }, (res) => {
+      res.on('data', () => {})
+      res.on('end', () => resolve('ended'))
+      res.on('error', () => resolve('cut'))
+      res.on('aborted', () => resolve('cut'))
+    })
+    req.on('error', () => resolve('cut'))
+    req.end()
+  })
+  t.equal(outcome, 'cut', 'the client learns the response is incomplete')
+})
+
+t.test('a request without a body reaches the upstream without one', async (t) => {
+  const seen: Array<{ method: string; length: number; te: string | undefined; cl: string | undefined }> = []
+  const up = await startUpstream(t, (req, res, body) => {
+    seen.push({ method: req.method ?? '', length: body.length, te: req.headers['transfer-encoding'], cl: req.headers['content-length'] })
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end('{}')
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: up.url })
+  t.equal((await send(gw.url, '/api/snapshots', { headers: auth })).status, 200)
+  t.equal((await send(gw.url, '/api/snapshots', { method: 'HEAD', headers: auth })).status, 200)
+  t.same(seen, [
+    { method: 'GET', length: 0, te: undefined, cl: undefined },
+    { method: 'HEAD', length: 0, te: undefined, cl: undefined },
+  ])
+})
