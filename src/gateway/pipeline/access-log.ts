@@ -6,7 +6,7 @@ import { pino, type Logger } from 'pino'
 import type { RequestContext } from '../context.js'
 import type { GatewayMetrics } from '../metrics.js'
 
-/** Writes the access line of a request; flush() writes out lines still held for this turn. */
+/** Writes the access line of a request; flush() writes out the lines still held. */
 export interface AccessLog {
   (ctx: RequestContext, status: number, durationMs: number): void
   flush(): void
