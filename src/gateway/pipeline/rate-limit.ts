@@ -17,18 +17,27 @@ interface RateDeps {
   metrics: GatewayMetrics
 }
 
-export function rateHeaders(policy: string, d: RateDecision, windowSeconds: number): Record<string, string> {
+/** The last `RateLimit-Policy` value of each policy (its limit changes only with the configuration). */
+const policyValues = new Map<string, { limit: number; windowSeconds: number; value: string }>()
+
+function policyValue(policy: string, limit: number, windowSeconds: number): string {
+  const known = policyValues.get(policy)
+  if (known !== undefined && known.limit === limit && known.windowSeconds === windowSeconds) return known.value
+  const value = `"${policy}";q=${limit};w=${windowSeconds}`
+  policyValues.set(policy, { limit, windowSeconds, value })
+  return value
+}
+
+/** The IETF RateLimit-Policy / RateLimit headers of a decision, written onto the response's headers. */
+export function setRateHeaders(headers: Record<string, string>, policy: string, d: RateDecision, windowSeconds: number): void {
   const reset = Math.max(1, Math.ceil(d.resetMs / 1000))
-  return {
-    'ratelimit-policy': `"${policy}";q=${d.limit};w=${windowSeconds}`,
-    ratelimit: `"${policy}";r=${Math.max(0, d.remaining)};t=${reset}`,
-  }
+  headers['ratelimit-policy'] = policyValue(policy, d.limit, windowSeconds)
+  headers['ratelimit'] = `"${policy}";r=${Math.max(0, d.remaining)};t=${reset}`
 }
 
 async function enforce(ctx: RequestContext, deps: RateDeps, policy: string, key: string, limit: number): Promise<void> {
   const d = await deps.limiter.consume(key, limit, 1)
-  const headers = rateHeaders(policy, d, 1)
-  Object.assign(ctx.responseHeaders, headers)
+  setRateHeaders(ctx.responseHeaders, policy, d, 1)
   ctx.rate = d
   if (d.allowed) return
   const endpoint = ctx.endpoint?.path ?? 'unknown'
