@@ -6,6 +6,7 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import type { Logger } from 'pino'
 import type { Config } from '../shared/config/index.js'
 import { ApiError, toErrorResponse } from '../shared/errors.js'
+import type { Maybe } from '../shared/maybe.js'
 import { sendJson } from '../shared/http/index.js'
 import type { AuthService } from './auth/types.js'
 import { handlerKey, type LocalHandler, type RequestContext } from './context.js'
@@ -13,7 +14,7 @@ import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/ind
 import { InFlight } from './in-flight.js'
 import { metaHandlers } from './meta.js'
 import { createMetrics, type GatewayMetrics } from './metrics.js'
-import { accessLogger, responseObserver } from './pipeline/access-log.js'
+import { accessLogger, observeResponse } from './pipeline/access-log.js'
 import type { StageDeps } from './pipeline/deps.js'
 import { applyResponseHeaders } from './pipeline/dispatch.js'
 import { runStages } from './pipeline/runner.js'
@@ -172,36 +173,51 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return false
   }
 
+  /** The request of a response in flight (read by the shared 'close' listener). */
+  const REQUEST = Symbol('netinv.request')
+  type Observed = ServerResponse & { [REQUEST]?: GatewayRequest }
+
+  /** The one 'close' listener of every API response (shared: no closure per request). */
+  function closed(this: Observed): void {
+    const ctx = this[REQUEST]
+    if (ctx === undefined) return
+    this[REQUEST] = undefined
+    inFlight.delete(this)
+    observeResponse(ctx, metrics, access)
+  }
+
+  function leaveInFlight(this: ServerResponse): void {
+    inFlight.delete(this)
+  }
+
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/'
     const q = url.indexOf('?')
     const path = q < 0 ? url : url.slice(0, q)
-    const tracked = !draining
-    if (tracked) inFlight.add(res)
+    // Once draining, responses are not tracked: they close their connection instead.
+    if (!draining) inFlight.add(res)
     else res.shouldKeepAlive = false
     if (health(path, res)) {
-      if (tracked) res.once('close', () => inFlight.delete(res))
+      res.on('close', leaveInFlight)
       return
     }
     const ctx = new GatewayRequest(req, res, log, req.method ?? 'GET', path, q < 0 ? '' : url.slice(q + 1))
-    // One 'close' listener per request: leave the in-flight set, then metrics and access line.
-    const observe = responseObserver(ctx, metrics, access)
-    // 'close' comes once: a plain listener (no once() wrapper per request).
-    res.on(
-      'close',
-      tracked
-        ? () => {
-            inFlight.delete(res)
-            observe()
-          }
-        : observe,
-    )
-    runStages(stages, ctx).then(
-      (finishedBy) => {
-        if (finishedBy === null && !res.headersSent) sendGatewayError(ctx, new ApiError('API_NOT_FOUND'))
-      },
-      (err: unknown) => sendGatewayError(ctx, err),
-    )
+    ;(res as Observed)[REQUEST] = ctx
+    res.on('close', closed)
+    let outcome: Maybe<string | null>
+    try {
+      outcome = runStages(stages, ctx)
+    } catch (err) {
+      sendGatewayError(ctx, err)
+      return
+    }
+    if (outcome instanceof Promise) outcome.then((finishedBy) => finished(ctx, finishedBy), (err: unknown) => sendGatewayError(ctx, err))
+    else finished(ctx, outcome)
+  }
+
+  /** Every stage continued and none answered: nothing serves the request. */
+  function finished(ctx: GatewayRequest, finishedBy: string | null): void {
+    if (finishedBy === null && !ctx.res.headersSent) sendGatewayError(ctx, new ApiError('API_NOT_FOUND'))
   }
 
   function handleAdmin(req: IncomingMessage, res: ServerResponse): void {

@@ -1,7 +1,8 @@
 import t from 'tap'
+import fc from 'fast-check'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pino } from 'pino'
-import { accessLogger } from '../../../src/gateway/pipeline/access-log.js'
+import { accessLogFields, accessLogger, jsonString } from '../../../src/gateway/pipeline/access-log.js'
 import { GatewayRequest } from '../../../src/gateway/request.js'
 
 /** A pino logger whose destination records each write it receives. */
@@ -59,4 +60,25 @@ t.test('flush() writes out the lines held for this turn at once (shutdown)', asy
   t.match(JSON.parse(writes[0]!) as Record<string, unknown>, { requestId: 'last' })
   await tick(80)
   t.equal(writes.length, 1, 'nothing is written twice')
+})
+
+t.test('jsonString writes what JSON.stringify writes, for any string', async (t) => {
+  for (const s of ['', 'plain', 'with "quotes"', 'back\\slash', 'tab\there', 'nl\n', '\u0000', 'é', '\ud800', '😀', '\u007f']) {
+    t.equal(jsonString(s), JSON.stringify(s), JSON.stringify(s))
+  }
+  fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => jsonString(s) === JSON.stringify(s)))
+})
+
+t.test('the line written holds exactly the listed fields of accessLogFields', async (t) => {
+  const { log, writes } = recordingLogger()
+  const access = accessLogger(log)
+  const ctx = request(log, 'r-fields')
+  Object.assign(ctx, { generation: 'path', apiVersion: 2, clientIp: '10.9.9.9', principal: { id: 'u-"1"' } })
+  access(ctx, 201, 3.14159)
+  access.flush()
+  const line = JSON.parse(writes[0]!) as Record<string, unknown>
+  const { level, time, service, reqId, msg, ...fields } = line
+  t.same(fields, accessLogFields(ctx, 201, 3.14159))
+  t.same({ level, service, reqId, msg }, { level: 30, service: 'gateway', reqId: 'r-fields', msg: 'request' })
+  t.match(time, /^\d{4}-\d\d-\d\dT/)
 })
