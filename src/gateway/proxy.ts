@@ -5,7 +5,7 @@
  * forwarding headers stripped; ours set), streams bodies under a size limit (413) and releases
  * the upstream request when the client goes away.
  */
-import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http'
+import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import { Transform, type Stream, type TransformCallback } from 'node:stream'
 import { parse as parseUrl } from 'node:url'
 import httpProxy from 'http-proxy'
@@ -14,6 +14,7 @@ import { ApiError } from '../shared/errors.js'
 import { INTERNAL_HEADERS, INTERNAL_HEADER_NAMES, encodePrincipal, type Principal } from '../shared/principal.js'
 import { normalizeIp } from './client-ip.js'
 import type { RequestContext } from './context.js'
+import { DeadlineWatch, type Watched } from './deadlines.js'
 import type { GatewayMetrics } from './metrics.js'
 
 export interface ForwarderOptions {
@@ -55,21 +56,48 @@ const STRIPPED: ReadonlySet<string> = new Set([
 
 const HOP_BY_HOP_RESPONSE: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate'])
 
+/** Bit n set: some name of `names` has n characters (names of 31 or more share bit 31). */
+function lengthMask(names: Iterable<string>): number {
+  let mask = 0
+  for (const name of names) mask |= 1 << Math.min(name.length, 31)
+  return mask
+}
+
+const HOP_LENGTHS = lengthMask(HOP_BY_HOP_RESPONSE)
+
 /**
- * The response headers: the gateway's own (`ours`, when given), then the upstream's minus
- * hop-by-hop ones (and those its Connection names); an upstream header replaces ours of the
- * same name.
+ * The response headers as a flat [name, value, ...] list for writeHead: the upstream's raw
+ * header lines minus hop-by-hop ones (and those its Connection names), then the gateway's own
+ * (`ours`, lower-case names) that the upstream did not send itself: an upstream header replaces
+ * ours of the same name. Works on `rawHeaders`, so node never builds the upstream response's
+ * header object, and lower-cases a name only when its length could match a name it must be
+ * compared with.
  */
-export function responseHeaders(proxyRes: IncomingMessage, ours?: Readonly<Record<string, string>>): OutgoingHttpHeaders {
-  const incoming = proxyRes.headers
-  const listed = headerValue(incoming.connection)
-  const hop = listed ? new Set(listed.split(',').map((n) => n.trim().toLowerCase())) : null
-  const out: OutgoingHttpHeaders = {}
-  if (ours) for (const name in ours) out[name] = ours[name]
-  for (const name in incoming) {
-    if (HOP_BY_HOP_RESPONSE.has(name) || hop?.has(name)) continue
-    out[name] = incoming[name]
+export function responseHeaderList(proxyRes: IncomingMessage, ours?: Readonly<Record<string, string>>): string[] {
+  const raw = proxyRes.rawHeaders
+  let listed: Set<string> | null = null
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!
+    if (name.length !== 10 || name.toLowerCase() !== 'connection') continue
+    for (const n of raw[i + 1]!.split(',')) {
+      const token = n.trim().toLowerCase()
+      if (token !== '') (listed ??= new Set()).add(token)
+    }
   }
+  const oursMask = ours ? lengthMask(Object.keys(ours)) : 0
+  const out: string[] = []
+  let replaced: Set<string> | null = null
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!
+    const bit = 1 << Math.min(name.length, 31)
+    if (listed !== null || (bit & (HOP_LENGTHS | oursMask)) !== 0) {
+      const lower = name.toLowerCase()
+      if (HOP_BY_HOP_RESPONSE.has(lower) || listed?.has(lower)) continue
+      if ((bit & oursMask) !== 0 && lower in ours!) (replaced ??= new Set()).add(lower)
+    }
+    out.push(name, raw[i + 1]!)
+  }
+  if (ours) for (const name in ours) if (replaced === null || !replaced.has(name)) out.push(name, ours[name]!)
   return out
 }
 
@@ -79,37 +107,50 @@ class UpstreamError extends Error {
   }
 }
 
-interface Pending {
-  ctx: RequestContext
-  proxyReq?: ClientRequest
-  proxyRes?: IncomingMessage
-  /** The connect and first-byte timers (cleared by clearTimers). */
-  connect?: NodeJS.Timeout
-  firstByte?: NodeJS.Timeout
-  tooLarge?: boolean
+/** The forwarding of one request: what the timers and the response side need to know. */
+class Pending implements Watched {
+  watchSlot = -1
+  proxyReq: ClientRequest | undefined = undefined
+  proxyRes: IncomingMessage | undefined = undefined
+  tooLarge = false
+  /** performance.now() by which a connecting upstream socket must be connected (0: not connecting). */
+  connectBy = 0
+  /** performance.now() by which the upstream must have begun to answer. */
+  answerBy = 0
+
+  constructor(readonly ctx: RequestContext) {}
 }
 
 const PENDING = Symbol('netinv.forward')
-type Tagged = IncomingMessage & { [PENDING]?: Pending }
-/** Per-request forwarding state, kept on the request itself (a WeakMap entry per request costs GC time). */
+type Tagged = (IncomingMessage | ServerResponse) & { [PENDING]?: Pending }
+/**
+ * Per-request forwarding state, kept on the request and its response themselves (a WeakMap
+ * entry per request costs GC time; a symbol lets shared listeners find it without a closure).
+ */
 const pending = {
-  get: (req: IncomingMessage): Pending | undefined => (req as Tagged)[PENDING],
-  set: (req: IncomingMessage, state: Pending): void => {
-    ;(req as Tagged)[PENDING] = state
+  get: (of: IncomingMessage | ServerResponse): Pending | undefined => (of as Tagged)[PENDING],
+  set: (of: IncomingMessage | ServerResponse, state: Pending): void => {
+    ;(of as Tagged)[PENDING] = state
   },
 }
 
-function clearTimers(state: Pending): void {
-  clearTimeout(state.connect)
-  clearTimeout(state.firstByte)
-}
-
-function connectTimedOut(proxyReq: ClientRequest): void {
-  proxyReq.destroy(new UpstreamError('UPSTREAM_CONNECT_TIMEOUT'))
-}
-
-function firstByteTimedOut(proxyReq: ClientRequest): void {
-  proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT'))
+/**
+ * The deadline check of a forwarding (see DeadlineWatch): settled once its response has begun
+ * or its upstream request is gone; past a deadline its upstream request is destroyed with the
+ * error that becomes 502 (connect) or 504 (answer).
+ */
+function checkDeadlines(state: Pending, now: number): boolean {
+  const proxyReq = state.proxyReq
+  if (proxyReq === undefined || state.proxyRes !== undefined || proxyReq.destroyed) return false
+  if (state.connectBy !== 0 && now >= state.connectBy && proxyReq.socket?.connecting) {
+    proxyReq.destroy(new UpstreamError('UPSTREAM_CONNECT_TIMEOUT'))
+    return false
+  }
+  if (now >= state.answerBy) {
+    proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT'))
+    return false
+  }
+  return true
 }
 
 /** Counts streamed body bytes; over the limit the upstream request is abandoned with 413. */
@@ -200,7 +241,7 @@ export function forwardedHeaders(ctx: RequestContext, internalSecret: string): I
     if (STRIPPED.has(name) || hop?.has(name)) continue
     out[name] = incoming[name]
   }
-  const peer = normalizeIp(ctx.req.socket.remoteAddress ?? '')
+  const peer = ctx.peerIp ?? normalizeIp(ctx.req.socket.remoteAddress ?? '')
   const trusted = ctx.peerTrusted === true
   const priorFor = trusted ? headerValue(incoming['x-forwarded-for']) : undefined
   out['x-forwarded-for'] = priorFor ? `${priorFor}, ${peer}` : peer
@@ -221,6 +262,12 @@ function dropUpstream(res: ServerResponse, proxyReq: ClientRequest | undefined, 
   if (proxyRes && !proxyRes.complete) proxyRes.destroy()
 }
 
+/** The response's one 'close' listener while it is forwarded (shared: no closure per request). */
+function responseClosed(this: ServerResponse): void {
+  const state = pending.get(this)
+  if (state) dropUpstream(this, state.proxyReq, state.proxyRes)
+}
+
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const initial = options.config().upstream
   const agent = new Agent({ keepAlive: true, maxSockets: initial.maxSockets, maxFreeSockets: initial.maxSockets })
@@ -232,21 +279,31 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   // `buffer: NO_BODY` is the default; a request with a body passes its own (the size limiter).
   const proxy = httpProxy.createProxyServer({ target: parseUrl(options.target), agent, xfwd: false, changeOrigin: false, selfHandleResponse: true, buffer: NO_BODY })
 
+  const { connectTimeoutMs: firstConnect, timeoutMs: firstTimeout } = initial
+  // A deadline is met within one tick: a twentieth of the shortest timeout, 5 to 100 ms.
+  const deadlines = new DeadlineWatch(checkDeadlines, () => {
+    const { connectTimeoutMs, timeoutMs } = options.config().upstream
+    return Math.min(100, Math.max(5, Math.min(connectTimeoutMs, timeoutMs, firstConnect, firstTimeout) / 20))
+  })
+
   proxy.on('proxyRes', (proxyRes, req, res) => {
     const state = pending.get(req)
-    if (state) clearTimers(state)
+    // The answer has begun: the deadlines are met.
+    if (state) {
+      state.proxyRes = proxyRes
+      deadlines.unwatch(state)
+    }
     if (res.headersSent || res.destroyed) {
       proxyRes.destroy()
       return
     }
     // The gateway's headers were not set one by one (see the decorate stage): they go out with
     // the upstream's in this one writeHead.
-    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes, state?.ctx.responseHeaders))
+    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaderList(proxyRes, state?.ctx.responseHeaders))
     relay(proxyRes, res)
-    // The client going away mid-response drops the upstream response too (the response's one
-    // 'close' listener is set on proxyReq).
-    if (state) state.proxyRes = proxyRes
-    else res.once('close', () => dropUpstream(res, undefined, proxyRes))
+    // The client going away mid-response drops the upstream response too (through the
+    // response's one 'close' listener, set when the upstream request began).
+    if (!state) res.once('close', () => dropUpstream(res, undefined, proxyRes))
   })
 
   proxy.on('proxyReq', (proxyReq, req, res) => {
@@ -258,17 +315,13 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       return
     }
     const { connectTimeoutMs, timeoutMs } = options.config().upstream
+    const now = performance.now()
     // http-proxy emits proxyReq from the request's 'socket' event: the socket is known here.
-    const socket = proxyReq.socket
-    if (socket?.connecting) {
-      state.connect = setTimeout(connectTimedOut, connectTimeoutMs, proxyReq)
-      socket.once('connect', () => clearTimeout(state.connect))
-    }
-    state.firstByte = setTimeout(firstByteTimedOut, timeoutMs, proxyReq)
-    // Cleared by the response (proxyRes above) or when the upstream request closes.
-    // 'close' comes once: plain listeners.
-    proxyReq.on('close', () => clearTimers(state))
-    res.on('close', () => dropUpstream(res, proxyReq, state.proxyRes))
+    if (proxyReq.socket?.connecting) state.connectBy = now + connectTimeoutMs
+    state.answerBy = now + timeoutMs
+    deadlines.watch(state)
+    pending.set(res, state)
+    res.on('close', responseClosed)
   })
 
   proxy.on('error', (err, req, res) => onError(err as Error & { code?: string }, req, res as ServerResponse))
@@ -276,6 +329,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   function onError(err: Error & { code?: string }, req: IncomingMessage, res: ServerResponse): void {
     const state = pending.get(req)
     if (!state) return
+    deadlines.unwatch(state)
     const { ctx } = state
     if (req.destroyed && res.destroyed) {
       options.metrics.upstreamError('aborted')
@@ -303,7 +357,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         options.sendError(ctx, new ApiError('API_PAYLOAD_TOO_LARGE'))
         return
       }
-      const state: Pending = { ctx }
+      const state = new Pending(ctx)
       pending.set(req, state)
       // Path seen by the inventory: /api/<endpoint path>?<query>, the generation prefix removed.
       req.url = `/api/${ctx.endpointPath}${ctx.search ? `?${ctx.search}` : ''}`
@@ -322,6 +376,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       else proxy.web(req, res)
     },
     close() {
+      deadlines.stop()
       proxy.close()
       agent.destroy()
     },

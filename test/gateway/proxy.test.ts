@@ -1,5 +1,6 @@
 import t from 'tap'
-import { request as httpRequest } from 'node:http'
+import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { responseHeaderList } from '../../src/gateway/proxy.js'
 import { decodePrincipal } from '../../src/shared/principal.js'
 import { READER, SECRET, send, startTestGateway, startUpstream } from './helpers.js'
 
@@ -228,4 +229,48 @@ t.test('a request without a body reaches the upstream without one', async (t) =>
     { method: 'GET', length: 0, te: undefined, cl: undefined },
     { method: 'HEAD', length: 0, te: undefined, cl: undefined },
   ])
+})
+
+t.test('response headers: hop-by-hop ones and those the Connection header names are dropped, an upstream header replaces ours', async (t) => {
+  const upstream = {
+    rawHeaders: [
+      'Content-Type', 'application/json',
+      'Connection', 'keep-alive, X-Private-Hop',
+      'Keep-Alive', 'timeout=5',
+      'TRANSFER-ENCODING', 'chunked',
+      'X-Private-Hop', 'dropped',
+      'Set-Cookie', 'a=1',
+      'Set-Cookie', 'b=2',
+      'X-Request-Id', 'from-upstream',
+      'Date', 'Sun, 22 Nov 2026 20:00:00 GMT',
+    ],
+  } as unknown as IncomingMessage
+  const ours = { 'x-request-id': 'from-gateway', 'x-api-version-used': '1' }
+  t.same(responseHeaderList(upstream, ours), [
+    'Content-Type', 'application/json',
+    'Set-Cookie', 'a=1',
+    'Set-Cookie', 'b=2',
+    'X-Request-Id', 'from-upstream',
+    'Date', 'Sun, 22 Nov 2026 20:00:00 GMT',
+    'x-api-version-used', '1',
+  ])
+  t.same(responseHeaderList({ rawHeaders: ['Content-Length', '2'] } as unknown as IncomingMessage), ['Content-Length', '2'], 'without headers of ours')
+})
+
+t.test('through the gateway, the upstream’s hop-by-hop response headers stay behind', async (t) => {
+  const up = await startUpstream(t, (_req, res) => {
+    res.setHeader('connection', 'keep-alive, x-upstream-hop')
+    res.setHeader('x-upstream-hop', 'private')
+    res.setHeader('set-cookie', ['a=1', 'b=2'])
+    res.writeHead(200, { 'content-type': 'application/json', 'x-kept': 'yes' })
+    res.end('[]')
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: up.url })
+  const r = await send(gw.url, '/api/snapshots', { headers: auth })
+  t.equal(r.status, 200)
+  t.equal(r.headers['x-upstream-hop'], undefined)
+  t.equal(r.headers['x-kept'], 'yes')
+  t.same(r.headers['set-cookie'], ['a=1', 'b=2'], 'each Set-Cookie line arrives')
+  t.equal(r.headers['x-api-version-used'], '1')
+  t.notMatch(String(r.headers.connection ?? ''), /x-upstream-hop/i)
 })
