@@ -2,7 +2,7 @@
  * Who is calling, as the gateway established it, and how that identity travels to the inventory:
  * internal headers that the gateway always strips from client input, guarded by a shared secret.
  */
-import { timingSafeEqual, createHash } from 'node:crypto'
+import { timingSafeEqual, hash } from 'node:crypto'
 import { SCOPES, type Scope } from './manifest.js'
 
 export interface Principal {
@@ -52,7 +52,7 @@ export function decodePrincipal(value: string | undefined): Principal | null {
 
 /** Constant-time string comparison (lengths hidden by hashing both sides first). */
 export function safeEqual(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest()
-  const hb = createHash('sha256').update(b).digest()
+  const ha = hash('sha256', a, 'buffer')
+  const hb = hash('sha256', b, 'buffer')
   return timingSafeEqual(ha, hb)
 }

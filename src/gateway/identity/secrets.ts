@@ -2,11 +2,14 @@
  * Secret material: random tokens, their lookup hashes, password hashing with scrypt (memory-hard,
  * node's built-in) and sealing a successor refresh token under the token it replaces.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+import { createCipheriv, createDecipheriv, hash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 
-/** Lookup hash of a high-entropy secret (API key, refresh token): SHA-256, hex. */
+/**
+ * Lookup hash of a high-entropy secret (API key, refresh token): SHA-256 of its UTF-8 bytes, hex.
+ * One-shot (a quarter of the cost of a Hash object): it runs on every request with an API key.
+ */
 export function secretHash(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex')
+  return hash('sha256', secret, 'hex')
 }
 
 /** A URL-safe random string of exactly `length` characters (6 bits of entropy each). */
@@ -59,7 +62,7 @@ export async function verifyPassword(password: string, stored: string | null | u
  * token's successor recoverable only by whoever holds the rotated token, for the reuse grace.
  */
 export function seal(plain: string, under: string): string {
-  const key = createHash('sha256').update(`netinv-seal:${under}`).digest()
+  const key = hash('sha256', `netinv-seal:${under}`, 'buffer')
   const iv = randomBytes(12)
   const cipher = createCipheriv('aes-256-gcm', key, iv)
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
@@ -70,7 +73,7 @@ export function unseal(sealed: string, under: string): string | null {
   try {
     const [iv, tag, body] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'))
     if (!iv || !tag || !body) return null
-    const key = createHash('sha256').update(`netinv-seal:${under}`).digest()
+    const key = hash('sha256', `netinv-seal:${under}`, 'buffer')
     const decipher = createDecipheriv('aes-256-gcm', key, iv)
     decipher.setAuthTag(tag)
     return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8')
