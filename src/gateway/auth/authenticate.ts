@@ -6,6 +6,7 @@
  */
 import type { Config } from '../../shared/config/index.js'
 import { ApiError } from '../../shared/errors.js'
+import { then, type Maybe } from '../../shared/maybe.js'
 import type { Principal } from '../../shared/principal.js'
 import type { ApiKey, Clock, IdentityStore, UsageRecorder, User } from '../identity/index.js'
 import { secretHash, verifyPassword } from '../identity/index.js'
@@ -61,7 +62,11 @@ export class Authenticator {
     this.basic = new VerificationCache(cacheMax, deps.ttlMs, deps.clock)
   }
 
-  async principal(credentials: Credentials): Promise<Principal> {
+  /**
+   * The principal of the credentials: at once when the caches it needs are warm (the hot path),
+   * else a promise. Throws, synchronously or through the promise, the ApiError of a bad credential.
+   */
+  principal(credentials: Credentials): Maybe<Principal> {
     switch (credentials.kind) {
       case 'apiKey':
         return this.apiKey(credentials.key)
@@ -74,20 +79,29 @@ export class Authenticator {
   }
 
   /** The user as currently stored (cached; dropped on change). */
-  user(id: string): Promise<User | null> {
-    return this.users.get(id, async () => ({ value: await this.deps.store.users.byId(id), userId: id }))
+  async user(id: string): Promise<User | null> {
+    return this.currentUser(id)
   }
 
-  private async apiKey(key: string): Promise<Principal> {
+  private currentUser(id: string): Maybe<User | null> {
+    return this.users.current(id, async () => ({ value: await this.deps.store.users.byId(id), userId: id }))
+  }
+
+  private apiKey(key: string): Maybe<Principal> {
     const hash = secretHash(key)
-    const found = await this.keys.get(hash, async () => {
+    const found = this.keys.current(hash, async () => {
       const k = await this.deps.store.apiKeys.byHash(hash)
       // A negative answer is never kept (until 0): the key may be created a moment later.
       return k ? { value: k, userId: k.userId, apiKeyId: k.id } : { value: null, until: 0 }
     })
-    if (!found) throw new ApiError('API_INVALID_API_TOKEN')
-    if (found.expiresAt !== null && found.expiresAt <= this.deps.clock()) throw new ApiError('API_EXPIRED_API_TOKEN')
-    const owner = await this.user(found.userId)
+    return then(found, (k) => {
+      if (!k) throw new ApiError('API_INVALID_API_TOKEN')
+      if (k.expiresAt !== null && k.expiresAt <= this.deps.clock()) throw new ApiError('API_EXPIRED_API_TOKEN')
+      return then(this.currentUser(k.userId), (owner) => this.keyPrincipal(k, owner))
+    })
+  }
+
+  private keyPrincipal(found: ApiKey, owner: User | null): Principal {
     if (!owner) throw new ApiError('API_INVALID_API_TOKEN')
     this.deps.usage.record(found.id)
     return this.byKey.get(found, owner, '', () => ({
@@ -100,32 +114,37 @@ export class Authenticator {
     }))
   }
 
-  private async basicAuth(username: string, password: string): Promise<Principal> {
+  private basicAuth(username: string, password: string): Maybe<Principal> {
     if (!this.deps.config.app.enableLocalAuthentication) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
     const hash = secretHash(`basic\u0000${username}\u0000${password}`)
-    const verified = await this.basic.get(hash, async () => {
+    const verified = this.basic.current(hash, async () => {
       const found = await this.deps.store.users.credentials(username)
       const ok = await verifyPassword(password, found?.passwordHash)
       return ok && found?.user.isLocal ? { value: { userId: found.user.id }, userId: found.user.id } : { value: null, until: 0 }
     })
-    const user = verified ? await this.user(verified.userId) : null
-    if (!user || user.scopes.length === 0) throw new ApiError('API_INVALID_CREDENTIALS')
-    if (!user.eulaApproved) throw new ApiError('API_MISSING_EULA_APPROVAL')
-    return this.byBasic.get(verified!, user, '', () => ({ id: user.id, username: user.username, scopes: user.scopes, isAdmin: user.isAdmin, method: 'basic' }))
+    return then(verified, (v) => then(v ? this.currentUser(v.userId) : null, (user) => this.basicPrincipal(v, user)))
   }
 
-  private async accessToken(token: string, method: 'bearer' | 'cookie'): Promise<Principal> {
+  private basicPrincipal(verified: { userId: string } | null, user: User | null): Principal {
+    if (!verified || !user || user.scopes.length === 0) throw new ApiError('API_INVALID_CREDENTIALS')
+    if (!user.eulaApproved) throw new ApiError('API_MISSING_EULA_APPROVAL')
+    return this.byBasic.get(verified, user, '', () => ({ id: user.id, username: user.username, scopes: user.scopes, isAdmin: user.isAdmin, method: 'basic' }))
+  }
+
+  private accessToken(token: string, method: 'bearer' | 'cookie'): Maybe<Principal> {
     if (!this.deps.config.app.enableLocalAuthentication) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
-    const claims = await this.deps.tokens.verify(token)
-    const user = await this.user(claims.id)
-    if (!canAct(user)) throw new ApiError('API_INVALID_ACCESS_TOKEN')
-    return this.byToken.get(claims, user, method, () => ({
-      id: user.id,
-      username: user.username,
-      scopes: claims.scope.filter((s) => user.scopes.includes(s)),
-      isAdmin: claims.isAdmin && user.isAdmin,
-      method,
-    }))
+    return then(this.deps.tokens.claims(token), (claims) =>
+      then(this.currentUser(claims.id), (user) => {
+        if (!canAct(user)) throw new ApiError('API_INVALID_ACCESS_TOKEN')
+        return this.byToken.get(claims, user, method, () => ({
+          id: user.id,
+          username: user.username,
+          scopes: claims.scope.filter((s) => user.scopes.includes(s)),
+          isAdmin: claims.isAdmin && user.isAdmin,
+          method,
+        }))
+      }),
+    )
   }
 
   /** A user changed (scopes, password, deletion): drop everything that depends on it. */

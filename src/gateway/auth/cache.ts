@@ -7,6 +7,7 @@
  * is answered after it).
  */
 import { LRUCache } from 'lru-cache'
+import type { Maybe } from '../../shared/maybe.js'
 import type { Clock } from '../identity/index.js'
 
 interface Entry<V> {
@@ -41,6 +42,14 @@ export class VerificationCache<V extends object | null> {
   }
 
   async get(key: string, load: () => Promise<Cached<V>>): Promise<V> {
+    return this.current(key, load)
+  }
+
+  /**
+   * The value at once when a fresh entry holds it (no promise: the hot path), else the promise of
+   * get(). Past 3/4 of its life an entry is still answered while it is loaded again behind.
+   */
+  current(key: string, load: () => Promise<Cached<V>>): Maybe<V> {
     const now = this.clock()
     const hit = this.lru.get(key)
     if (hit && now < hit.until) {
@@ -48,7 +57,7 @@ export class VerificationCache<V extends object | null> {
       return hit.value
     }
     if (hit) this.lru.delete(key)
-    return (await this.load(key, load)).value
+    return this.load(key, load).then((loaded) => loaded.value)
   }
 
   private load(key: string, load: () => Promise<Cached<V>>): Promise<Cached<V>> {

@@ -26,6 +26,12 @@ export { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from '../handlers/in
 
 const PRUNE_INTERVAL_MS = 3_600_000
 
+/** A bad credential on a public endpoint counts as none; anything else goes on. */
+function ignoreOnPublic(err: unknown, isPublic = true): null {
+  if (isPublic && err instanceof ApiError) return null
+  throw err
+}
+
 export interface AuthServiceOptions {
   db: Db
   config: Readonly<Config>
@@ -88,15 +94,16 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
   const handlers = createHandlers({ store, sessions, authenticator, tokens, signingKey, usage, config, clock })
 
   return {
-    async authenticate(ctx) {
-      const access = ctx.endpoint?.methods[ctx.method as Method]
+    authenticate(ctx) {
+      // A public endpoint (login, refresh) must work even with stale credentials attached.
+      const isPublic = ctx.endpoint?.methods[ctx.method as Method] === 'public'
       try {
         const credentials = readCredentials(ctx.req.headers)
-        return credentials ? await authenticator.principal(credentials) : null
+        if (!credentials) return null
+        const principal = authenticator.principal(credentials)
+        return isPublic && principal instanceof Promise ? principal.catch(ignoreOnPublic) : principal
       } catch (err) {
-        // A public endpoint (login, refresh) must work even with stale credentials attached.
-        if (access === 'public' && err instanceof ApiError) return null
-        throw err
+        return ignoreOnPublic(err, isPublic)
       }
     },
     handlers,
