@@ -18,8 +18,14 @@ export function authenticateStage(deps: { auth: AuthService }): Stage<RequestCon
         ctx.principal = null
         return
       }
-      return deps.auth.authenticate(ctx).then((principal) => {
+      // Usually answered from the verification caches at once: no promise, no microtask.
+      const principal = deps.auth.authenticate(ctx)
+      if (!(principal instanceof Promise)) {
         ctx.principal = principal
+        return
+      }
+      return principal.then((p) => {
+        ctx.principal = p
       })
     },
   }

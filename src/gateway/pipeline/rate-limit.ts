@@ -35,8 +35,14 @@ export function setRateHeaders(headers: Record<string, string>, policy: string, 
   headers['ratelimit'] = `"${policy}";r=${Math.max(0, d.remaining)};t=${reset}`
 }
 
-async function enforce(ctx: RequestContext, deps: RateDeps, policy: string, key: string, limit: number): Promise<void> {
-  const d = await deps.limiter.consume(key, limit, 1)
+/** Consumes one hit; continues, or throws 429 (synchronously when the limiter answered at once). */
+function enforce(ctx: RequestContext, deps: RateDeps, policy: string, key: string, limit: number): void | Promise<void> {
+  const d = deps.limiter.consume(key, limit, 1)
+  if (d instanceof Promise) return d.then((decided) => decide(ctx, deps, policy, key, limit, decided))
+  decide(ctx, deps, policy, key, limit, d)
+}
+
+function decide(ctx: RequestContext, deps: RateDeps, policy: string, key: string, limit: number, d: RateDecision): void {
   setRateHeaders(ctx.responseHeaders, policy, d, 1)
   ctx.rate = d
   if (d.allowed) return

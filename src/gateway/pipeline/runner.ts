@@ -3,6 +3,7 @@
  * request context that continues (returns nothing), finishes the request (returns DONE, the
  * response is written) or rejects by throwing (an ApiError becomes the response).
  */
+import type { Maybe } from '../../shared/maybe.js'
 
 /** Returned by a stage that has answered the request: later stages do not run. */
 export const DONE = 'done' as const
@@ -14,23 +15,37 @@ export interface Stage<C> {
   run(ctx: C): StageResult | Promise<StageResult>
 }
 
+/** The error of a stage, tagged with the stage's name (for the log) unless it already is. */
+function tagged(err: unknown, stage: { name: string }): unknown {
+  if (err !== null && typeof err === 'object' && !('stage' in err)) {
+    Object.defineProperty(err, 'stage', { value: stage.name, enumerable: false })
+  }
+  return err
+}
+
 /**
- * Runs the stages in order. Resolves with the name of the stage that finished the request, or
- * null when every stage continued. A thrown error propagates with the failing stage's name
- * attached as `stage` (for the log).
+ * Runs the stages in order, from `from`. Answers the name of the stage that finished the
+ * request, or null when every stage continued. Synchronous stages run one after the other with
+ * no promise and no microtask between them; from the first stage that returns a promise on, the
+ * answer is a promise. A thrown error (or rejection) propagates with the failing stage's name
+ * attached as `stage` (for the log): thrown at once when the stage ran synchronously.
  */
-export async function runStages<C>(stages: readonly Stage<C>[], ctx: C): Promise<string | null> {
-  for (const stage of stages) {
-    let result: StageResult
+export function runStages<C>(stages: readonly Stage<C>[], ctx: C, from = 0): Maybe<string | null> {
+  for (let i = from; i < stages.length; i++) {
+    const stage = stages[i]!
+    let result: StageResult | Promise<StageResult>
     try {
-      const r = stage.run(ctx)
-      // Synchronous stages cost no microtask hop.
-      result = r instanceof Promise ? await r : r
+      result = stage.run(ctx)
     } catch (err) {
-      if (err !== null && typeof err === 'object' && !('stage' in err)) {
-        Object.defineProperty(err, 'stage', { value: stage.name, enumerable: false })
-      }
-      throw err
+      throw tagged(err, stage)
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (r) => (r === DONE ? stage.name : runStages(stages, ctx, i + 1)),
+        (err: unknown) => {
+          throw tagged(err, stage)
+        },
+      )
     }
     if (result === DONE) return stage.name
   }

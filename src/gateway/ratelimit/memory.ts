@@ -40,7 +40,7 @@ export function createMemoryLimiter(options: MemoryLimiterOptions = {}): Limiter
   }
 
   return {
-    async consume(key, limit, windowSeconds): Promise<RateDecision> {
+    consume(key, limit, windowSeconds): RateDecision {
       const t = now()
       sweep(t)
       const { end } = windowOf(t, windowSeconds)

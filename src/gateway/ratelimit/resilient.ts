@@ -6,6 +6,7 @@
  * back to it; the first success returns every decision to Redis.
  */
 import type { Logger } from 'pino'
+import type { Maybe } from '../../shared/maybe.js'
 import type { Limiter, RateDecision } from './types.js'
 
 export interface ResilientLimiterOptions {
@@ -41,7 +42,7 @@ export function createResilientLimiter(options: ResilientLimiterOptions): Resili
     mode = 'fallback'
   }
 
-  function fromFallback(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
+  function fromFallback(key: string, limit: number, windowSeconds: number): Maybe<RateDecision> {
     options.onFallback()
     return fallback.consume(key, limit, windowSeconds)
   }
@@ -57,22 +58,27 @@ export function createResilientLimiter(options: ResilientLimiterOptions): Resili
       }
       const isProbe = failures >= tripAfter
       if (isProbe) probing = true
-      return primary.consume(key, limit, windowSeconds).then(
-        (decision) => {
-          if (isProbe) probing = false
-          if (mode === 'fallback') log.warn('rate limiter: Redis is back, shared limits restored')
-          mode = 'primary'
-          failures = 0
-          return decision
-        },
-        (err: unknown) => {
-          if (isProbe) probing = false
-          failures++
-          if (failures >= tripAfter) openUntil = clock() + coolDownMs
-          degrade(err instanceof Error ? err.message : String(err))
-          return fromFallback(key, limit, windowSeconds)
-        },
-      )
+      const succeeded = (decision: RateDecision): RateDecision => {
+        if (isProbe) probing = false
+        if (mode === 'fallback') log.warn('rate limiter: Redis is back, shared limits restored')
+        mode = 'primary'
+        failures = 0
+        return decision
+      }
+      let decided: Maybe<RateDecision>
+      try {
+        decided = primary.consume(key, limit, windowSeconds)
+      } catch (err) {
+        decided = Promise.reject(err)
+      }
+      if (!(decided instanceof Promise)) return succeeded(decided)
+      return decided.then(succeeded, (err: unknown) => {
+        if (isProbe) probing = false
+        failures++
+        if (failures >= tripAfter) openUntil = clock() + coolDownMs
+        degrade(err instanceof Error ? err.message : String(err))
+        return fromFallback(key, limit, windowSeconds)
+      })
     },
     async close() {
       await Promise.all([primary.close(), fallback.close()])

@@ -4,6 +4,8 @@
  * (standalone or Cluster, one atomic script per request), and a Redis limiter that falls back to
  * memory when Redis fails.
  */
+import type { Maybe } from '../../shared/maybe.js'
+
 export interface RateDecision {
   allowed: boolean
   limit: number
@@ -13,7 +15,10 @@ export interface RateDecision {
 }
 
 export interface Limiter {
-  /** Counts one hit for `key` in a fixed window of `windowSeconds` and decides. */
-  consume(key: string, limit: number, windowSeconds: number): Promise<RateDecision>
+  /**
+   * Counts one hit for `key` in a fixed window of `windowSeconds` and decides: at once when the
+   * limiter holds the counts (in process), as a promise when it must ask (Redis).
+   */
+  consume(key: string, limit: number, windowSeconds: number): Maybe<RateDecision>
   close(): Promise<void>
 }

@@ -38,7 +38,7 @@ t.test('async stages are awaited in order', async (t) => {
   t.same(ctx.trail, ['slow', 'after'])
 })
 
-t.test('a throwing stage rejects with its error, tagged with the stage name; later stages do not run', async (t) => {
+t.test('a throwing stage throws its error, tagged with the stage name; later stages do not run', async (t) => {
   const ctx: Ctx = { trail: [] }
   const boom: Stage<Ctx> = {
     name: 'boom',
@@ -46,10 +46,36 @@ t.test('a throwing stage rejects with its error, tagged with the stage name; lat
       throw new Error('no')
     },
   }
-  const err = await runStages([step('a'), boom, step('c')], ctx).catch((e: unknown) => e)
+  const err = (() => {
+    try {
+      runStages([step('a'), boom, step('c')], ctx)
+    } catch (e) {
+      return e
+    }
+  })()
   t.equal((err as Error).message, 'no')
   t.equal((err as { stage?: string }).stage, 'boom')
   t.same(ctx.trail, ['a'])
+})
+
+t.test('synchronous stages answer at once: no promise, no microtask', async (t) => {
+  const ctx: Ctx = { trail: [] }
+  const r = runStages([step('a'), step('b', DONE)], ctx)
+  t.equal(r, 'b', 'the answer itself, not a promise')
+})
+
+t.test('after an asynchronous stage the rest runs in order and a rejection is tagged', async (t) => {
+  const ctx: Ctx = { trail: [] }
+  const later: Stage<Ctx> = {
+    name: 'later',
+    run: (c) => Promise.resolve().then(() => void c.trail.push('later')),
+  }
+  const failing: Stage<Ctx> = { name: 'failing', run: () => Promise.reject(new Error('late')) }
+  const r = runStages([step('a'), later, step('b'), failing, step('c')], ctx)
+  t.ok(r instanceof Promise)
+  const err = await Promise.resolve(r).catch((e: unknown) => e)
+  t.equal((err as { stage?: string }).stage, 'failing')
+  t.same(ctx.trail, ['a', 'later', 'b'])
 })
 
 t.test('stageNames lists the order', async (t) => {
