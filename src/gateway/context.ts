@@ -39,6 +39,8 @@ export interface RequestContext {
   apiVersion?: number
 
   // Set by the client-IP stage.
+  /** The socket peer's address, normalised (IPv4-mapped IPv6 as IPv4, no zone). */
+  peerIp?: string
   clientIp?: string
   /** Rate-limit key of the client (the IP, or its /64 for IPv6). */
   clientKey?: string

@@ -17,6 +17,7 @@ export class GatewayRequest implements RequestContext {
   endpointPath: string | undefined = undefined
   params: Record<string, string> | undefined = undefined
   apiVersion: number | undefined = undefined
+  peerIp: string | undefined = undefined
   clientIp: string | undefined = undefined
   clientKey: string | undefined = undefined
   peerTrusted: boolean | undefined = undefined

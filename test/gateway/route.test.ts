@@ -1,5 +1,6 @@
 import t from 'tap'
-import { parseApiPath } from '../../src/gateway/pipeline/route.js'
+import fc from 'fast-check'
+import { parseApiPath, unsafePath } from '../../src/gateway/pipeline/route.js'
 import { ApiError } from '../../src/shared/errors.js'
 import { send, startTestGateway, startUpstream } from './helpers.js'
 
@@ -95,4 +96,18 @@ t.test('gateway-owned public endpoints: version and os/version', async (t) => {
   t.same(v.json(), { apiVersion: 'v6.0', releaseVersion: '7.6.0' })
   const os = await send(gw.url, '/api/v1/os/version')
   t.same(os.json(), { version: '7.6.0' })
+})
+
+t.test('unsafePath refuses exactly what the reference patterns refuse', async (t) => {
+  // The rules as regular expressions (what unsafePath does in one pass).
+  const reference = (p: string) => /%(2e|2f|5c|00)|\\|\/\//i.test(p) || /%(?![0-9a-f]{2})/i.test(p) || [...p].some((ch) => ch.charCodeAt(0) <= 0x20 || ch.charCodeAt(0) >= 0x7f)
+  const chars = fc.constantFrom('/', '%', '.', '\\', 'a', 'F', '2', 'e', '5', 'c', '0', ' ', '\u0000', 'é', '\u007f', 'z', '9')
+  fc.assert(
+    fc.property(fc.array(chars, { maxLength: 12 }), (cs) => {
+      const p = `/api/${cs.join('')}`
+      return unsafePath(p) === reference(p)
+    }),
+    { numRuns: 20000 },
+  )
+  for (const p of ['/api/a%2Fb', '/api/a%5Cb', '/api/%2e', '/api/x%0', '/api/x%', '/api/ok%41']) t.equal(unsafePath(p), reference(p), p)
 })

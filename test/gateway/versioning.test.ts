@@ -1,4 +1,6 @@
 import t from 'tap'
+import fc from 'fast-check'
+import { versionNumber } from '../../src/gateway/pipeline/version.js'
 import { send, startTestGateway } from './helpers.js'
 
 const BEFORE_PATH_SUNSET = Date.parse('2026-01-15T00:00:00Z')
@@ -118,4 +120,18 @@ t.test('405 carries the endpoint’s supported versions too', async (t) => {
   t.equal(r.status, 405)
   t.equal(r.headers['x-api-versions-supported'], '1,2')
   t.equal(r.headers['x-product-version'], 'v7.6')
+})
+
+t.test('versionNumber reads X-API-Version as the reference pattern does', async (t) => {
+  const reference = (h: string) => (/^\s*\d{1,6}\s*$/.test(h) ? Number(h) : null)
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom('0', '1', '2', '9', ' ', '\t', 'a', '-', '.', '+', 'e'), { maxLength: 9 }), (cs) => {
+      const h = cs.join('')
+      return versionNumber(h) === reference(h)
+    }),
+    { numRuns: 20000 },
+  )
+  t.equal(versionNumber(['1', '2']), null, 'a repeated header is not a version')
+  t.equal(versionNumber('1234567'), null)
+  t.equal(versionNumber(' 007 '), 7)
 })

@@ -1,8 +1,21 @@
 /** Stage 4a: the client address (trusted-proxy aware) and its rate-limit key. */
+import type { Socket } from 'node:net'
 import type { Config } from '../../shared/config/index.js'
-import { clientKey, resolveClientIp, trustedProxies, type TrustedProxies } from '../client-ip.js'
+import { clientKey, normalizeIp, resolveClientIp, trustedProxies, type TrustedProxies } from '../client-ip.js'
 import type { RequestContext } from '../context.js'
 import type { Stage } from './runner.js'
+
+/** What a connection's peer address yields, worked out once per connection and trusted list. */
+interface Peer {
+  trusted: TrustedProxies
+  ip: string
+  isTrusted: boolean
+  /** The client key of the peer itself (used unless the peer is a trusted proxy). */
+  key: string
+}
+
+const PEER = Symbol('netinv.peer')
+type WithPeer = Socket & { [PEER]?: Peer }
 
 export function clientIpStage(deps: { config(): Readonly<Config> }): Stage<RequestContext> {
   // Compiled once per configuration (the list may change on reload).
@@ -16,9 +29,22 @@ export function clientIpStage(deps: { config(): Readonly<Config> }): Stage<Reque
         trusted = trustedProxies(list)
         compiledFor = list
       }
-      const peer = ctx.req.socket.remoteAddress ?? ''
-      const ip = resolveClientIp(peer, ctx.req.headers['x-forwarded-for'], trusted)
-      ctx.peerTrusted = trusted.has(peer)
+      // Keep-alive connections carry many requests from one peer: its address is looked at once.
+      const socket = ctx.req.socket as WithPeer
+      let peer = socket[PEER]
+      if (peer === undefined || peer.trusted !== trusted) {
+        const ip = normalizeIp(socket.remoteAddress ?? '')
+        peer = { trusted, ip, isTrusted: trusted.has(ip), key: clientKey(ip) }
+        socket[PEER] = peer
+      }
+      ctx.peerIp = peer.ip
+      ctx.peerTrusted = peer.isTrusted
+      if (!peer.isTrusted) {
+        ctx.clientIp = peer.ip
+        ctx.clientKey = peer.key
+        return
+      }
+      const ip = resolveClientIp(peer.ip, ctx.req.headers['x-forwarded-for'], trusted)
       ctx.clientIp = ip
       ctx.clientKey = clientKey(ip)
     },

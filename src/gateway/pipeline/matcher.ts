@@ -38,8 +38,17 @@ export interface EndpointMatcher {
 
 export function compileEndpoints(endpoints: readonly Endpoint[] = ENDPOINTS): EndpointMatcher {
   const compiled: Compiled[] = endpoints.map((endpoint) => ({ endpoint, parts: endpoint.path.split('/') }))
+  // Paths without parameters that no earlier pattern matches: answered by one lookup, in the
+  // order's own terms (the first matching pattern is theirs).
+  const statics = new Map<string, Endpoint>()
+  compiled.forEach((c, i) => {
+    if (c.parts.some((p) => p === '*' || p.startsWith(':'))) return
+    if (!compiled.slice(0, i).some((earlier) => matchParts(earlier.parts, c.parts))) statics.set(c.endpoint.path, c.endpoint)
+  })
   return {
     match(path) {
+      const known = statics.get(path)
+      if (known !== undefined) return { endpoint: known, params: {}, rest: undefined }
       const segments = path.split('/')
       for (const c of compiled) {
         const m = matchParts(c.parts, segments)

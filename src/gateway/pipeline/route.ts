@@ -12,18 +12,40 @@ import type { Stage } from './runner.js'
 
 const API_PREFIX = '/api/'
 const RELEASE_SEGMENT = /^v(\d{1,3})\.(\d{1,3})$/
-/** Encoded dot, slash, backslash or NUL; a raw backslash; a doubled slash. */
-const UNSAFE = /%(2e|2f|5c|00)|\\|\/\//i
-/** A percent sign that does not start a valid escape. */
-const BAD_ESCAPE = /%(?![0-9a-f]{2})/i
 
-/** Control characters, spaces and non-ASCII never belong in a raw request path. */
-function hasUnsafeChar(path: string): boolean {
+/** The value of a hex digit's character code, or -1. */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30
+  const lower = c | 0x20
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1
+}
+
+/**
+ * Whether a raw request path must be refused before matching: control characters, spaces and
+ * non-ASCII; a backslash; a doubled slash; a percent sign that does not start a valid escape;
+ * an encoded dot, slash, backslash or NUL. One pass over the characters (it runs on every request).
+ */
+export function unsafePath(path: string): boolean {
   for (let i = 0; i < path.length; i++) {
     const c = path.charCodeAt(i)
-    if (c <= 0x20 || c >= 0x7f) return true
+    if (c <= 0x20 || c >= 0x7f || c === 0x5c) return true
+    if (c === 0x2f) {
+      if (path.charCodeAt(i + 1) === 0x2f) return true
+    } else if (c === 0x25) {
+      const hi = hexValue(path.charCodeAt(i + 1))
+      const lo = hexValue(path.charCodeAt(i + 2))
+      if (hi < 0 || lo < 0) return true
+      const v = hi * 16 + lo
+      if (v === 0x2e || v === 0x2f || v === 0x5c || v === 0) return true
+    }
   }
   return false
+}
+
+/** A `.` or `..` segment (only looked for when the path has a dot at all). */
+function hasDotSegment(path: string): boolean {
+  if (path.indexOf('.') < 0) return false
+  return path.split('/').some((s) => s === '.' || s === '..')
 }
 
 export interface ParsedApiPath {
@@ -38,17 +60,18 @@ function malformed(): ApiError {
 
 /** Splits a raw request path into generation and endpoint path; throws 400/404. */
 export function parseApiPath(rawPath: string): ParsedApiPath {
-  if (UNSAFE.test(rawPath) || BAD_ESCAPE.test(rawPath) || hasUnsafeChar(rawPath)) throw malformed()
+  if (unsafePath(rawPath)) throw malformed()
   if (!rawPath.startsWith(API_PREFIX)) throw new ApiError('API_NOT_FOUND')
   const rest = rawPath.slice(API_PREFIX.length)
-  const segments = rest.split('/')
-  if (segments.some((s) => s === '.' || s === '..')) throw malformed()
-  const first = segments[0] ?? ''
+  if (hasDotSegment(rest)) throw malformed()
+  const slash = rest.indexOf('/')
+  const first = slash < 0 ? rest : rest.slice(0, slash)
+  const after = slash < 0 ? '' : rest.slice(slash + 1)
   let parsed: ParsedApiPath
-  if (first === 'v1') parsed = { generation: 'original', endpointPath: segments.slice(1).join('/') }
+  if (first === 'v1') parsed = { generation: 'original', endpointPath: after }
   else {
-    const m = RELEASE_SEGMENT.exec(first)
-    if (m) parsed = { generation: 'path', release: `${Number(m[1])}.${Number(m[2])}`, endpointPath: segments.slice(1).join('/') }
+    const m = first.charCodeAt(0) === 0x76 /* v */ ? RELEASE_SEGMENT.exec(first) : null
+    if (m) parsed = { generation: 'path', release: `${Number(m[1])}.${Number(m[2])}`, endpointPath: after }
     else parsed = { generation: 'header', endpointPath: rest }
   }
   if (parsed.endpointPath === '') throw new ApiError('API_NOT_FOUND')

@@ -31,6 +31,27 @@ export class VersionGoneError extends ApiError {
 }
 
 const INTEGER = /^\s*\d{1,6}\s*$/
+
+/** The X-API-Version header as an integer, or null when it is not one (1 to 6 digits, blanks around). */
+export function versionNumber(header: string | string[]): number | null {
+  if (typeof header !== 'string') return null
+  // Plain digits (what clients send) need no regular expression.
+  let plain = header.length > 0 && header.length <= 6
+  for (let i = 0; plain && i < header.length; i++) {
+    const c = header.charCodeAt(i)
+    plain = c >= 0x30 && c <= 0x39
+  }
+  if (plain || INTEGER.test(header)) return Number(header)
+  return null
+}
+
+function supports(endpoint: Endpoint, version: number): boolean {
+  for (const v of endpoint.versions) if (v.version === version) return true
+  return false
+}
+
+/** The text of small version numbers, made once. */
+const VERSION_TEXT = Array.from({ length: 10 }, (_, i) => String(i))
 const PRODUCT_RELEASE = `${PRODUCT_MAJOR}.${PRODUCT_MINOR}`
 
 function pastSunset(sunset: string | null, now: number): boolean {
@@ -62,7 +83,6 @@ export function endpointVersionPolicy(config: Readonly<Config>, endpoint: Endpoi
 /** Resolves the endpoint version for the request's generation; throws VersionGoneError. */
 export function resolveVersion(ctx: RequestContext, config: Readonly<Config>): number {
   const endpoint = ctx.endpoint!
-  const supported = supportedVersions(endpoint)
   if (ctx.generation === 'original') return 1
   if (ctx.generation === 'path') {
     const release = ctx.release!
@@ -73,17 +93,15 @@ export function resolveVersion(ctx: RequestContext, config: Readonly<Config>): n
       throw new VersionGoneError(`Release ${release} is older than the oldest supported release ${config.versioning.oldestRelease}`, endpoint)
     }
     const version = versionForRelease(endpoint, release)
-    if (!supported.includes(version)) throw new VersionGoneError(`Version ${version} of ${endpoint.path} is no longer supported`, endpoint)
+    if (!supports(endpoint, version)) throw new VersionGoneError(`Version ${version} of ${endpoint.path} is no longer supported`, endpoint)
     return version
   }
   const header = ctx.req.headers['x-api-version']
   if (header === undefined) return endpoint.defaultVersion
-  if (typeof header !== 'string' || !INTEGER.test(header)) {
-    throw new VersionGoneError('X-API-Version must be an integer', endpoint)
-  }
-  const version = Number(header)
-  if (!supported.includes(version)) {
-    throw new VersionGoneError(`Version ${version} of ${endpoint.path} is not supported (supported: ${supported.join(',')})`, endpoint)
+  const version = versionNumber(header)
+  if (version === null) throw new VersionGoneError('X-API-Version must be an integer', endpoint)
+  if (!supports(endpoint, version)) {
+    throw new VersionGoneError(`Version ${version} of ${endpoint.path} is not supported (supported: ${supportedVersions(endpoint).join(',')})`, endpoint)
   }
   return version
 }
@@ -101,7 +119,7 @@ export function versionStage(deps: { config(): Readonly<Config>; now(): number }
       const policy = endpointVersionPolicy(config, endpoint, version)
       if (policy) applyPolicy(ctx, { deprecated: true, ...policy }, now, `Version ${version} of ${endpoint.path}`)
       ctx.apiVersion = version
-      ctx.responseHeaders['x-api-version-used'] = String(version)
+      ctx.responseHeaders['x-api-version-used'] = VERSION_TEXT[version] ?? String(version)
     },
   }
 }
