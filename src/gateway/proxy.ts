@@ -56,6 +56,25 @@ const STRIPPED: ReadonlySet<string> = new Set([
 
 const HOP_BY_HOP_RESPONSE: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate'])
 
+/** Connection options that name no header of their own to drop (keep-alive is one anyway). */
+const CONNECTION_OPTIONS: ReadonlySet<string> = new Set(['keep-alive', 'close'])
+
+/**
+ * The header names a Connection header lists as hop-by-hop, lower case; null when it lists none
+ * beyond keep-alive and close (what clients and node servers send: no Set, no split then).
+ */
+export function connectionListed(value: string | undefined): Set<string> | null {
+  if (value === undefined) return null
+  const v = value.length <= 10 ? value.toLowerCase() : ''
+  if (v === 'keep-alive' || v === 'close') return null
+  let listed: Set<string> | null = null
+  for (const n of value.split(',')) {
+    const token = n.trim().toLowerCase()
+    if (token !== '' && !CONNECTION_OPTIONS.has(token)) (listed ??= new Set()).add(token)
+  }
+  return listed
+}
+
 /** Bit n set: some name of `names` has n characters (names of 31 or more share bit 31). */
 function lengthMask(names: Iterable<string>): number {
   let mask = 0
@@ -79,10 +98,8 @@ export function responseHeaderList(proxyRes: IncomingMessage, ours?: Readonly<Re
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
     if (name.length !== 10 || name.toLowerCase() !== 'connection') continue
-    for (const n of raw[i + 1]!.split(',')) {
-      const token = n.trim().toLowerCase()
-      if (token !== '') (listed ??= new Set()).add(token)
-    }
+    const more = connectionListed(raw[i + 1])
+    if (more) for (const n of more) (listed ??= new Set()).add(n)
   }
   const oursMask = ours ? lengthMask(Object.keys(ours)) : 0
   const out: string[] = []
@@ -233,8 +250,7 @@ function encodedPrincipal(p: Principal): string {
  */
 export function forwardedHeaders(ctx: RequestContext, internalSecret: string): IncomingHttpHeaders {
   const incoming = ctx.req.headers
-  const listed = headerValue(incoming.connection)
-  const hop = listed ? new Set(listed.split(',').map((n) => n.trim().toLowerCase())) : null
+  const hop = connectionListed(headerValue(incoming.connection))
   // A fresh object with only the allowed names (deleting keys would slow every later lookup).
   const out: IncomingHttpHeaders = {}
   for (const name in incoming) {

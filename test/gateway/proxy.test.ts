@@ -1,6 +1,6 @@
 import t from 'tap'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
-import { responseHeaderList } from '../../src/gateway/proxy.js'
+import { connectionListed, responseHeaderList } from '../../src/gateway/proxy.js'
 import { decodePrincipal } from '../../src/shared/principal.js'
 import { READER, SECRET, send, startTestGateway, startUpstream } from './helpers.js'
 
@@ -273,4 +273,14 @@ t.test('through the gateway, the upstream’s hop-by-hop response headers stay b
   t.same(r.headers['set-cookie'], ['a=1', 'b=2'], 'each Set-Cookie line arrives')
   t.equal(r.headers['x-api-version-used'], '1')
   t.notMatch(String(r.headers.connection ?? ''), /x-upstream-hop/i)
+})
+
+t.test('connectionListed: the header names a Connection header makes hop-by-hop', async (t) => {
+  t.equal(connectionListed(undefined), null)
+  t.equal(connectionListed('keep-alive'), null, 'the usual value lists nothing more')
+  t.equal(connectionListed('Keep-Alive'), null)
+  t.equal(connectionListed('close'), null)
+  t.same([...connectionListed('keep-alive, X-Hop ,x-other')!], ['x-hop', 'x-other'])
+  t.same([...connectionListed('Upgrade')!], ['upgrade'])
+  t.equal(connectionListed(' , ,keep-alive'), null)
 })

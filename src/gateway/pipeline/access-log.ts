@@ -15,15 +15,29 @@ export interface AccessLog {
 /** Held access lines are written once they reach this size (or after `flushMs`). */
 const FLUSH_BYTES = 64 * 1024
 
-/** The ISO time of the current millisecond (lines written in the same millisecond share it). */
+/** Digits of 0..999, two and three wide. */
+const TWO = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'))
+const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'))
+
+/**
+ * The ISO time of the current millisecond (lines written in the same millisecond share it): the
+ * part up to the minute comes from Date once a minute, seconds and milliseconds are put together
+ * from tables (toISOString per millisecond was a fifth of an access line's cost).
+ */
 let isoMs = 0
 let isoText = ''
-function isoNow(): string {
-  const ms = Date.now()
-  if (ms !== isoMs) {
-    isoMs = ms
-    isoText = new Date(ms).toISOString()
+let minuteStart = -1
+let minuteText = ''
+export function isoNow(ms = Date.now()): string {
+  if (ms === isoMs) return isoText
+  const minute = ms - (ms % 60_000)
+  if (minute !== minuteStart) {
+    minuteStart = minute
+    minuteText = new Date(minute).toISOString().slice(0, 17) // YYYY-MM-DDTHH:MM:
   }
+  const inMinute = ms - minute
+  isoMs = ms
+  isoText = `${minuteText}${TWO[Math.floor(inMinute / 1000)]}.${THREE[inMinute % 1000]}Z`
   return isoText
 }
 

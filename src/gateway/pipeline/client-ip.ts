@@ -14,8 +14,8 @@ interface Peer {
   key: string
 }
 
-const PEER = Symbol('netinv.peer')
-type WithPeer = Socket & { [PEER]?: Peer }
+/** By connection (a symbol property on sockets, whose shapes vary, was a lookup through the runtime). */
+const peers = new WeakMap<Socket, Peer>()
 
 export function clientIpStage(deps: { config(): Readonly<Config> }): Stage<RequestContext> {
   // Compiled once per configuration (the list may change on reload).
@@ -30,12 +30,12 @@ export function clientIpStage(deps: { config(): Readonly<Config> }): Stage<Reque
         compiledFor = list
       }
       // Keep-alive connections carry many requests from one peer: its address is looked at once.
-      const socket = ctx.req.socket as WithPeer
-      let peer = socket[PEER]
+      const socket = ctx.req.socket
+      let peer = peers.get(socket)
       if (peer === undefined || peer.trusted !== trusted) {
         const ip = normalizeIp(socket.remoteAddress ?? '')
         peer = { trusted, ip, isTrusted: trusted.has(ip), key: clientKey(ip) }
-        socket[PEER] = peer
+        peers.set(socket, peer)
       }
       ctx.peerIp = peer.ip
       ctx.peerTrusted = peer.isTrusted

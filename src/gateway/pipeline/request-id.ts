@@ -1,5 +1,5 @@
 /** Stage 1: accept a sane incoming X-Request-Id, else make one; bind the logger to it. */
-import { randomUUID } from 'node:crypto'
+import { randomInt, randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import { PRODUCT_VERSION } from '../../shared/product.js'
 import type { RequestContext } from '../context.js'
@@ -8,8 +8,25 @@ import type { Stage } from './runner.js'
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
+/**
+ * Ids for requests that come without one: UUID-shaped (8-4-4-4-12 hex digits, version 4 and the
+ * RFC 4122 variant), a random head drawn once per process and a counter as the last group.
+ * Unique across replicas (74 random bits) and within a process (2^48 ids), without a call into
+ * the random generator per request.
+ */
+export function requestIdSource(): () => string {
+  const head = randomUUID().slice(0, 24)
+  let counter = randomInt(2 ** 47)
+  return () => {
+    counter = (counter + 1) % 2 ** 48
+    return head + counter.toString(16).padStart(12, '0')
+  }
+}
+
+const newRequestId = requestIdSource()
+
 export function requestIdFrom(value: string | string[] | undefined): string {
-  return typeof value === 'string' && SANE_ID.test(value) ? value : randomUUID()
+  return typeof value === 'string' && SANE_ID.test(value) ? value : newRequestId()
 }
 
 export function requestIdStage(baseLog: Logger): Stage<RequestContext> {

@@ -39,6 +39,8 @@ export class RedisLimiterTimeout extends Error {
 /** The hits on one Redis key gathered in this turn of the event loop, and their one answer. */
 class Batch {
   hits = 0
+  /** Handed to Redis: later hits start a new batch. */
+  sent = false
   settled = false
   readonly total: Promise<number>
   resolve!: (n: number) => void
@@ -90,6 +92,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): Limiter {
   function flush(): void {
     const batches = [...open.values()]
     open = new Map()
+    for (const b of batches) b.sent = true
     const ms = timeoutMs()
     let pending = batches.length
     const timer = setTimeout(() => {
@@ -117,18 +120,26 @@ export function createRedisLimiter(options: RedisLimiterOptions): Limiter {
     }
   }
 
+  /** The batch the last hit joined, and its key and window: hits in a row from one client skip building the Redis key and looking it up. */
+  let last: { key: string; windowSeconds: number; index: number; batch: Batch } | undefined
+
   return {
     consume(key, limit, windowSeconds): Promise<RateDecision> {
       const t = now()
       const { index, end } = windowOf(t, windowSeconds)
-      const rkey = redisKey(prefix, key, windowSeconds, index)
-      let batch = open.get(rkey)
-      if (!batch) {
-        // setImmediate: after this turn's I/O callbacks, so that their hits join the batch.
-        if (open.size === 0) setImmediate(flush)
-        // The key lives one window past its end, so late replicas still see it.
-        batch = new Batch(rkey, windowSeconds * 2000)
-        open.set(rkey, batch)
+      let batch: Batch | undefined
+      if (last !== undefined && last.index === index && last.windowSeconds === windowSeconds && last.key === key && !last.batch.sent) batch = last.batch
+      else {
+        const rkey = redisKey(prefix, key, windowSeconds, index)
+        batch = open.get(rkey)
+        if (!batch) {
+          // setImmediate: after this turn's I/O callbacks, so that their hits join the batch.
+          if (open.size === 0) setImmediate(flush)
+          // The key lives one window past its end, so late replicas still see it.
+          batch = new Batch(rkey, windowSeconds * 2000)
+          open.set(rkey, batch)
+        }
+        last = { key, windowSeconds, index, batch }
       }
       const nth = ++batch.hits
       const counted = batch

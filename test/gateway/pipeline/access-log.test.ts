@@ -2,7 +2,7 @@ import t from 'tap'
 import fc from 'fast-check'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pino } from 'pino'
-import { accessLogFields, accessLogger, jsonString } from '../../../src/gateway/pipeline/access-log.js'
+import { accessLogFields, accessLogger, isoNow, jsonString } from '../../../src/gateway/pipeline/access-log.js'
 import { GatewayRequest } from '../../../src/gateway/request.js'
 
 /** A pino logger whose destination records each write it receives. */
@@ -81,4 +81,11 @@ t.test('the line written holds exactly the listed fields of accessLogFields', as
   t.same(fields, accessLogFields(ctx, 201, 3.14159))
   t.same({ level, service, reqId, msg }, { level: 30, service: 'gateway', reqId: 'r-fields', msg: 'request' })
   t.match(time, /^\d{4}-\d\d-\d\dT/)
+})
+
+t.test('isoNow writes what toISOString writes', async (t) => {
+  for (const ms of [0, 999, 59_999, 60_000, 1_700_000_000_000, 1_700_000_059_999, 1_700_000_060_001, Date.now(), 4_102_444_799_999]) {
+    t.equal(isoNow(ms), new Date(ms).toISOString(), String(ms))
+  }
+  fc.assert(fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (ms) => isoNow(ms) === new Date(ms).toISOString()))
 })
