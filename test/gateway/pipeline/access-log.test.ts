@@ -2,7 +2,7 @@ import t from 'tap'
 import fc from 'fast-check'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pino } from 'pino'
-import { accessLogFields, accessLogger, isoNow, jsonString } from '../../../src/gateway/pipeline/access-log.js'
+import { accessLogFields, accessLogger, isoNow, jsonString, msText } from '../../../src/gateway/pipeline/access-log.js'
 import { GatewayRequest } from '../../../src/gateway/request.js'
 
 /** A pino logger whose destination records each write it receives. */
@@ -88,4 +88,36 @@ t.test('isoNow writes what toISOString writes', async (t) => {
     t.equal(isoNow(ms), new Date(ms).toISOString(), String(ms))
   }
   fc.assert(fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (ms) => isoNow(ms) === new Date(ms).toISOString()))
+})
+
+t.test('msText is the JSON number of the duration rounded to the microsecond', async (t) => {
+  for (const ms of [0, 1.5, 2, 0.0004, 0.0005, 3.14159, 999.9995, 60_000.25, 1e9 + 0.001]) {
+    t.equal(Number(msText(ms)), Math.round(ms * 1000) / 1000, String(ms))
+  }
+  t.equal(msText(1.5), '1.500')
+  t.equal(msText(Number.NaN), 'null')
+  t.equal(msText(Number.POSITIVE_INFINITY), 'null')
+  fc.assert(fc.property(fc.double({ min: 0, max: 1e7, noNaN: true }), (ms) => Number(msText(ms)) === Math.round(ms * 1000) / 1000))
+  t.equal(Number(msText(-1.25)), -1.25, 'negative (a clock step back)')
+})
+
+t.test('lines with non-ASCII text and very long paths arrive whole and in order', async (t) => {
+  const { log, writes } = recordingLogger()
+  const access = accessLogger(log, { flushMs: 60_000 })
+  const paths = ['/api/sites/Zürich-北京-😀', `/api/${'x'.repeat(200_000)}`, '/api/after', `/api/${'é'.repeat(30_000)}`, '/api/last']
+  for (const [i, path] of paths.entries()) {
+    const ctx = request(log, `r${i}`)
+    Object.assign(ctx, { path })
+    access(ctx, 200, 1)
+  }
+  access.flush()
+  const lines = writes.join('').trimEnd().split('\n').map((l) => JSON.parse(l) as { path: string; requestId: string })
+  t.same(
+    lines.map((l) => l.path),
+    paths,
+  )
+  t.same(
+    lines.map((l) => l.requestId),
+    ['r0', 'r1', 'r2', 'r3', 'r4'],
+  )
 })
