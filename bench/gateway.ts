@@ -16,7 +16,7 @@
  * gateway pod has its own CPU: otherwise the servers compete with the generator for the same
  * cores and the figures measure the scheduler as much as the server. `--no-pin` turns it off.
  *
- *   npm run bench:gateway -- [--seconds 2] [--rounds 5] [--concurrency 32] [--redis redis://127.0.0.1:6379 | none]
+ *   npm run bench:gateway -- [--seconds 3] [--rounds 5] [--concurrency 32] [--redis redis://127.0.0.1:6379 | none]
  *                            [--db postgres://…/any-db | none] [--no-pin]
  *   (BENCH_LOG_LEVEL=warn drops the access log, to see its share)
  *
@@ -230,7 +230,7 @@ async function main(): Promise<void> {
     process.on('SIGINT', () => process.exit(0))
     return
   }
-  const seconds = Number(opt('seconds', '2'))
+  const seconds = Number(opt('seconds', '3'))
   const concurrency = Number(opt('concurrency', '32'))
   const rounds = Number(opt('rounds', '5'))
   const warmup = Number(opt('warmup', '8'))
