@@ -15,7 +15,7 @@ import pg from 'pg'
 import { compileConfig } from '../src/shared/config/index.js'
 import { createPostgresDb } from '../src/shared/db/index.js'
 import { silentLogger } from '../src/shared/log.js'
-import { INTERNAL_HEADERS } from '../src/shared/principal.js'
+import { INTERNAL_HEADER, encodeInternal } from '../src/shared/principal.js'
 import { createInventoryApp } from '../src/inventory/app.js'
 import { findTable } from '../src/inventory/catalog/index.js'
 import { migrateInventory } from '../src/inventory/migrations/index.js'
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const post = (target: string, payload: string) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.secret]: SECRET } }, (res) => {
+      const req = request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json', [INTERNAL_HEADER]: encodeInternal({ secret: SECRET, apiVersion: 1, generation: 'header' }) } }, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }))

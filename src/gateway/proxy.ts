@@ -11,7 +11,7 @@ import { parse as parseUrl } from 'node:url'
 import httpProxy from 'http-proxy'
 import type { Config } from '../shared/config/index.js'
 import { ApiError } from '../shared/errors.js'
-import { INTERNAL_HEADERS, INTERNAL_HEADER_NAMES, encodePrincipal, type Principal } from '../shared/principal.js'
+import { INTERNAL_HEADER, INTERNAL_PREFIX, encodeInternal, encodePrincipal, type Principal } from '../shared/principal.js'
 import { normalizeIp } from './client-ip.js'
 import type { RequestContext } from './context.js'
 import { DeadlineWatch, type Watched } from './deadlines.js'
@@ -32,7 +32,10 @@ export interface Forwarder {
   close(): void
 }
 
-/** Never forwarded: hop-by-hop, client-sent forwarding headers, and credentials the inventory does not need. */
+/**
+ * Never forwarded: hop-by-hop, client-sent forwarding headers, and credentials the inventory does
+ * not need; nor any name with the internal prefix (see forwardedHeaders).
+ */
 const STRIPPED: ReadonlySet<string> = new Set([
   'connection',
   'keep-alive',
@@ -51,7 +54,6 @@ const STRIPPED: ReadonlySet<string> = new Set([
   'authorization',
   'x-api-token',
   'cookie',
-  ...INTERNAL_HEADER_NAMES,
 ])
 
 const HOP_BY_HOP_RESPONSE: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate'])
@@ -234,13 +236,38 @@ function relay(from: IncomingMessage, to: ServerResponse): void {
   from.on('error', relayError)
 }
 
-/** Encoded principals by object: a principal the authenticator hands out again costs no JSON. */
-const encoded = new WeakMap<Principal, string>()
+/** The internal header of a caller, version, generation and secret, as last made. */
+interface InternalValue {
+  apiVersion: number
+  generation: string
+  secret: string
+  value: string
+}
 
-function encodedPrincipal(p: Principal): string {
-  let e = encoded.get(p)
-  if (e === undefined) encoded.set(p, (e = encodePrincipal(p)))
-  return e
+/**
+ * Internal header values by principal: a principal the authenticator hands out again (it keeps
+ * one frozen object per verified credential) costs no JSON, no base64 and no concatenation,
+ * only a lookup, while its requests keep to one version and generation. (The secret is part of
+ * the key: gateways with different secrets may share a process.)
+ */
+const internalValues = new WeakMap<Principal, InternalValue & { principal: string }>()
+let anonymous: InternalValue | undefined
+
+const fits = (m: InternalValue | undefined, apiVersion: number, generation: string, secret: string): boolean =>
+  m !== undefined && m.apiVersion === apiVersion && m.generation === generation && m.secret === secret
+
+export function internalValue(p: Principal | null | undefined, apiVersion: number, generation: string, secret: string): string {
+  if (!p) {
+    if (anonymous === undefined || !fits(anonymous, apiVersion, generation, secret)) anonymous = { apiVersion, generation, secret, value: encodeInternal({ apiVersion, generation, secret }) }
+    return anonymous.value
+  }
+  let memo = internalValues.get(p)
+  if (memo === undefined || !fits(memo, apiVersion, generation, secret)) {
+    const principal = memo?.principal ?? encodePrincipal(p)
+    memo = { principal, apiVersion, generation, secret, value: encodeInternal({ apiVersion, generation, principal, secret }) }
+    internalValues.set(p, memo)
+  }
+  return memo.value
 }
 
 /**
@@ -254,7 +281,7 @@ export function forwardedHeaders(ctx: RequestContext, internalSecret: string): I
   // A fresh object with only the allowed names (deleting keys would slow every later lookup).
   const out: IncomingHttpHeaders = {}
   for (const name in incoming) {
-    if (STRIPPED.has(name) || hop?.has(name)) continue
+    if (STRIPPED.has(name) || hop?.has(name) || name.startsWith(INTERNAL_PREFIX)) continue
     out[name] = incoming[name]
   }
   const peer = ctx.peerIp ?? normalizeIp(ctx.req.socket.remoteAddress ?? '')
@@ -265,10 +292,7 @@ export function forwardedHeaders(ctx: RequestContext, internalSecret: string): I
   const host = (trusted && headerValue(incoming['x-forwarded-host'])) || incoming.host
   if (host) out['x-forwarded-host'] = host
   out['x-request-id'] = ctx.requestId
-  out[INTERNAL_HEADERS.secret] = internalSecret
-  if (ctx.principal) out[INTERNAL_HEADERS.principal] = encodedPrincipal(ctx.principal)
-  out[INTERNAL_HEADERS.apiVersion] = String(ctx.apiVersion ?? 1)
-  out[INTERNAL_HEADERS.generation] = ctx.generation ?? 'header'
+  out[INTERNAL_HEADER] = internalValue(ctx.principal, ctx.apiVersion ?? 1, ctx.generation ?? 'header', internalSecret)
   return out
 }
 

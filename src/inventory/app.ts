@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { ApiError } from '../shared/errors.js'
 import { Router, sendError, sendJson } from '../shared/http/index.js'
-import { INTERNAL_HEADERS, decodePrincipal, safeEqual } from '../shared/principal.js'
+import { INTERNAL_HEADER, decodeInternal, decodePrincipal, safeEqual } from '../shared/principal.js'
 import type { InventoryDeps, InventoryRequest } from './context.js'
 import { registerRoutes } from './routes/index.js'
 
@@ -39,17 +39,17 @@ export async function createInventoryApp(options: InventoryOptions): Promise<Inv
           const ok = await deps.db.ping()
           return sendJson(res, ok ? 200 : 503, { status: ok ? 'ready' : 'database unavailable' })
         }
-        const secret = req.headers[INTERNAL_HEADERS.secret]
-        if (typeof secret !== 'string' || !safeEqual(secret, internalSecret)) throw new ApiError('API_INTERNAL_AUTH_REQUIRED')
+        const internal = decodeInternal(req.headers[INTERNAL_HEADER])
+        // The secret first: nothing else of the header is read unless the gateway sent it.
+        if (internal === null || !safeEqual(internal.secret, internalSecret)) throw new ApiError('API_INTERNAL_AUTH_REQUIRED')
         if (!url.pathname.startsWith(API_PREFIX)) throw new ApiError('API_NOT_FOUND')
         const path = url.pathname.slice(API_PREFIX.length)
         const { handler, match } = router.resolve(req.method ?? 'GET', path)
-        const versionHeader = Number(req.headers[INTERNAL_HEADERS.apiVersion])
         const ctx: InventoryRequest = {
           deps,
           log,
-          principal: decodePrincipal(req.headers[INTERNAL_HEADERS.principal] as string | undefined),
-          apiVersion: Number.isInteger(versionHeader) && versionHeader > 0 ? versionHeader : 1,
+          principal: decodePrincipal(internal.principal),
+          apiVersion: internal.apiVersion,
           query: url.searchParams,
         }
         await handler(ctx, match, req, res)

@@ -29,10 +29,11 @@ export const REDACT_PATHS = [
   'headers.authorization',
   'headers.cookie',
   'headers["x-api-token"]',
-  'headers["x-netinv-internal-secret"]',
+  'headers["x-netinv-internal"]',
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-api-token"]',
+  'req.headers["x-netinv-internal"]',
 ] as const
 
 export function createLogger(options: { level?: string; name?: string; stream?: DestinationStream } = {}): Logger {

@@ -17,15 +17,43 @@ export interface Principal {
   apiKeyId?: string
 }
 
-/** Internal header names (lower case). Clients can never set them: the gateway strips them. */
-export const INTERNAL_HEADERS = {
-  secret: 'x-netinv-internal-secret',
-  principal: 'x-netinv-principal',
-  apiVersion: 'x-netinv-api-version',
-  generation: 'x-netinv-generation',
-} as const
+/**
+ * The one internal header (lower case): who is calling, which endpoint version and address
+ * generation, and the shared secret that proves the gateway sent it. Clients can never set it,
+ * nor any other name starting with INTERNAL_PREFIX: the gateway strips them all. One header
+ * rather than four: each forwarded header costs the gateway about a microsecond (validated,
+ * copied and serialised by node).
+ */
+export const INTERNAL_HEADER = 'x-netinv-internal'
+export const INTERNAL_PREFIX = 'x-netinv-'
 
-export const INTERNAL_HEADER_NAMES: readonly string[] = Object.values(INTERNAL_HEADERS)
+export interface InternalParts {
+  secret: string
+  /** encodePrincipal() of the caller; empty or absent for an anonymous request. */
+  principal?: string | undefined
+  apiVersion: number
+  generation: string
+}
+
+/**
+ * `<apiVersion>;<generation>;<principal>;<secret>`: the principal is base64url and the first
+ * two are a number and a word, so the secret goes last and may hold any character.
+ */
+export function encodeInternal(parts: InternalParts): string {
+  return `${parts.apiVersion};${parts.generation};${parts.principal ?? ''};${parts.secret}`
+}
+
+/** The parts of an internal header value (the principal still encoded); null when malformed. */
+export function decodeInternal(value: string | string[] | undefined): Required<InternalParts> | null {
+  if (typeof value !== 'string') return null
+  const a = value.indexOf(';')
+  const b = a < 0 ? -1 : value.indexOf(';', a + 1)
+  const c = b < 0 ? -1 : value.indexOf(';', b + 1)
+  if (c < 0) return null
+  const apiVersion = Number(value.slice(0, a))
+  if (!Number.isInteger(apiVersion) || apiVersion < 1) return null
+  return { apiVersion, generation: value.slice(a + 1, b), principal: value.slice(b + 1, c), secret: value.slice(c + 1) }
+}
 
 export function encodePrincipal(p: Principal): string {
   return Buffer.from(JSON.stringify(p), 'utf8').toString('base64url')

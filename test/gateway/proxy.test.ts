@@ -1,7 +1,7 @@
 import t from 'tap'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
-import { connectionListed, responseHeaderList } from '../../src/gateway/proxy.js'
-import { decodePrincipal } from '../../src/shared/principal.js'
+import { connectionListed, internalValue, responseHeaderList } from '../../src/gateway/proxy.js'
+import { decodeInternal, decodePrincipal, encodeInternal } from '../../src/shared/principal.js'
 import { READER, SECRET, send, startTestGateway, startUpstream } from './helpers.js'
 
 const auth = { 'x-api-token': 'reader-key' }
@@ -11,6 +11,7 @@ t.test('header hygiene: client identity and forwarding headers never pass; ours 
   const r = await send(gw.url, '/api/snapshots?a=1&b=2', {
     headers: {
       ...auth,
+      'x-netinv-internal': encodeInternal({ secret: 'guess', principal: 'eyJpZCI6ImFkbWluIn0', apiVersion: 9, generation: 'path' }),
       'x-netinv-internal-secret': 'guess',
       'x-netinv-principal': 'eyJpZCI6ImFkbWluIn0',
       'x-netinv-api-version': '9',
@@ -30,10 +31,13 @@ t.test('header hygiene: client identity and forwarding headers never pass; ours 
   t.equal(r.headers['x-request-id'], 'req-123', 'a sane request id is kept and returned')
   const { url, headers } = r.json() as { url: string; headers: Record<string, string> }
   t.equal(url, '/api/snapshots?a=1&b=2')
-  t.equal(headers['x-netinv-internal-secret'], SECRET)
-  t.same(decodePrincipal(headers['x-netinv-principal']), READER)
-  t.equal(headers['x-netinv-api-version'], '1')
-  t.equal(headers['x-netinv-generation'], 'header')
+  t.same(decodeInternal(headers['x-netinv-internal']), { apiVersion: 1, generation: 'header', principal: decodeInternal(headers['x-netinv-internal'])?.principal, secret: SECRET })
+  t.same(decodePrincipal(decodeInternal(headers['x-netinv-internal'])?.principal), READER)
+  t.same(
+    Object.keys(headers).filter((name) => name.startsWith('x-netinv-')),
+    ['x-netinv-internal'],
+    'no client-sent x-netinv-* header passes, whatever its name',
+  )
   t.equal(headers['x-forwarded-for'], '127.0.0.1', 'an untrusted peer’s X-Forwarded-For is replaced, not appended to')
   t.equal(headers['x-forwarded-proto'], 'http')
   t.match(headers['x-forwarded-host'], /^127\.0\.0\.1:\d+$/)
@@ -283,4 +287,24 @@ t.test('connectionListed: the header names a Connection header makes hop-by-hop'
   t.same([...connectionListed('keep-alive, X-Hop ,x-other')!], ['x-hop', 'x-other'])
   t.same([...connectionListed('Upgrade')!], ['upgrade'])
   t.equal(connectionListed(' , ,keep-alive'), null)
+})
+
+t.test('internalValue: one value per principal, version, generation and secret, each decoding to its own parts', async (t) => {
+  const p = Object.freeze({ ...READER })
+  const other = Object.freeze({ ...READER, username: 'other' })
+  const cases: Array<[typeof p | null, number, string, string]> = [
+    [p, 1, 'header', 's1'],
+    [p, 2, 'header', 's1'],
+    [p, 2, 'path', 's1'],
+    [p, 2, 'path', 's2'],
+    [other, 2, 'path', 's2'],
+    [null, 1, 'header', 's1'],
+    [null, 1, 'original', 's2'],
+  ]
+  for (const [principal, apiVersion, generation, secret] of cases) {
+    const value = internalValue(principal, apiVersion, generation, secret)
+    t.equal(internalValue(principal, apiVersion, generation, secret), value, 'the same inputs give the same value')
+    const d = decodeInternal(value)
+    t.same({ ...d, principal: decodePrincipal(d?.principal) }, { apiVersion, generation, secret, principal }, JSON.stringify([principal?.username ?? null, apiVersion, generation, secret]))
+  }
 })

@@ -1,6 +1,7 @@
 import t from 'tap'
 import fc from 'fast-check'
 import { versionNumber } from '../../src/gateway/pipeline/version.js'
+import { decodeInternal } from '../../src/shared/principal.js'
 import { send, startTestGateway } from './helpers.js'
 
 const BEFORE_PATH_SUNSET = Date.parse('2026-01-15T00:00:00Z')
@@ -15,7 +16,7 @@ t.test('header generation: default, chosen, unsupported and invalid versions', a
   t.equal(def.headers['x-api-version-used'], '1')
   t.equal(def.headers['x-product-version'], 'v7.6')
   t.equal(def.headers.deprecation, undefined)
-  t.equal((def.json() as { headers: Record<string, string> }).headers['x-netinv-api-version'], '1', 'the inventory learns the version')
+  t.equal(decodeInternal((def.json() as { headers: Record<string, string> }).headers['x-netinv-internal'])?.apiVersion, 1, 'the inventory learns the version')
 
   const token = await send(gw.url, '/api/auth/token', { method: 'POST', headers: { 'x-api-version': '2' } })
   t.equal(token.headers['x-api-versions-supported'], '1,2')
@@ -59,7 +60,7 @@ t.test('path generation: Deprecation + configured Sunset, endpoint version of th
   t.equal(r.headers.sunset, '2026-02-01T00:00:00Z')
   const echoed = r.json() as { url: string; headers: Record<string, string> }
   t.equal(echoed.url, '/api/snapshots', 'forwarded without the generation prefix')
-  t.equal(echoed.headers['x-netinv-generation'], 'path')
+  t.equal(decodeInternal(echoed.headers['x-netinv-internal'])?.generation, 'path')
   const old = await send(gw.url, '/api/v6.0/auth/token', { method: 'POST' })
   t.equal(old.headers['x-api-version-used'], '1', 'releases before 6.1 used auth/token version 1')
   const newer = await send(gw.url, '/api/v6.1/auth/token', { method: 'POST' })

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createAuthService } from '../../src/gateway/auth/index.js'
 import { createMemoryLimiter } from '../../src/gateway/ratelimit/index.js'
-import { decodePrincipal } from '../../src/shared/principal.js'
+import { decodeInternal, decodePrincipal } from '../../src/shared/principal.js'
 import { silentLogger } from '../../src/shared/log.js'
 import { compileConfig } from '../../src/shared/config/index.js'
 import { freshPglite } from '../helpers/db.js'
@@ -41,7 +41,7 @@ t.test('login, forward with identity, scopes, DELETE auth/token in text/plain', 
   const snap = await send(gw.url, '/api/snapshots', { headers: { authorization: `Bearer ${accessToken}` } })
   t.equal(snap.status, 200)
   const echoed = snap.json() as { headers: Record<string, string> }
-  t.equal(decodePrincipal(echoed.headers['x-netinv-principal'])?.username, 'admin', 'the inventory learns who is calling')
+  t.equal(decodePrincipal(decodeInternal(echoed.headers['x-netinv-internal'])?.principal)?.username, 'admin', 'the inventory learns who is calling')
   t.equal(echoed.headers.authorization, undefined, 'but never sees the credentials')
 
   const expired = await send(gw.url, '/api/snapshots', { headers: { authorization: 'Bearer not.a.jwt' } })

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { compileConfig } from '../../src/shared/config/index.js'
 import type { Db } from '../../src/shared/db/index.js'
 import { silentLogger } from '../../src/shared/log.js'
-import { INTERNAL_HEADERS, encodePrincipal, type Principal } from '../../src/shared/principal.js'
+import { INTERNAL_HEADER, encodeInternal, encodePrincipal, type Principal } from '../../src/shared/principal.js'
 import { createInventoryApp } from '../../src/inventory/app.js'
 import { migrateInventory } from '../../src/inventory/migrations/index.js'
 
@@ -50,7 +50,7 @@ export async function startApp(t: Teardown, db: Db, raw: Record<string, unknown>
   const call: Client['call'] = async (method, path, body, headers = {}) => {
     const init: RequestInit = {
       method,
-      headers: { [INTERNAL_HEADERS.secret]: SECRET, [INTERNAL_HEADERS.principal]: encodePrincipal(ALICE), ...headers },
+      headers: { [INTERNAL_HEADER]: encodeInternal({ secret: SECRET, principal: encodePrincipal(ALICE), apiVersion: 1, generation: 'header' }), ...headers },
     }
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body)

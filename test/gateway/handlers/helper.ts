@@ -9,7 +9,7 @@ import type { Test } from 'tap'
 import type { Redis } from 'ioredis'
 import { compileConfig } from '../../../src/shared/config/index.js'
 import type { Db } from '../../../src/shared/db/index.js'
-import { decodePrincipal, INTERNAL_HEADERS } from '../../../src/shared/principal.js'
+import { decodeInternal, decodePrincipal, INTERNAL_HEADER } from '../../../src/shared/principal.js'
 import { createAuthService, type AuthService } from '../../../src/gateway/auth/index.js'
 import { createMemoryLimiter } from '../../../src/gateway/ratelimit/index.js'
 import { startGateway as startRealGateway } from '../../../src/gateway/server.js'
@@ -62,7 +62,7 @@ export async function startGateway(t: Test, options: GatewayOptions = {}): Promi
   })
   // The upstream answers with the identity the gateway forwarded.
   const upstream = await startUpstream(t, (req, res) => {
-    const text = JSON.stringify({ upstream: true, principal: decodePrincipal(req.headers[INTERNAL_HEADERS.principal] as string | undefined) })
+    const text = JSON.stringify({ upstream: true, principal: decodePrincipal(decodeInternal(req.headers[INTERNAL_HEADER])?.principal) })
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(text)
   })

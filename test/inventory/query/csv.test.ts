@@ -4,7 +4,7 @@ import { freshPostgres } from '../../helpers/db.js'
 import { csvField, csvLine } from '../../../src/inventory/query/index.js'
 import { registerTableRoutes } from '../../../src/inventory/routes/tables.js'
 import { startRoutes } from '../routes/server.js'
-import { INTERNAL_HEADERS } from '../../../src/shared/principal.js'
+import { INTERNAL_HEADER, encodeInternal } from '../../../src/shared/principal.js'
 import { ITEMS, createItems } from './fixture.js'
 
 t.test('CSV fields', async (t) => {
@@ -34,7 +34,7 @@ t.test('a large export streams from a cursor', async (t) => {
   const url = new URL(`${server.url}/api/tables/${ITEMS.path}`)
 
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.secret]: 'test-internal-secret' } }, resolve)
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', [INTERNAL_HEADER]: encodeInternal({ secret: 'test-internal-secret', apiVersion: 1, generation: 'header' }) } }, resolve)
     req.on('error', reject)
     req.end(body)
   })

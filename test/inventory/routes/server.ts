@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { compileConfig } from '../../../src/shared/config/index.js'
 import type { Db } from '../../../src/shared/db/index.js'
 import { silentLogger } from '../../../src/shared/log.js'
-import { INTERNAL_HEADERS, encodePrincipal } from '../../../src/shared/principal.js'
+import { INTERNAL_HEADER, encodeInternal, encodePrincipal } from '../../../src/shared/principal.js'
 import { createInventoryApp } from '../../../src/inventory/app.js'
 import type { InventoryRequest } from '../../../src/inventory/context.js'
 import { Router, sendError } from '../../../src/shared/http/index.js'
@@ -66,8 +66,7 @@ async function listen(t: Teardown, handle: Handle, close: () => Promise<void>): 
       const res = await fetch(`${url}/api/${path}`, {
         method,
         headers: {
-          [INTERNAL_HEADERS.secret]: SECRET,
-          [INTERNAL_HEADERS.principal]: principal,
+          [INTERNAL_HEADER]: encodeInternal({ secret: SECRET, principal, apiVersion: 1, generation: 'header' }),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           ...headers,
         },
