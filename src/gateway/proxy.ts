@@ -238,11 +238,16 @@ function relay(from: IncomingMessage, to: ServerResponse): void {
 
 /** The internal header of a caller, version, generation and secret, as last made. */
 interface InternalValue {
+  /** encodePrincipal() of the caller; undefined for requests without one. */
+  principal: string | undefined
   apiVersion: number
   generation: string
   secret: string
   value: string
 }
+
+/** The memo's key for requests without a principal. */
+const ANONYMOUS: object = {}
 
 /**
  * Internal header values by principal: a principal the authenticator hands out again (it keeps
@@ -250,24 +255,16 @@ interface InternalValue {
  * only a lookup, while its requests keep to one version and generation. (The secret is part of
  * the key: gateways with different secrets may share a process.)
  */
-const internalValues = new WeakMap<Principal, InternalValue & { principal: string }>()
-let anonymous: InternalValue | undefined
-
-const fits = (m: InternalValue | undefined, apiVersion: number, generation: string, secret: string): boolean =>
-  m !== undefined && m.apiVersion === apiVersion && m.generation === generation && m.secret === secret
+const internalValues = new WeakMap<object, InternalValue>()
 
 export function internalValue(p: Principal | null | undefined, apiVersion: number, generation: string, secret: string): string {
-  if (!p) {
-    if (anonymous === undefined || !fits(anonymous, apiVersion, generation, secret)) anonymous = { apiVersion, generation, secret, value: encodeInternal({ apiVersion, generation, secret }) }
-    return anonymous.value
-  }
-  let memo = internalValues.get(p)
-  if (memo === undefined || !fits(memo, apiVersion, generation, secret)) {
-    const principal = memo?.principal ?? encodePrincipal(p)
-    memo = { principal, apiVersion, generation, secret, value: encodeInternal({ apiVersion, generation, principal, secret }) }
-    internalValues.set(p, memo)
-  }
-  return memo.value
+  const key = p ?? ANONYMOUS
+  const memo = internalValues.get(key)
+  if (memo !== undefined && memo.apiVersion === apiVersion && memo.generation === generation && memo.secret === secret) return memo.value
+  const principal = p ? (memo?.principal ?? encodePrincipal(p)) : undefined
+  const made: InternalValue = { principal, apiVersion, generation, secret, value: encodeInternal({ apiVersion, generation, principal, secret }) }
+  internalValues.set(key, made)
+  return made.value
 }
 
 /**

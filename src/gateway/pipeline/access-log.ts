@@ -79,9 +79,9 @@ export function msText(ms: number): string {
  * as text directly: the same JSON line pino would write for `log.info({reqId, ...fields},
  * 'request')` (level, ISO time, the logger's bindings, the fields, msg) at a fraction of the
  * cost. Lines are held (encoded, off the JS heap) and go to the stream together, in one write
- * every `flushMs` (50 ms) or per 64 KB: each write to a file descriptor costs a system call or a thread-pool round,
- * which per line was a tenth of the gateway's time under load. flush() (at shutdown) writes out
- * what is held. Falls back to `log` when its stream is not reachable.
+ * every `flushMs` (50 ms) or per 64 KB: each write to a file descriptor costs a system call or a
+ * thread-pool round, which per line was a tenth of the gateway's time under load. flush() (at
+ * shutdown) writes out what is held. Falls back to `log` when its stream is not reachable.
  */
 export function accessLogger(log: Logger, options: { flushMs?: number } = {}): AccessLog {
   const stream = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as pino.DestinationStream | undefined
