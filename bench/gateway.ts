@@ -18,7 +18,8 @@
  *
  *   npm run bench:gateway -- [--seconds 3] [--rounds 5] [--concurrency 32] [--redis redis://127.0.0.1:6379 | none]
  *                            [--db postgres://…/any-db | none] [--no-pin]
- *   (BENCH_LOG_LEVEL=warn drops the access log, to see its share)
+ *   (BENCH_LOG_LEVEL=warn drops the access log, to see its share; BENCH_ACCESS_LOG=<file> keeps it,
+ *   with the gateway's own view of each request's duration)
  *
  * Targets: gateway/bare throughput >= 0.85; p99 added by the gateway (vs direct) <= 2 ms.
  */
@@ -105,8 +106,10 @@ async function roleGateway(target: string, redisUrl: string, dbUrl: string): Pro
   const { whenReady } = (await product('gateway/redis.js')) as typeof GatewayRedisModule
   const { startGateway } = (await product('gateway/server.js')) as typeof GatewayServerModule
   const config = compileConfig({ rateLimit: { perSecond: 1_000_000 } })
-  // The product's default destination (asynchronous, as pino writes to stdout), on /dev/null.
-  const log = createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'info', stream: pino.destination({ dest: '/dev/null', sync: false }) })
+  // The product's default destination (asynchronous, as pino writes to stdout), on /dev/null
+  // unless BENCH_ACCESS_LOG names a file to keep it in.
+  const dest = process.env.BENCH_ACCESS_LOG ?? '/dev/null'
+  const log = createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'info', stream: pino.destination({ dest, sync: false }) })
   const metrics = createMetrics()
   const limits = createLimiter({ redisUrl: redisUrl === 'none' ? undefined : redisUrl, config: () => config, log, metrics, prefix: `netinv:bench:${process.pid}:` })
   if (limits.redis && !(await whenReady(limits.redis, 5000))) throw new Error(`Redis at ${redisUrl} is not ready`)
@@ -147,13 +150,13 @@ async function roleGateway(target: string, redisUrl: string, dbUrl: string): Pro
   return { port: Number(new URL(gw.url).port), headers: { 'x-api-token': token, 'x-api-version': '1' } }
 }
 
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuMs(pid: number | undefined): number {
+/** CPU time (user and system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuMs(pid: number | undefined): { user: number; sys: number } {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+    return { user: (Number(fields[11]) * 1000) / 100, sys: (Number(fields[12]) * 1000) / 100 }
   } catch {
-    return NaN
+    return { user: NaN, sys: NaN }
   }
 }
 
@@ -268,6 +271,7 @@ async function main(): Promise<void> {
     const names = Object.keys(targets) as Array<keyof typeof targets>
     const rpsOf: Record<string, number[]> = {}
     const cpuOf: Record<string, number[]> = {}
+    const userOf: Record<string, number[]> = {}
     const p99Of: Record<string, number[]> = {}
     for (let round = 0; round < rounds; round++) {
       for (const name of names) {
@@ -276,14 +280,17 @@ async function main(): Promise<void> {
         const r = await closedLoop(t, concurrency, seconds)
         if (r.errors > 0) throw new Error(`${name}: ${r.errors} requests failed`)
         ;(rpsOf[name] ??= []).push(r.requests / r.seconds)
-        ;(cpuOf[name] ??= []).push(((cpuMs(t.pid) - before) * 1000) / r.requests)
+        const after = cpuMs(t.pid)
+        const user = after.user - before.user
+        ;(cpuOf[name] ??= []).push(((user + after.sys - before.sys) * 1000) / r.requests)
+        ;(userOf[name] ??= []).push((user * 1000) / r.requests)
         ;(p99Of[name] ??= []).push(percentile(r.latenciesMs, 99))
       }
     }
     console.log(`saturation (closed loop, ${concurrency} connections, ${rounds} rounds of ${seconds}s, medians):`)
     for (const name of names) {
       console.log(
-        `  ${name.padEnd(8)} ${median(rpsOf[name]!).toFixed(0).padStart(7)} req/s  p99 ${median(p99Of[name]!).toFixed(2)} ms  server CPU ${median(cpuOf[name]!).toFixed(0)} µs/req`,
+        `  ${name.padEnd(8)} ${median(rpsOf[name]!).toFixed(0).padStart(7)} req/s  p99 ${median(p99Of[name]!).toFixed(2)} ms  server CPU ${median(cpuOf[name]!).toFixed(0)} µs/req (user ${median(userOf[name]!).toFixed(0)})`,
       )
     }
     const ratio = median(rpsOf.gateway!) / median(rpsOf.bare!)
