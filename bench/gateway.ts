@@ -15,17 +15,21 @@
  * gateway) runs alone on the last CPU and the load generator and upstream on the others, as a
  * gateway pod has its own CPU: otherwise the servers compete with the generator for the same
  * cores and the figures measure the scheduler as much as the server. `--no-pin` turns it off.
+ * Redis is a private redis-server on the others too (`--redis own`, the default where
+ * redis-server is installed; else REDIS_URL or the local one): a shared Redis that the scheduler
+ * may run on the gateway's core takes the gateway's CPU and delays its answers, as Redis on
+ * another host would not.
  *
- *   npm run bench:gateway -- [--seconds 3] [--rounds 5] [--concurrency 32] [--redis redis://127.0.0.1:6379 | none]
+ *   npm run bench:gateway -- [--seconds 3] [--rounds 5] [--concurrency 32] [--redis own | redis://host:port | none]
  *                            [--db postgres://…/any-db | none] [--no-pin]
  *   (BENCH_LOG_LEVEL=warn drops the access log, to see its share; BENCH_ACCESS_LOG=<file> keeps it,
  *   with the gateway's own view of each request's duration)
  *
  * Targets: gateway/bare throughput >= 0.85; p99 added by the gateway (vs direct) <= 2 ms.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer, Agent } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { createInterface } from 'node:readline'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -199,6 +203,42 @@ async function throwawayDatabase(server: string): Promise<{ url: string; drop():
   }
 }
 
+/** Resolves once something accepts connections on the port (a private redis-server starting). */
+async function whenListening(port: number, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = connect(port, '127.0.0.1', () => {
+        s.destroy()
+        resolve(true)
+      })
+      s.once('error', () => resolve(false))
+    })
+    if (ok) return
+    if (Date.now() > until) throw new Error(`nothing listens on ${port} after ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/**
+ * A redis-server of the bench's own on a free port, keeping nothing on disk; it inherits the
+ * bench's CPUs (the others than the server under test's). Null where redis-server is not installed.
+ */
+async function privateRedis(): Promise<{ url: string; child: ChildProcess } | null> {
+  if (spawnSync('redis-server', ['--version']).status !== 0) return null
+  const port = await new Promise<number>((resolve, reject) => {
+    const s = createNetServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port
+      s.close(() => resolve(p))
+    })
+  })
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir()], { stdio: 'ignore' })
+  await whenListening(port, 5000)
+  return { url: `redis://127.0.0.1:${port}`, child }
+}
+
 // ── orchestration ──────────────────────────────────────────────────────────────────────────
 
 /** CPU lists for the server under test and for everything else; null: no pinning. */
@@ -237,14 +277,16 @@ async function main(): Promise<void> {
   const concurrency = Number(opt('concurrency', '32'))
   const rounds = Number(opt('rounds', '5'))
   const warmup = Number(opt('warmup', '8'))
-  const redis = opt('redis', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
   const plan = cpuPlan()
   if (plan) execFileSync('taskset', ['-cp', plan.rest, String(process.pid)], { stdio: 'ignore' })
   const up = await startRole(plan?.rest, 'upstream')
   const target = `http://127.0.0.1:${up.port}`
   const bare = await startRole(plan?.sut, 'bare', '--target', target)
   const database = await throwawayDatabase(opt('db', process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'))
-  const children: ChildProcess[] = [up.child, bare.child]
+  const redisOption = opt('redis', 'own')
+  const ownRedis = redisOption === 'own' ? await privateRedis() : null
+  const redis = ownRedis?.url ?? (redisOption === 'own' ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') : redisOption)
+  const children: ChildProcess[] = [up.child, bare.child, ...(ownRedis ? [ownRedis.child] : [])]
   try {
     const gw = await startRole(plan?.sut, 'gateway', '--target', target, '--redis', redis, '--db', database?.url ?? '')
     children.push(gw.child)
@@ -258,9 +300,10 @@ async function main(): Promise<void> {
       gateway: { port: gw.port, pid: gw.child.pid, path, headers },
     }
     console.log(`gateway identity store: ${database ? 'PostgreSQL (a throwaway database)' : 'in-process PGlite'}`)
+    console.log(`rate limiter: ${redis === 'none' ? 'in-process' : ownRedis ? `Redis, a private redis-server (${redis})` : `Redis at ${redis}`}`)
     console.log(
       plan
-        ? `pinned: bare and gateway on CPU ${plan.sut}; load generator, upstream on CPU ${plan.rest}`
+        ? `pinned: bare and gateway on CPU ${plan.sut}; load generator, upstream${ownRedis ? ', Redis' : ''} on CPU ${plan.rest}`
         : 'not pinned: servers and load generator share the CPUs',
     )
     // Warm-up: the gateway runs far more code than the bare proxy, and V8 is still optimising it
