@@ -1,7 +1,10 @@
 /**
  * Forwarding to the inventory: the ONLY module that touches http-proxy. It always uses a
- * keep-alive agent, a connect timeout (→ 502) and a time-to-first-byte timeout (→ 504), always
- * handles errors with our JSON body, owns header hygiene (hop-by-hop, client-sent identity and
+ * keep-alive agent, a connect timeout (→ 502) and an answer timeout (→ 504) counted from the
+ * request's arrival here, so that the time spent waiting for a free upstream connection counts
+ * too; once the answer streams, the same timeout bounds each wait for more of it (a stalled
+ * upstream gets the client connection cut, as the status line has gone out). It always handles
+ * errors with our JSON body, owns header hygiene (hop-by-hop, client-sent identity and
  * forwarding headers stripped; ours set), streams bodies under a size limit (413) and releases
  * the upstream request when the client goes away.
  */
@@ -129,15 +132,25 @@ class UpstreamError extends Error {
 /** The forwarding of one request: what the timers and the response side need to know. */
 class Pending implements Watched {
   watchSlot = -1
+  /** The upstream request, from its creation (before it has a connection). */
   proxyReq: ClientRequest | undefined = undefined
   proxyRes: IncomingMessage | undefined = undefined
   tooLarge = false
+  /** Answered with an error already (a later error of the same forwarding is not answered again). */
+  failed = false
   /** performance.now() by which a connecting upstream socket must be connected (0: not connecting). */
   connectBy = 0
-  /** performance.now() by which the upstream must have begun to answer. */
+  /** performance.now() by which the upstream must have begun to answer; then, more of its answer. */
   answerBy = 0
+  /** Chunks of the answer relayed so far, and as many at the last look of the deadline watch. */
+  chunks = 0
+  chunksSeen = 0
 
-  constructor(readonly ctx: RequestContext) {}
+  constructor(
+    readonly ctx: RequestContext,
+    /** The watch that holds it while a deadline runs. */
+    readonly watch: DeadlineWatch<Pending>,
+  ) {}
 }
 
 const PENDING = Symbol('netinv.forward')
@@ -151,25 +164,6 @@ const pending = {
   set: (of: IncomingMessage | ServerResponse, state: Pending): void => {
     ;(of as Tagged)[PENDING] = state
   },
-}
-
-/**
- * The deadline check of a forwarding (see DeadlineWatch): settled once its response has begun
- * or its upstream request is gone; past a deadline its upstream request is destroyed with the
- * error that becomes 502 (connect) or 504 (answer).
- */
-function checkDeadlines(state: Pending, now: number): boolean {
-  const proxyReq = state.proxyReq
-  if (proxyReq === undefined || state.proxyRes !== undefined || proxyReq.destroyed) return false
-  if (state.connectBy !== 0 && now >= state.connectBy && proxyReq.socket?.connecting) {
-    proxyReq.destroy(new UpstreamError('UPSTREAM_CONNECT_TIMEOUT'))
-    return false
-  }
-  if (now >= state.answerBy) {
-    proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT'))
-    return false
-  }
-  return true
 }
 
 /** Counts streamed body bytes; over the limit the upstream request is abandoned with 413. */
@@ -193,22 +187,43 @@ function headerValue(v: string | string[] | undefined): string | undefined {
 }
 
 /**
+ * The forwarding whose upstream request http-proxy is creating: set around its (synchronous)
+ * `web` call, so that the body's `pipe`, which http-proxy calls right after creating the upstream
+ * request, hands that request over before any connection is free for it (http-proxy's own
+ * proxyReq event waits for a connection).
+ */
+let starting: Pending | undefined
+
+/**
  * The body of a request that has none. http-proxy pipes its `buffer` option (else the request)
  * into the upstream request; piping an empty request stream sets up and tears down a dozen
  * listeners for nothing, this ends the upstream request at once.
  */
 const NO_BODY = {
   pipe<T extends NodeJS.WritableStream>(dest: T): T {
+    if (starting) starting.proxyReq = dest as unknown as ClientRequest
     dest.end()
     return dest
   },
 } as unknown as Stream
+
+/** The body of a request that has one, streamed through the size limiter. */
+function bodyOf(limited: Transform): Stream {
+  return {
+    pipe<T extends NodeJS.WritableStream>(dest: T): T {
+      if (starting) starting.proxyReq = dest as unknown as ClientRequest
+      return limited.pipe(dest)
+    },
+  } as unknown as Stream
+}
 
 const RELAY_TO = Symbol('netinv.relayTo')
 type Relayed = IncomingMessage & { [RELAY_TO]?: ServerResponse }
 
 function relayChunk(this: Relayed, chunk: Buffer): void {
   const to = this[RELAY_TO]!
+  const state = pending.get(to)
+  if (state) state.chunks++
   if (!to.write(chunk) && !to.destroyed) {
     this.pause()
     to.once('drain', () => this.resume())
@@ -302,7 +317,9 @@ function dropUpstream(res: ServerResponse, proxyReq: ClientRequest | undefined, 
 /** The response's one 'close' listener while it is forwarded (shared: no closure per request). */
 function responseClosed(this: ServerResponse): void {
   const state = pending.get(this)
-  if (state) dropUpstream(this, state.proxyReq, state.proxyRes)
+  if (!state) return
+  state.watch.unwatch(state)
+  dropUpstream(this, state.proxyReq, state.proxyRes)
 }
 
 export function createForwarder(options: ForwarderOptions): Forwarder {
@@ -317,6 +334,49 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   const proxy = httpProxy.createProxyServer({ target: parseUrl(options.target), agent, xfwd: false, changeOrigin: false, selfHandleResponse: true, buffer: NO_BODY })
 
   const { connectTimeoutMs: firstConnect, timeoutMs: firstTimeout } = initial
+
+  /**
+   * The deadline check of a forwarding (see DeadlineWatch): true while it must still be watched.
+   * Past the connect deadline its upstream request is destroyed with the error that becomes 502;
+   * past the answer deadline with the one that becomes 504, or, still waiting for a connection
+   * (no error would come before one is free), answered 504 here. While the answer streams, a
+   * wait of a whole timeout for more of it cuts the client connection.
+   */
+  function checkDeadlines(state: Pending, now: number): boolean {
+    const { proxyReq, proxyRes } = state
+    if (proxyReq === undefined || state.failed) return false
+    if (proxyRes !== undefined) {
+      if (proxyRes.complete || proxyRes.destroyed) return false
+      // Paused, it waits for the client to read (backpressure), not for the upstream.
+      if (state.chunks !== state.chunksSeen || proxyRes.isPaused()) {
+        state.chunksSeen = state.chunks
+        state.answerBy = now + options.config().upstream.timeoutMs
+        return true
+      }
+      if (now < state.answerBy) return true
+      options.metrics.upstreamError('timeout')
+      state.ctx.log.warn({ code: 'UPSTREAM_STALLED' }, 'the upstream stopped in the middle of its answer')
+      proxyRes.destroy()
+      state.ctx.res.destroy()
+      return false
+    }
+    if (proxyReq.destroyed) return false
+    if (state.connectBy !== 0 && now >= state.connectBy && proxyReq.socket?.connecting) {
+      proxyReq.destroy(new UpstreamError('UPSTREAM_CONNECT_TIMEOUT'))
+      return false
+    }
+    if (now >= state.answerBy) {
+      if (proxyReq.socket) proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT'))
+      else {
+        // Destroyed before it has a connection, it gives the connection back when it gets one.
+        proxyReq.destroy()
+        onError(new UpstreamError('UPSTREAM_TIMEOUT'), state.ctx.req, state.ctx.res)
+      }
+      return false
+    }
+    return true
+  }
+
   // A deadline is met within one tick: a twentieth of the shortest timeout, 5 to 100 ms.
   const deadlines = new DeadlineWatch(checkDeadlines, () => {
     const { connectTimeoutMs, timeoutMs } = options.config().upstream
@@ -325,10 +385,10 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
 
   proxy.on('proxyRes', (proxyRes, req, res) => {
     const state = pending.get(req)
-    // The answer has begun: the deadlines are met.
+    // The answer has begun: from now on, the timeout bounds each wait for more of it.
     if (state) {
       state.proxyRes = proxyRes
-      deadlines.unwatch(state)
+      state.answerBy = performance.now() + options.config().upstream.timeoutMs
     }
     if (res.headersSent || res.destroyed) {
       proxyRes.destroy()
@@ -343,7 +403,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     if (!state) res.once('close', () => dropUpstream(res, undefined, proxyRes))
   })
 
-  proxy.on('proxyReq', (proxyReq, req, res) => {
+  // http-proxy emits proxyReq from the upstream request's 'socket' event: it has a connection.
+  proxy.on('proxyReq', (proxyReq, req) => {
     const state = pending.get(req)
     if (!state) return
     state.proxyReq = proxyReq
@@ -351,21 +412,15 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       proxyReq.destroy(new UpstreamError('BODY_TOO_LARGE'))
       return
     }
-    const { connectTimeoutMs, timeoutMs } = options.config().upstream
-    const now = performance.now()
-    // http-proxy emits proxyReq from the request's 'socket' event: the socket is known here.
-    if (proxyReq.socket?.connecting) state.connectBy = now + connectTimeoutMs
-    state.answerBy = now + timeoutMs
-    deadlines.watch(state)
-    pending.set(res, state)
-    res.on('close', responseClosed)
+    if (proxyReq.socket?.connecting) state.connectBy = performance.now() + options.config().upstream.connectTimeoutMs
   })
 
   proxy.on('error', (err, req, res) => onError(err as Error & { code?: string }, req, res as ServerResponse))
 
   function onError(err: Error & { code?: string }, req: IncomingMessage, res: ServerResponse): void {
     const state = pending.get(req)
-    if (!state) return
+    if (!state || state.failed) return
+    state.failed = true
     deadlines.unwatch(state)
     const { ctx } = state
     if (req.destroyed && res.destroyed) {
@@ -394,23 +449,41 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         options.sendError(ctx, new ApiError('API_PAYLOAD_TOO_LARGE'))
         return
       }
-      const state = new Pending(ctx)
+      const state = new Pending(ctx, deadlines)
       pending.set(req, state)
       // Path seen by the inventory: /api/<endpoint path>?<query>, the generation prefix removed.
       req.url = `/api/${ctx.endpointPath}${ctx.search ? `?${ctx.search}` : ''}`
       const hasBody = req.headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > 0)
       const buffer = hasBody
-        ? req.pipe(
-            bodyLimiter(limit, () => {
-              state.tooLarge = true
-              state.proxyReq?.destroy(new UpstreamError('BODY_TOO_LARGE'))
-            }),
+        ? bodyOf(
+            req.pipe(
+              bodyLimiter(limit, () => {
+                state.tooLarge = true
+                const proxyReq = state.proxyReq
+                if (proxyReq?.socket) proxyReq.destroy(new UpstreamError('BODY_TOO_LARGE'))
+                else if (proxyReq) {
+                  // Still waiting for a connection: no error would come before one is free.
+                  proxyReq.destroy()
+                  onError(new UpstreamError('BODY_TOO_LARGE'), req, res)
+                }
+              }),
+            ),
           )
         : undefined
       req.headers = forwardedHeaders(ctx, options.internalSecret)
+      state.answerBy = performance.now() + options.config().upstream.timeoutMs
       // Errors reach the proxy's 'error' listener (onError above).
-      if (buffer) proxy.web(req, res, { buffer })
-      else proxy.web(req, res)
+      starting = state
+      try {
+        if (buffer) proxy.web(req, res, { buffer })
+        else proxy.web(req, res)
+      } finally {
+        starting = undefined
+      }
+      if (state.failed || res.destroyed) return
+      deadlines.watch(state)
+      pending.set(res, state)
+      res.on('close', responseClosed)
     },
     close() {
       deadlines.stop()

@@ -55,6 +55,37 @@ t.test('unwatch removes an entry at once, wherever it stands', async (t) => {
   t.ok(items[2]!.expired && items[3]!.expired && !items[0]!.expired && !items[1]!.expired, 'only the watched expire')
 })
 
+t.test('a check that unwatches entries (its own or others) loses none of the rest', async (t) => {
+  const items = ['a', 'b', 'c', 'd', 'e'].map((n) => item(n, 100))
+  const checked: string[] = []
+  const w: DeadlineWatch<Item> = new DeadlineWatch<Item>(
+    (it) => {
+      checked.push(it.name)
+      if (it.name === 'b') w.unwatch(it) // dealing with b settles it
+      if (it.name === 'c') w.unwatch(items[3]!) // and c settles d, not yet checked
+      if (it.name === 'e') w.unwatch(items[0]!) // and e settles a, already kept
+      return true
+    },
+    () => 5,
+  )
+  for (const i of items) w.watch(i)
+  w.sweep(50)
+  t.same(checked, ['a', 'b', 'c', 'e'], 'every entry still watched is checked, d (unwatched before its turn) is not')
+  t.equal(w.size, 3, 'a stays in place until the next sweep, b and d are gone')
+  t.same(
+    items.map((i) => i.watchSlot),
+    [-1, -1, 1, -1, 2],
+  )
+  checked.length = 0
+  w.sweep(60)
+  t.same(checked, ['c', 'e'], 'the next sweep drops a')
+  t.equal(w.size, 2)
+  w.unwatch(items[2]!)
+  t.equal(w.size, 1, 'outside a sweep, unwatch removes at once')
+  t.equal(items[4]!.watchSlot, 0)
+  w.stop()
+})
+
 t.test('the timer sweeps by itself and stops when nothing is watched', async (t) => {
   const w = watchOf()
   const a = item('a', performance.now() + 20)

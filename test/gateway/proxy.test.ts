@@ -82,6 +82,51 @@ t.test('slow upstream: 504 at the configured timeout', async (t) => {
   t.ok(elapsed >= 140, `not before the timeout (${elapsed} ms)`)
 })
 
+t.test('requests waiting for a free upstream connection: 504 at their own timeout, never sent later', async (t) => {
+  let received = 0
+  const up = await startUpstream(t, () => {
+    received++ // never answers
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: up.url, config: { upstream: { timeoutMs: 300, maxSockets: 1 } } })
+  const answers = await Promise.all([1, 2, 3].map(() => send(gw.url, '/api/snapshots', { headers: auth })))
+  t.same(
+    answers.map((r) => r.status),
+    [504, 504, 504],
+  )
+  t.same(answers[2]!.json(), { code: 'API_UPSTREAM_TIMEOUT', message: 'The inventory service did not answer in time' })
+  // Were a waiting request's timeout counted from when it got a connection, each would reach
+  // the upstream once the one before it timed out (three requests there).
+  t.ok(received >= 1 && received < 3, `the requests that timed out while waiting never reached the upstream (${received} did)`)
+  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_upstream_errors_total\{kind="timeout"\} 3/)
+})
+
+t.test('an upstream that stalls in the middle of its answer: the client connection is cut at the timeout', async (t) => {
+  const up = await startUpstream(t, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' })
+    res.write('{"partial":') // and nothing more, the connection kept open
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: up.url, config: { upstream: { timeoutMs: 200 } } })
+  const u = new URL(gw.url)
+  const outcome = await new Promise<string>((resolve) => {
+    // A generous bound, many times the timeout: without the cut the client waits for ever.
+    const hung = setTimeout(() => resolve('still waiting after 10 s'), 10_000)
+    const done = (how: string) => {
+      clearTimeout(hung)
+      resolve(how)
+    }
+    const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', headers: auth }, (res) => {
+      res.on('data', () => {})
+      res.on('end', () => done('ended'))
+      res.on('error', () => done('cut'))
+      res.on('aborted', () => done('cut'))
+    })
+    req.on('error', () => done('cut'))
+    req.end()
+  })
+  t.equal(outcome, 'cut', 'the client learns the answer is incomplete')
+  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_upstream_errors_total\{kind="timeout"\} 1/)
+})
+
 t.test('a client that goes away releases the upstream request (no leaked sockets)', async (t) => {
   let upstreamClosed!: () => void
   const closed = new Promise<void>((r) => (upstreamClosed = r))
@@ -173,16 +218,17 @@ t.test('a large response reaches a slow reader whole (backpressure), with its up
     }
     more()
   })
-  const gw = await startTestGateway(t, { upstreamUrl: up.url })
+  // The reader's pauses add up to far more than the timeout: waiting for a client is no stall.
+  const gw = await startTestGateway(t, { upstreamUrl: up.url, config: { upstream: { timeoutMs: 100 } } })
   const u = new URL(gw.url)
   const { status, headers, body } = await new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
     const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', headers: auth }, (res) => {
       const parts: Buffer[] = []
-      // A slow reader: a pause after every chunk.
+      // A slow reader: a pause after every chunk, and one longer than the timeout.
       res.on('data', (c: Buffer) => {
         parts.push(c)
         res.pause()
-        setTimeout(() => res.resume(), 1)
+        setTimeout(() => res.resume(), parts.length === 3 ? 400 : 1)
       })
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }))
       res.on('error', reject)
