@@ -2,6 +2,7 @@ import t from 'tap'
 import fc from 'fast-check'
 import { parseApiPath, unsafePath } from '../../src/gateway/pipeline/route.js'
 import { ApiError } from '../../src/shared/errors.js'
+import { RELEASE_VERSION } from '../../src/shared/product.js'
 import { send, startTestGateway, startUpstream } from './helpers.js'
 
 function codeOf(path: string): string | null {
@@ -18,6 +19,9 @@ t.test('three address generations', async (t) => {
   t.same(parseApiPath('/api/v1/snapshots/1/lock'), { generation: 'original', endpointPath: 'snapshots/1/lock' })
   t.same(parseApiPath('/api/v6.0/auth/token'), { generation: 'path', release: '6.0', endpointPath: 'auth/token' })
   t.same(parseApiPath('/api/v07.05/version'), { generation: 'path', release: '7.5', endpointPath: 'version' })
+  t.same(parseApiPath('/api/v2/snapshots'), { generation: 'header', unknownVersion: 'v2', endpointPath: 'snapshots' }, 'a version-shaped segment of no generation')
+  t.same(parseApiPath('/api/version'), { generation: 'header', endpointPath: 'version' })
+  t.same(parseApiPath('/api/v2'), { generation: 'header', endpointPath: 'v2' }, 'a last segment is an endpoint name')
 })
 
 t.test('path tricks are refused before matching', async (t) => {
@@ -73,6 +77,20 @@ t.test('unknown endpoint 404, wrong method 405 with Allow', async (t) => {
   t.equal(na.status, 405)
   t.equal(na.headers.allow, 'GET, POST')
   t.equal((na.json() as { code: string }).code, 'API_METHOD_NOT_ALLOWED')
+})
+
+t.test('a version-shaped prefix of no generation is a version error: 410, not 404', async (t) => {
+  const gw = await startTestGateway(t)
+  for (const prefix of ['v2', 'v6', 'v0', 'v6.0.1', 'v10.2.3']) {
+    const r = await send(gw.url, `/api/${prefix}/snapshots`, { headers: { 'x-api-token': 'reader-key' } })
+    t.equal(r.status, 410, prefix)
+    t.same(r.json(), { message: `/api/${prefix}/ is not an API version: use /api/<endpoint> with the X-API-Version header (or the original /api/v1/)`, release_version: RELEASE_VERSION, api_version: '1' })
+    t.equal(r.headers['x-api-versions-supported'], '1')
+  }
+  const unknown = await send(gw.url, '/api/v2/nothing-here')
+  t.equal(unknown.status, 410)
+  t.equal((unknown.json() as { api_version: string }).api_version, '', 'no endpoint, no latest version')
+  t.equal((await send(gw.url, '/api/v1/nothing-here')).status, 404, 'under a real generation, an unknown endpoint stays 404')
 })
 
 t.test('authorization by the manifest: 401 without credentials, 403 without the scope', async (t) => {

@@ -3,15 +3,20 @@
  * `/api/v1/<endpoint>` the original one, `/api/v<major>.<minor>/<endpoint>` the deprecated path
  * generation. Anything that could step out of the generation prefix (dot segments, encoded
  * slashes or dots, doubled slashes, backslashes, control characters) is refused before matching.
+ * Any other version-shaped first segment (`/api/v2/…`, `/api/v6/…`, `/api/v6.0.1/…`) names no
+ * generation: a version error, 410 as the spec has for all of them, not 404.
  */
 import { ApiError } from '../../shared/errors.js'
 import { allowedMethods, type Access, type Endpoint } from '../../shared/manifest.js'
 import type { Generation, RequestContext } from '../context.js'
 import { compileEndpoints, versionsHeader } from './matcher.js'
 import type { Stage } from './runner.js'
+import { VersionGoneError } from './version.js'
 
 const API_PREFIX = '/api/'
 const RELEASE_SEGMENT = /^v(\d{1,3})\.(\d{1,3})$/
+/** A first segment shaped like a version: v, digits, and maybe more dotted digits. */
+const VERSION_SHAPED = /^v\d+(\.\d+)*$/
 
 /** The value of a hex digit's character code, or -1. */
 function hexValue(c: number): number {
@@ -51,6 +56,8 @@ function hasDotSegment(path: string): boolean {
 export interface ParsedApiPath {
   generation: Generation
   release?: string
+  /** A version-shaped first segment that names no generation (the request gets 410). */
+  unknownVersion?: string
   endpointPath: string
 }
 
@@ -72,6 +79,7 @@ export function parseApiPath(rawPath: string): ParsedApiPath {
   else {
     const m = first.charCodeAt(0) === 0x76 /* v */ ? RELEASE_SEGMENT.exec(first) : null
     if (m) parsed = { generation: 'path', release: `${Number(m[1])}.${Number(m[2])}`, endpointPath: after }
+    else if (slash > 0 && first.charCodeAt(0) === 0x76 && VERSION_SHAPED.test(first)) parsed = { generation: 'header', unknownVersion: first, endpointPath: after }
     else parsed = { generation: 'header', endpointPath: rest }
   }
   if (parsed.endpointPath === '') throw new ApiError('API_NOT_FOUND')
@@ -94,6 +102,13 @@ export function routeStage(): Stage<RequestContext> {
       if (parsed.release !== undefined) ctx.release = parsed.release
       ctx.endpointPath = parsed.endpointPath
       const match = matcher.match(parsed.endpointPath)
+      if (parsed.unknownVersion !== undefined) {
+        if (match) ctx.responseHeaders['x-api-versions-supported'] = versionsHeader(match.endpoint)
+        throw new VersionGoneError(
+          `/api/${parsed.unknownVersion}/ is not an API version: use /api/<endpoint> with the X-API-Version header (or the original /api/v1/)`,
+          match?.endpoint,
+        )
+      }
       if (!match) throw new ApiError('API_NOT_FOUND')
       ctx.endpoint = match.endpoint
       ctx.params = match.params
