@@ -47,6 +47,9 @@ export interface RequestContext {
   /** Whether the socket peer is a configured trusted proxy (its X-Forwarded-* are believed). */
   peerTrusted?: boolean
 
+  /** A rejection of the route or version stage, answered once the rate limit has counted the request. */
+  rejection?: unknown
+
   // Set by the rate-limit stage.
   rate?: RateDecision
 

@@ -21,6 +21,7 @@ export class GatewayRequest implements RequestContext {
   clientIp: string | undefined = undefined
   clientKey: string | undefined = undefined
   peerTrusted: boolean | undefined = undefined
+  rejection: unknown = undefined
   rate: RateDecision | undefined = undefined
   principal: Principal | null | undefined = undefined
   readonly responseHeaders: Record<string, string> = {}

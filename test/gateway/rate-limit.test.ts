@@ -68,11 +68,31 @@ t.test('per-endpoint limits count apart from the general one', async (t) => {
 })
 
 t.test('a spoofed X-Forwarded-For from an untrusted peer does not change the key', async (t) => {
+  // With no trusted proxies, and with some that the peer (127.0.0.1) is not one of.
+  for (const trustedProxies of [[], ['10.0.0.0/8', '192.0.2.1', '::1']]) {
+    const c = clock()
+    const gw = await startTestGateway(t, { config: { rateLimit: { perSecond: 3 }, server: { trustedProxies } }, now: c.now })
+    const s = [] as number[]
+    for (let i = 0; i < 5; i++) s.push((await send(gw.url, '/api/snapshots', { headers: { ...auth, 'x-forwarded-for': `203.0.113.${i}` } })).status)
+    t.same(s, [200, 200, 200, 429, 429], `trusted proxies: ${JSON.stringify(trustedProxies)}`)
+  }
+})
+
+t.test('bad requests count too: 404, 405 and 410 answers use up the per-IP limit', async (t) => {
   const c = clock()
   const gw = await startTestGateway(t, { config: { rateLimit: { perSecond: 3 } }, now: c.now })
-  const s = [] as number[]
-  for (let i = 0; i < 5; i++) s.push((await send(gw.url, '/api/snapshots', { headers: { ...auth, 'x-forwarded-for': `203.0.113.${i}` } })).status)
-  t.same(s, [200, 200, 200, 429, 429])
+  const nf = await send(gw.url, '/api/nope')
+  t.equal(nf.status, 404)
+  t.equal(nf.headers.ratelimit, '"ip";r=2;t=1', 'a rejected request carries the rate-limit headers of its decision')
+  t.equal((await send(gw.url, '/api/snapshots', { method: 'PUT', headers: auth })).status, 405)
+  t.equal((await send(gw.url, '/api/snapshots', { headers: { ...auth, 'x-api-version': '99' } })).status, 410)
+  const over = await send(gw.url, '/api/nope')
+  t.equal(over.status, 429, 'the fourth request of the second is refused, whatever it asks for')
+  t.equal((over.json() as { code: string }).code, 'API_TOO_MANY_REQUESTS')
+  t.equal((await send(gw.url, '/api/snapshots', { headers: auth })).status, 429, 'and so is a good one from the same address')
+  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_rate_limited_total\{endpoint="unmatched"\} 1/)
+  c.advance(900)
+  t.equal((await send(gw.url, '/api/snapshots', { headers: auth })).status, 200, 'next window')
 })
 
 t.test('behind a trusted proxy the client is the first untrusted hop from the right', async (t) => {

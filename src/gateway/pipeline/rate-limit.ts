@@ -46,7 +46,7 @@ function decide(ctx: RequestContext, deps: RateDeps, policy: string, key: string
   setRateHeaders(ctx.responseHeaders, policy, d, 1)
   ctx.rate = d
   if (d.allowed) return
-  const endpoint = ctx.endpoint?.path ?? 'unknown'
+  const endpoint = ctx.endpoint?.path ?? 'unmatched'
   deps.metrics.rateLimited(endpoint)
   if (deps.config().rateLimit.shadow) {
     ctx.log.info({ policy, key, limit }, 'rate limit exceeded (shadow mode: let through)')
@@ -62,8 +62,9 @@ export function rateLimitStage(deps: RateDeps): Stage<RequestContext> {
     run(ctx) {
       const cfg = deps.config().rateLimit
       if (!cfg.enabled) return
-      const endpoint = ctx.endpoint!.path
-      const override = cfg.endpoints[endpoint]
+      // A request the route stage rejected has no endpoint: it counts in the general limit.
+      const endpoint = ctx.endpoint?.path
+      const override = endpoint === undefined ? undefined : cfg.endpoints[endpoint]
       if (override !== undefined) return enforce(ctx, deps, `ip:${endpoint}`, `ip:${ctx.clientKey}:${endpoint}`, override)
       return enforce(ctx, deps, 'ip', `ip:${ctx.clientKey}`, cfg.perSecond)
     },

@@ -16,7 +16,7 @@ export interface Stage<C> {
 }
 
 /** The error of a stage, tagged with the stage's name (for the log) unless it already is. */
-function tagged(err: unknown, stage: { name: string }): unknown {
+export function tagged(err: unknown, stage: { name: string }): unknown {
   if (err !== null && typeof err === 'object' && !('stage' in err)) {
     Object.defineProperty(err, 'stage', { value: stage.name, enumerable: false })
   }
