@@ -37,6 +37,8 @@ export interface GatewayDeps {
   metrics?: GatewayMetrics
   /** Readiness of Redis, when the rate limiter uses it. */
   redisReady?: () => Promise<boolean>
+  /** How long (ms) a probe of the dependencies answers later /readyz calls too (default 1000). */
+  readyReuseMs?: number
 }
 
 export interface Gateway {
@@ -141,8 +143,25 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return up
   }
 
+  /**
+   * The last probe of the dependencies: /readyz calls while it runs, or within `readyReuseMs` of its
+   * answer, share it, so that a flood of /readyz (the public port answers it, unauthenticated)
+   * cannot multiply the queries to the database, Redis and the inventory.
+   */
+  const reuseMs = deps.readyReuseMs ?? 1000
+  let lastProbe: { settledAt: number | undefined; result: Promise<[boolean, boolean, boolean | undefined]> } | undefined
+  function probe(): Promise<[boolean, boolean, boolean | undefined]> {
+    const t = performance.now()
+    if (lastProbe && (lastProbe.settledAt === undefined || t - lastProbe.settledAt < reuseMs)) return lastProbe.result
+    // Never rejects: every part is caught.
+    const entry: NonNullable<typeof lastProbe> = { settledAt: undefined, result: Promise.all([safe(deps.auth.ready()), safe(upstreamReady()), redisUp()]) }
+    void entry.result.then(() => (entry.settledAt = performance.now()))
+    lastProbe = entry
+    return entry.result
+  }
+
   async function ready(): Promise<Readiness> {
-    const [database, upstream, redis] = await Promise.all([safe(deps.auth.ready()), safe(upstreamReady()), redisUp()])
+    const [database, upstream, redis] = await probe()
     const checks: Record<string, boolean> = { database, upstream, accepting: !draining }
     const ok = Object.values(checks).every(Boolean)
     const degraded: string[] = []

@@ -89,6 +89,8 @@ export interface StackOptions {
   upstreamUrl?: string
   log?: ReturnType<typeof createLogger>
   redisReady?: () => Promise<boolean>
+  /** Default 0 here: tests change a dependency and look at /readyz at once. */
+  readyReuseMs?: number
 }
 
 export async function startTestGateway(t: Teardown, options: StackOptions = {}): Promise<RunningGateway & { config: Readonly<Config> }> {
@@ -108,6 +110,7 @@ export async function startTestGateway(t: Teardown, options: StackOptions = {}):
     adminPort: 0,
     adminHost: '127.0.0.1',
     ...(options.redisReady ? { redisReady: options.redisReady } : {}),
+    readyReuseMs: options.readyReuseMs ?? 0,
   })
   t.teardown(() => gw.close(0))
   return { ...gw, config }

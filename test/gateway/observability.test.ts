@@ -1,5 +1,5 @@
 import t from 'tap'
-import { KEYS, apiKeyAuth, memoryLog, send, startTestGateway } from './helpers.js'
+import { KEYS, apiKeyAuth, memoryLog, send, startTestGateway, startUpstream } from './helpers.js'
 
 t.test('one access-log line per request with the listed fields and no secret', async (t) => {
   const { log, lines } = memoryLog()
@@ -63,4 +63,31 @@ t.test('/readyz fails when the database or the inventory fails, whatever Redis s
   const down = await send(gw.url, '/readyz')
   t.equal(down.status, 503)
   t.same(down.json(), { status: 'not ready', checks: { database: false, upstream: true, accepting: true, redis: false } })
+})
+
+t.test('a flood of /readyz shares the probes of the dependencies', async (t) => {
+  let inventoryProbes = 0
+  let databaseProbes = 0
+  const up = await startUpstream(t, (req, res) => {
+    if (req.url === '/readyz') inventoryProbes++
+    res.end('{}')
+  })
+  const gw = await startTestGateway(t, {
+    upstreamUrl: up.url,
+    readyReuseMs: 60_000,
+    auth: {
+      ...apiKeyAuth(KEYS),
+      ready: async () => {
+        databaseProbes++
+        return true
+      },
+    },
+  })
+  const answers = await Promise.all(Array.from({ length: 20 }, () => send(gw.url, '/readyz')))
+  for (let i = 0; i < 20; i++) answers.push(await send(gw.url, '/readyz'))
+  t.same(new Set(answers.map((r) => r.status)), new Set([200]))
+  t.equal(inventoryProbes, 1, 'one probe of the inventory for forty calls')
+  t.equal(databaseProbes, 1, 'and one of the database')
+  gw.gateway.startDrain()
+  t.equal((await send(gw.url, '/readyz')).status, 503, 'draining shows at once, whatever the probe said')
 })
