@@ -53,3 +53,33 @@ t.test('SIGHUP reloads', async (t) => {
   process.emit('SIGHUP', 'SIGHUP')
   t.equal(applied, 1)
 })
+
+t.test('a sunset moved or its enforcement switched off in api.json: the path generation answers again, no restart', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'netinv-cfg-'))
+  const path = (sunset: string, enforce: boolean) => ({ versioning: { generations: { path: { deprecated: true, sunset, enforce } } } })
+  writeConfig(dir, path('2026-02-01T00:00:00Z', true))
+  const { log } = memoryLog()
+  // The clock just after the published sunset.
+  const gw = await startTestGateway(t, { now: () => Date.parse('2026-03-01T00:00:00Z'), config: path('2026-02-01T00:00:00Z', true) })
+  const watch = watchConfig({ configDir: dir, log, apply: (c) => gw.gateway.setConfig(c), debounceMs: 20 })
+  t.teardown(() => watch.stop())
+  const auth = { 'x-api-token': 'reader-key' }
+  t.equal((await send(gw.url, '/api/v7.5/snapshots', { headers: auth })).status, 410, 'past the sunset')
+
+  writeConfig(dir, path('2027-02-01T00:00:00Z', true))
+  await until(() => gw.gateway.config().versioning.generations.path.sunset === '2027-02-01T00:00:00Z', 'the moved sunset')
+  const moved = await send(gw.url, '/api/v7.5/snapshots', { headers: auth })
+  t.equal(moved.status, 200, 'the sunset moved later')
+  t.equal(moved.headers.deprecation, 'true')
+  t.equal(moved.headers.sunset, '2027-02-01T00:00:00Z')
+
+  writeConfig(dir, path('2026-02-01T00:00:00Z', false))
+  await until(() => gw.gateway.config().versioning.generations.path.enforce === false, 'enforcement off')
+  const announced = await send(gw.url, '/api/v7.5/snapshots', { headers: auth })
+  t.equal(announced.status, 200, 'past the sunset, enforcement off')
+  t.equal(announced.headers.sunset, '2026-02-01T00:00:00Z')
+
+  writeConfig(dir, path('2026-02-01T00:00:00Z', true))
+  await until(() => gw.gateway.config().versioning.generations.path.enforce === true, 'enforcement on')
+  t.equal((await send(gw.url, '/api/v7.5/snapshots', { headers: auth })).status, 410, 'and back')
+})
