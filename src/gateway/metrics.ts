@@ -93,7 +93,7 @@ export function createMetrics(): GatewayMetrics {
         out.push(`netinv_gateway_request_duration_seconds_sum${labels({ endpoint })} ${h.sum}`)
         out.push(`netinv_gateway_request_duration_seconds_count${labels({ endpoint })} ${h.count}`)
       }
-      out.push('# HELP netinv_gateway_rate_limited_total Requests rejected with 429.')
+      out.push('# HELP netinv_gateway_rate_limited_total Requests over a rate limit: answered 429, or let through in shadow mode.')
       out.push('# TYPE netinv_gateway_rate_limited_total counter')
       for (const [endpoint, n] of limited) out.push(`netinv_gateway_rate_limited_total${labels({ endpoint })} ${n}`)
       out.push('# HELP netinv_gateway_upstream_errors_total Forwarding failures by kind.')

@@ -13,6 +13,7 @@ import type { AuthService } from '../../src/gateway/auth/types.js'
 import type { LocalHandlers } from '../../src/gateway/context.js'
 import { createMemoryLimiter, type Limiter } from '../../src/gateway/ratelimit/index.js'
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js'
+import type { GatewayMetrics } from '../../src/gateway/metrics.js'
 
 export interface Teardown {
   teardown(fn: () => unknown): void
@@ -91,6 +92,7 @@ export interface StackOptions {
   redisReady?: () => Promise<boolean>
   /** Default 0 here: tests change a dependency and look at /readyz at once. */
   readyReuseMs?: number
+  metrics?: GatewayMetrics
 }
 
 export async function startTestGateway(t: Teardown, options: StackOptions = {}): Promise<RunningGateway & { config: Readonly<Config> }> {
@@ -111,6 +113,7 @@ export async function startTestGateway(t: Teardown, options: StackOptions = {}):
     adminHost: '127.0.0.1',
     ...(options.redisReady ? { redisReady: options.redisReady } : {}),
     readyReuseMs: options.readyReuseMs ?? 0,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   })
   t.teardown(() => gw.close(0))
   return { ...gw, config }

@@ -6,7 +6,8 @@ import { createMetrics } from '../../src/gateway/metrics.js'
 import { compileConfig } from '../../src/shared/config/index.js'
 import { silentLogger } from '../../src/shared/log.js'
 import { REDIS_URL } from '../helpers/db.js'
-import { send, startTestGateway, startUpstream, type Teardown } from './helpers.js'
+import { memoryLog, send, startTestGateway, startUpstream, type Teardown } from './helpers.js'
+import { HAS_REDIS_SERVER, startRedisServer } from './redis-server.js'
 
 const auth = { 'x-api-token': 'reader-key' }
 /** 100 ms into a one-second window, so N requests certainly fall in one window. */
@@ -121,4 +122,39 @@ t.test('optional per-API-key limit across client addresses', async (t) => {
   for (let i = 0; i < 3; i++) s.push((await send(gw.url, '/api/snapshots', { headers: auth })).status)
   t.same(s, [200, 200, 429])
   t.equal((await send(gw.url, '/api/snapshots', { headers: { 'x-api-token': 'writer-key' } })).status, 200, 'another key')
+})
+
+t.test('Redis stopped mid-run, through the gateway: requests keep their answers under a per-replica limit, /readyz degrades, then all is back', { skip: !HAS_REDIS_SERVER && 'no redis-server' }, async (t) => {
+  const server = await startRedisServer(t)
+  const c = clock()
+  const metrics = createMetrics()
+  const { log, lines } = memoryLog()
+  const config = compileConfig({ rateLimit: { perSecond: 3, redisTimeoutMs: 100 } })
+  const setup = createLimiter({ redisUrl: server.url, config: () => config, log, metrics, now: c.now, prefix: `netinv:t:${randomBytes(6).toString('hex')}:` })
+  t.teardown(() => setup.close())
+  if (!(await whenReady(setup.redis!, 5000))) throw new Error('the test redis-server is not ready')
+  const gw = await startTestGateway(t, { config: { rateLimit: { perSecond: 3, redisTimeoutMs: 100 } }, limiter: setup.limiter, redisReady: setup.redisReady, metrics, log, now: c.now })
+  const readiness = async () => (await send(gw.url, '/readyz')).json() as { status: string; degraded?: string[] }
+  t.equal((await send(gw.url, '/api/snapshots', { headers: auth })).status, 200)
+  t.equal((await readiness()).status, 'ready')
+
+  await server.stop()
+  c.advance(1000)
+  const during = [] as number[]
+  for (let i = 0; i < 4; i++) during.push((await send(gw.url, '/api/snapshots', { headers: auth })).status)
+  t.same(during, [200, 200, 200, 429], 'answered at once, under this replica’s own limit')
+  t.same(await readiness(), { status: 'degraded', checks: { database: true, upstream: true, accepting: true, redis: false }, degraded: ['redis'] })
+  t.ok(lines.some((l) => l.msg === 'rate limiter: Redis unavailable, using the in-process limit of this replica'), 'logged')
+  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_ratelimit_redis_fallbacks_total [1-9]/)
+
+  await server.start()
+  let back = false
+  for (let i = 0; i < 200 && !back; i++) {
+    c.advance(1000)
+    await send(gw.url, '/api/snapshots', { headers: auth })
+    back = lines.some((l) => l.msg === 'rate limiter: Redis is back, shared limits restored')
+    if (!back) await new Promise((r) => setTimeout(r, 25))
+  }
+  t.ok(back, 'decisions come from Redis again')
+  t.equal((await readiness()).status, 'ready')
 })
