@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto'
 import { ApiError } from '../shared/errors.js'
 import { Router, sendError, sendJson } from '../shared/http/index.js'
 import { INTERNAL_HEADER, decodeInternal, decodePrincipal, safeEqual } from '../shared/principal.js'
+import { RELEASE_VERSION } from '../shared/product.js'
+import { assertRoutesMatchManifest, servedEndpoint } from './manifest.js'
 import type { InventoryDeps, InventoryRequest } from './context.js'
 import { registerRoutes } from './routes/index.js'
 
@@ -27,6 +29,12 @@ export async function createInventoryApp(options: InventoryOptions): Promise<Inv
   const { internalSecret, ...deps } = options
   const router = new Router<InventoryRequest>()
   const lifecycle = await registerRoutes(router, deps)
+  try {
+    assertRoutesMatchManifest(router.list())
+  } catch (err) {
+    await lifecycle.close()
+    throw err
+  }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID()
@@ -44,7 +52,16 @@ export async function createInventoryApp(options: InventoryOptions): Promise<Inv
         if (internal === null || !safeEqual(internal.secret, internalSecret)) throw new ApiError('API_INTERNAL_AUTH_REQUIRED')
         if (!url.pathname.startsWith(API_PREFIX)) throw new ApiError('API_NOT_FOUND')
         const path = url.pathname.slice(API_PREFIX.length)
-        const { handler, match } = router.resolve(req.method ?? 'GET', path)
+        const { handler, match, pattern } = router.resolve(req.method ?? 'GET', path)
+        const served = servedEndpoint(pattern)
+        if (served && !served.versions.has(internal.apiVersion)) {
+          // The spec's body for version errors (the gateway answers these before forwarding).
+          return sendJson(res, 410, {
+            message: `Version ${internal.apiVersion} of ${served.endpoint.path} is not supported (supported: ${[...served.versions].join(',')})`,
+            release_version: RELEASE_VERSION,
+            api_version: String(served.latest),
+          })
+        }
         const ctx: InventoryRequest = {
           deps,
           log,

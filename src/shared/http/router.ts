@@ -30,14 +30,14 @@ export class Router<C> {
   }
 
   /** Resolves a path (relative, no leading slash); throws 404/405 as ApiError. */
-  resolve(method: string, path: string): { handler: RouteHandler<C>; match: RouteMatch } {
+  resolve(method: string, path: string): { handler: RouteHandler<C>; match: RouteMatch; pattern: string } {
     const allowed = new Set<string>()
     for (const route of this.routes) {
       const params = matchPattern(route.pattern, path)
       if (!params) continue
       if (route.method === method || (method === 'HEAD' && route.method === 'GET')) {
         const { '*': rest, ...named } = params
-        return { handler: route.handler, match: { params: named, rest } }
+        return { handler: route.handler, match: { params: named, rest }, pattern: route.pattern }
       }
       allowed.add(route.method)
     }
