@@ -480,7 +480,12 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       } finally {
         starting = undefined
       }
-      if (state.failed || res.destroyed) return
+      if (state.failed) return
+      if (res.destroyed) {
+        // The client went away while the pipeline ran: its 'close' has passed, release now.
+        dropUpstream(res, state.proxyReq, undefined)
+        return
+      }
       deadlines.watch(state)
       pending.set(res, state)
       res.on('close', responseClosed)

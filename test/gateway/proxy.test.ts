@@ -2,7 +2,7 @@ import t from 'tap'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { connectionListed, internalValue, responseHeaderList } from '../../src/gateway/proxy.js'
 import { decodeInternal, decodePrincipal, encodeInternal } from '../../src/shared/principal.js'
-import { READER, SECRET, send, startTestGateway, startUpstream } from './helpers.js'
+import { KEYS, READER, SECRET, apiKeyAuth, memoryLog, send, startTestGateway, startUpstream } from './helpers.js'
 
 const auth = { 'x-api-token': 'reader-key' }
 
@@ -147,6 +147,46 @@ t.test('a client that goes away releases the upstream request (no leaked sockets
   t.pass('the upstream connection was closed after the client aborted')
   const sockets = await new Promise<number>((r) => up.server.getConnections((_e, n) => r(n)))
   t.equal(sockets, 0)
+})
+
+t.test('a client that goes away while its request is still being checked: nothing reaches the upstream', async (t) => {
+  let received = 0
+  const up = await startUpstream(t, (_req, res) => {
+    received++
+    res.end('{}')
+  })
+  let arrived!: () => void
+  const arrival = new Promise<void>((r) => (arrived = r))
+  let letThrough!: () => void
+  const held = new Promise<void>((r) => (letThrough = r))
+  const keys = apiKeyAuth(KEYS)
+  const { log, lines } = memoryLog()
+  const gw = await startTestGateway(t, {
+    upstreamUrl: up.url,
+    log,
+    auth: {
+      ...keys,
+      // Authentication waits (a slow identity store) until the client has gone.
+      authenticate: async (ctx) => {
+        arrived()
+        await held
+        return keys.authenticate(ctx)
+      },
+    },
+  })
+  const u = new URL(gw.url)
+  const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', headers: auth })
+  req.on('error', () => {})
+  req.end()
+  await arrival
+  req.destroy()
+  // The gateway has seen the connection close once the request's access line (499) is written.
+  for (let i = 0; i < 400 && !lines.some((l) => l.status === 499); i++) await new Promise((r) => setTimeout(r, 10))
+  t.ok(lines.some((l) => l.status === 499), 'the gateway saw the client go')
+  letThrough()
+  // Another request goes through the same upstream afterwards: the first would have been sent before it.
+  t.equal((await send(gw.url, '/api/snapshots', { headers: auth })).status, 200)
+  t.equal(received, 1, 'only the second request reached the upstream')
 })
 
 t.test('request bodies stream through under the limit; over it: 413', async (t) => {
