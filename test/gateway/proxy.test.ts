@@ -6,6 +6,40 @@ import { KEYS, READER, SECRET, apiKeyAuth, memoryLog, send, startTestGateway, st
 
 const auth = { 'x-api-token': 'reader-key' }
 
+/**
+ * How a GET /api/snapshots through the gateway ends for its client: 'ended' (whole), 'cut'
+ * (incomplete: the connection was closed under it) or, after 10 s, still waiting (a hang; a
+ * generous bound, many times any timeout the tests set).
+ */
+function howItEnds(base: string): Promise<string> {
+  const u = new URL(base)
+  return new Promise<string>((resolve) => {
+    const hung = setTimeout(() => resolve('still waiting after 10 s'), 10_000)
+    const done = (how: string) => {
+      clearTimeout(hung)
+      resolve(how)
+    }
+    const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', headers: auth }, (res) => {
+      res.on('data', () => {})
+      res.on('end', () => done('ended'))
+      res.on('error', () => done('cut'))
+      res.on('aborted', () => done('cut'))
+    })
+    req.on('error', () => done('cut'))
+    req.end()
+  })
+}
+
+/** Sends GET /api/snapshots through the gateway and drops the connection once `arrival` settles. */
+async function goneOnceArrived(base: string, arrival: Promise<void>): Promise<void> {
+  const u = new URL(base)
+  const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', headers: auth })
+  req.on('error', () => {})
+  req.end()
+  await arrival
+  req.destroy()
+}
+
 t.test('header hygiene: client identity and forwarding headers never pass; ours are set', async (t) => {
   const gw = await startTestGateway(t)
   const r = await send(gw.url, '/api/snapshots?a=1&b=2', {
@@ -106,24 +140,7 @@ t.test('an upstream that stalls in the middle of its answer: the client connecti
     res.write('{"partial":') // and nothing more, the connection kept open
   })
   const gw = await startTestGateway(t, { upstreamUrl: up.url, config: { upstream: { timeoutMs: 200 } } })
-  const u = new URL(gw.url)
-  const outcome = await new Promise<string>((resolve) => {
-    // A generous bound, many times the timeout: without the cut the client waits for ever.
-    const hung = setTimeout(() => resolve('still waiting after 10 s'), 10_000)
-    const done = (how: string) => {
-      clearTimeout(hung)
-      resolve(how)
-    }
-    const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', headers: auth }, (res) => {
-      res.on('data', () => {})
-      res.on('end', () => done('ended'))
-      res.on('error', () => done('cut'))
-      res.on('aborted', () => done('cut'))
-    })
-    req.on('error', () => done('cut'))
-    req.end()
-  })
-  t.equal(outcome, 'cut', 'the client learns the answer is incomplete')
+  t.equal(await howItEnds(gw.url), 'cut', 'the client learns the answer is incomplete')
   t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_upstream_errors_total\{kind="timeout"\} 1/)
 })
 
@@ -137,12 +154,7 @@ t.test('a client that goes away releases the upstream request (no leaked sockets
     arrived()
   })
   const gw = await startTestGateway(t, { upstreamUrl: up.url })
-  const u = new URL(gw.url)
-  const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', headers: auth })
-  req.on('error', () => {})
-  req.end()
-  await arrival
-  req.destroy()
+  await goneOnceArrived(gw.url, arrival)
   await closed
   t.pass('the upstream connection was closed after the client aborted')
   const sockets = await new Promise<number>((r) => up.server.getConnections((_e, n) => r(n)))
@@ -174,12 +186,7 @@ t.test('a client that goes away while its request is still being checked: nothin
       },
     },
   })
-  const u = new URL(gw.url)
-  const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', headers: auth })
-  req.on('error', () => {})
-  req.end()
-  await arrival
-  req.destroy()
+  await goneOnceArrived(gw.url, arrival)
   // The gateway has seen the connection close once the request's access line (499) is written.
   for (let i = 0; i < 400 && !lines.some((l) => l.status === 499); i++) await new Promise((r) => setTimeout(r, 10))
   t.ok(lines.some((l) => l.status === 499), 'the gateway saw the client go')
@@ -291,18 +298,7 @@ t.test('an upstream that dies in the middle of a response: the client connection
     setTimeout(() => res.socket?.destroy(), 20)
   })
   const gw = await startTestGateway(t, { upstreamUrl: up.url })
-  const u = new URL(gw.url)
-  const outcome = await new Promise<string>((resolve) => {
-    const req = httpRequest({ host: u.hostname, port: u.port, path: '/api/snapshots', headers: auth }, (res) => {
-      res.on('data', () => {})
-      res.on('end', () => resolve('ended'))
-      res.on('error', () => resolve('cut'))
-      res.on('aborted', () => resolve('cut'))
-    })
-    req.on('error', () => resolve('cut'))
-    req.end()
-  })
-  t.equal(outcome, 'cut', 'the client learns the response is incomplete')
+  t.equal(await howItEnds(gw.url), 'cut', 'the client learns the response is incomplete')
 })
 
 t.test('a request without a body reaches the upstream without one', async (t) => {
