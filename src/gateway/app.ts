@@ -149,8 +149,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
    * cannot multiply the queries to the database, Redis and the inventory.
    */
   const reuseMs = deps.readyReuseMs ?? 1000
-  let lastProbe: { settledAt: number | undefined; result: Promise<[boolean, boolean, boolean | undefined]> } | undefined
-  function probe(): Promise<[boolean, boolean, boolean | undefined]> {
+  /** database, upstream, redis (undefined: no Redis configured). */
+  type Probed = [boolean, boolean, boolean | undefined]
+  let lastProbe: { settledAt: number | undefined; result: Promise<Probed> } | undefined
+  function probe(): Promise<Probed> {
     const t = performance.now()
     if (lastProbe && (lastProbe.settledAt === undefined || t - lastProbe.settledAt < reuseMs)) return lastProbe.result
     // Never rejects: every part is caught.

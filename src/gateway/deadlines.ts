@@ -4,9 +4,9 @@
  * Each sweep asks `check` about every watched entry and drops those it no longer needs to watch
  * (expired and dealt with, or settled). An entry that settles can leave at once (`unwatch`, O(1)),
  * so finished requests are not kept alive until the next sweep; `check` itself may unwatch any
- * entry (dealing with one can settle it), and the sweep then drops it without losing another. The timer runs while entries
- * are watched (it stops at the first sweep that finds none) and never keeps the process alive;
- * a deadline is met within one tick.
+ * entry (dealing with one can settle it), and the sweep then drops it without losing another.
+ * The timer runs while entries are watched (it stops at the first sweep that finds none) and
+ * never keeps the process alive; a deadline is met within one tick.
  */
 
 /** An entry knows its place in the watch (-1: not watched). */

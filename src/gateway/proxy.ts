@@ -135,7 +135,6 @@ class Pending implements Watched {
   /** The upstream request, from its creation (before it has a connection). */
   proxyReq: ClientRequest | undefined = undefined
   proxyRes: IncomingMessage | undefined = undefined
-  tooLarge = false
   /** Answered with an error already (a later error of the same forwarding is not answered again). */
   failed = false
   /** performance.now() by which a connecting upstream socket must be connected (0: not connecting). */
@@ -336,6 +335,21 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   const { connectTimeoutMs: firstConnect, timeoutMs: firstTimeout } = initial
 
   /**
+   * Abandons the upstream request with the error that becomes the client's answer: through the
+   * request's 'error' event once it has a connection; answered here while it still waits for
+   * one (no event would come before one is free, and destroyed, it gives that one back).
+   */
+  function abandon(state: Pending, err: UpstreamError): void {
+    const proxyReq = state.proxyReq
+    if (proxyReq?.socket) {
+      proxyReq.destroy(err)
+      return
+    }
+    proxyReq?.destroy()
+    onError(err, state.ctx.req, state.ctx.res)
+  }
+
+  /**
    * The deadline check of a forwarding (see DeadlineWatch): true while it must still be watched.
    * Past the connect deadline its upstream request is destroyed with the error that becomes 502;
    * past the answer deadline with the one that becomes 504, or, still waiting for a connection
@@ -366,12 +380,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       return false
     }
     if (now >= state.answerBy) {
-      if (proxyReq.socket) proxyReq.destroy(new UpstreamError('UPSTREAM_TIMEOUT'))
-      else {
-        // Destroyed before it has a connection, it gives the connection back when it gets one.
-        proxyReq.destroy()
-        onError(new UpstreamError('UPSTREAM_TIMEOUT'), state.ctx.req, state.ctx.res)
-      }
+      abandon(state, new UpstreamError('UPSTREAM_TIMEOUT'))
       return false
     }
     return true
@@ -408,10 +417,6 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const state = pending.get(req)
     if (!state) return
     state.proxyReq = proxyReq
-    if (state.tooLarge) {
-      proxyReq.destroy(new UpstreamError('BODY_TOO_LARGE'))
-      return
-    }
     if (proxyReq.socket?.connecting) state.connectBy = performance.now() + options.config().upstream.connectTimeoutMs
   })
 
@@ -455,20 +460,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       req.url = `/api/${ctx.endpointPath}${ctx.search ? `?${ctx.search}` : ''}`
       const hasBody = req.headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > 0)
       const buffer = hasBody
-        ? bodyOf(
-            req.pipe(
-              bodyLimiter(limit, () => {
-                state.tooLarge = true
-                const proxyReq = state.proxyReq
-                if (proxyReq?.socket) proxyReq.destroy(new UpstreamError('BODY_TOO_LARGE'))
-                else if (proxyReq) {
-                  // Still waiting for a connection: no error would come before one is free.
-                  proxyReq.destroy()
-                  onError(new UpstreamError('BODY_TOO_LARGE'), req, res)
-                }
-              }),
-            ),
-          )
+        ? bodyOf(req.pipe(bodyLimiter(limit, () => abandon(state, new UpstreamError('BODY_TOO_LARGE')))))
         : undefined
       req.headers = forwardedHeaders(ctx, options.internalSecret)
       state.answerBy = performance.now() + options.config().upstream.timeoutMs

@@ -77,9 +77,10 @@ export function parseApiPath(rawPath: string): ParsedApiPath {
   let parsed: ParsedApiPath
   if (first === 'v1') parsed = { generation: 'original', endpointPath: after }
   else {
-    const m = first.charCodeAt(0) === 0x76 /* v */ ? RELEASE_SEGMENT.exec(first) : null
+    const startsWithV = first.charCodeAt(0) === 0x76 /* v */
+    const m = startsWithV ? RELEASE_SEGMENT.exec(first) : null
     if (m) parsed = { generation: 'path', release: `${Number(m[1])}.${Number(m[2])}`, endpointPath: after }
-    else if (slash > 0 && first.charCodeAt(0) === 0x76 && VERSION_SHAPED.test(first)) parsed = { generation: 'header', unknownVersion: first, endpointPath: after }
+    else if (startsWithV && slash > 0 && VERSION_SHAPED.test(first)) parsed = { generation: 'header', unknownVersion: first, endpointPath: after }
     else parsed = { generation: 'header', endpointPath: rest }
   }
   if (parsed.endpointPath === '') throw new ApiError('API_NOT_FOUND')
