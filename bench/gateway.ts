@@ -20,10 +20,15 @@
  * may run on the gateway's core takes the gateway's CPU and delays its answers, as Redis on
  * another host would not.
  *
- *   npm run bench:gateway -- [--seconds 3] [--rounds 5] [--concurrency 32] [--redis own | redis://host:port | none]
- *                            [--db postgres://…/any-db | none] [--no-pin]
+ *   npm run bench:gateway -- [--seconds 3] [--rounds 5] [--latency-rounds 9] [--concurrency 32]
+ *                            [--redis own | redis://host:port | none] [--db postgres://…/any-db | none] [--no-pin]
  *   (BENCH_LOG_LEVEL=warn drops the access log, to see its share; BENCH_ACCESS_LOG=<file> keeps it,
- *   with the gateway's own view of each request's duration)
+ *   with the gateway's own view of each request's duration; BENCH_DIAG=1 prints, for every
+ *   latency round, each server's event-loop delay and GC pauses and the gateway's rate-limit
+ *   decision times; BENCH_PROFILE and BENCH_NODE_ARGS: see startRole)
+ *
+ * Before and after the run, bench/pauses.ts measures how much the machine itself stops its CPUs:
+ * a p99 below that floor cannot be shown on that machine, whatever the server does.
  *
  * Targets: gateway/bare throughput >= 0.85; p99 added by the gateway (vs direct) <= 2 ms.
  */
@@ -37,6 +42,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closedLoop, openLoop, percentile, type Target } from './load.js'
+import { describePauses, machinePauses } from './pauses.js'
 import type * as SharedConfigModule from '../src/shared/config/index.js'
 import type * as SharedDbModule from '../src/shared/db/index.js'
 import type * as SharedLogModule from '../src/shared/log.js'
@@ -117,6 +123,7 @@ async function roleGateway(target: string, redisUrl: string, dbUrl: string): Pro
   const metrics = createMetrics()
   const limits = createLimiter({ redisUrl: redisUrl === 'none' ? undefined : redisUrl, config: () => config, log, metrics, prefix: `netinv:bench:${process.pid}:` })
   if (limits.redis && !(await whenReady(limits.redis, 5000))) throw new Error(`Redis at ${redisUrl} is not ready`)
+  if (process.env.BENCH_DIAG) await diagnose('gateway', limits.limiter as never)
   // The identity store: a throwaway PostgreSQL database that the bench made (--db), as a gateway
   // is deployed beside its replicas; else an in-memory PGlite (see throwawayDatabase below).
   const db = dbUrl ? createPostgresDb({ url: dbUrl, max: 4 }) : await createPgliteDb()
@@ -242,7 +249,7 @@ async function privateRedis(): Promise<{ url: string; child: ChildProcess } | nu
 // ── orchestration ──────────────────────────────────────────────────────────────────────────
 
 /** CPU lists for the server under test and for everything else; null: no pinning. */
-function cpuPlan(): { sut: string; rest: string } | null {
+function cpuPlan(): { sut: string; rest: string; cpus: number[] } | null {
   if (args.includes('--no-pin') || process.platform !== 'linux') return null
   const n = availableParallelism()
   if (n < 2) return null
@@ -251,13 +258,15 @@ function cpuPlan(): { sut: string; rest: string } | null {
   } catch {
     return null
   }
-  return { sut: String(n - 1), rest: n === 2 ? '0' : `0-${n - 2}` }
+  return { sut: String(n - 1), rest: n === 2 ? '0' : `0-${n - 2}`, cpus: Array.from({ length: n }, (_, i) => i) }
 }
 
 function startRole(cpus: string | undefined, role: string, ...rest: string[]): Promise<Ready & { child: ChildProcess }> {
-  // BENCH_PROFILE=<dir> writes a CPU profile of each server process there.
+  // BENCH_PROFILE=<dir> writes a CPU profile of each server process there; BENCH_NODE_ARGS adds
+  // options of node's or V8's to the servers' command line (say, --trace-deopt).
   const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []
-  const node = [...prof, '--import', 'tsx', fileURLToPath(import.meta.url), '--role', role, ...rest]
+  const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  const node = [...prof, ...extra, '--import', 'tsx', fileURLToPath(import.meta.url), '--role', role, ...rest]
   const child = cpus ? spawn('taskset', ['-c', cpus, process.execPath, ...node], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, node, { stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (line) => resolve({ ...(JSON.parse(line) as Ready), child }))
@@ -265,9 +274,41 @@ function startRole(cpus: string | undefined, role: string, ...rest: string[]): P
   })
 }
 
+/**
+ * BENCH_DIAG=1: each server process keeps its event-loop delay, GC pauses and (gateway) the time
+ * the rate limiter takes to decide; on SIGUSR2 it prints them to stderr and starts afresh.
+ */
+async function diagnose(role: string, limiter?: { consume: (...a: never[]) => unknown }): Promise<void> {
+  const { monitorEventLoopDelay, PerformanceObserver, createHistogram } = await import('node:perf_hooks')
+  const loop = monitorEventLoopDelay({ resolution: 1 })
+  loop.enable()
+  const gc = createHistogram()
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gc.record(Math.max(1, Math.round(e.duration * 1000)))
+  }).observe({ entryTypes: ['gc'] })
+  const decide = createHistogram()
+  if (limiter) {
+    const consume = limiter.consume.bind(limiter) as (...a: unknown[]) => unknown
+    ;(limiter as { consume: (...a: unknown[]) => unknown }).consume = (...a: unknown[]) => {
+      const t0 = performance.now()
+      const d = consume(...a)
+      if (d instanceof Promise) return d.finally(() => decide.record(Math.max(1, Math.round((performance.now() - t0) * 1000))))
+      return d
+    }
+  }
+  const us = (h: { percentile(p: number): number; max: number; count: number }) => `n ${h.count} p50 ${h.percentile(50)} p99 ${h.percentile(99)} max ${h.max} µs`
+  process.on('SIGUSR2', () => {
+    process.stderr.write(`  [${role}] loop delay p50 ${(loop.percentile(50) / 1000).toFixed(0)} p99 ${(loop.percentile(99) / 1000).toFixed(0)} max ${(loop.max / 1000).toFixed(0)} µs; gc ${us(gc)} total ${((gc.mean * gc.count) / 1000).toFixed(1)} ms${limiter ? `; limiter ${us(decide)}` : ''}\n`)
+    loop.reset()
+    gc.reset()
+    decide.reset()
+  })
+}
+
 async function main(): Promise<void> {
   const role = opt('role', '')
   if (role) {
+    if (process.env.BENCH_DIAG && role !== 'gateway') await diagnose(role)
     const ready = role === 'upstream' ? await roleUpstream() : role === 'bare' ? await roleBare(opt('target', '')) : await roleGateway(opt('target', ''), opt('redis', ''), opt('db', ''))
     console.log(JSON.stringify(ready))
     process.on('SIGINT', () => process.exit(0))
@@ -276,8 +317,11 @@ async function main(): Promise<void> {
   const seconds = Number(opt('seconds', '3'))
   const concurrency = Number(opt('concurrency', '32'))
   const rounds = Number(opt('rounds', '5'))
+  const latencyRounds = Number(opt('latency-rounds', '9'))
   const warmup = Number(opt('warmup', '8'))
   const plan = cpuPlan()
+  // Before anything runs: how much the machine itself stops its CPUs (see bench/pauses.ts).
+  if (plan) console.log(`machine pauses before the run: ${describePauses(await machinePauses(plan.cpus))}`)
   if (plan) execFileSync('taskset', ['-cp', plan.rest, String(process.pid)], { stdio: 'ignore' })
   const up = await startRole(plan?.rest, 'upstream')
   const target = `http://127.0.0.1:${up.port}`
@@ -343,21 +387,32 @@ async function main(): Promise<void> {
     const rate = Math.round(Math.min(median(rpsOf.bare!), median(rpsOf.gateway!)) / 2)
     const lat: Record<string, number[]> = {}
     const p50: Record<string, number[]> = {}
-    for (let round = 0; round < rounds; round++) {
+    const servers = [up.child, bare.child, gw.child]
+    for (let round = 0; round < latencyRounds; round++) {
       for (const name of names) {
+        if (process.env.BENCH_DIAG) for (const c of servers) c.kill('SIGUSR2')
         const r = await openLoop(targets[name], rate, seconds)
+        if (process.env.BENCH_DIAG) {
+          console.error(`${name} round ${round}: ${[50, 90, 99, 99.9].map((p) => `p${p} ${percentile(r.latenciesMs, p).toFixed(2)}`).join(' ')} ms`)
+          for (const c of servers) c.kill('SIGUSR2')
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
         if (r.errors > 0) throw new Error(`${name}: ${r.errors} requests failed`)
         ;(lat[name] ??= []).push(percentile(r.latenciesMs, 99))
         ;(p50[name] ??= []).push(percentile(r.latenciesMs, 50))
       }
     }
-    console.log(`half saturation (open loop, ${rate} req/s, ${rounds} rounds of ${seconds}s, medians):`)
-    for (const name of names) console.log(`  ${name.padEnd(8)} p50 ${median(p50[name]!).toFixed(2)} ms  p99 ${median(lat[name]!).toFixed(2)} ms`)
+    console.log(`half saturation (open loop, ${rate} req/s, ${latencyRounds} rounds of ${seconds}s, medians; the p99 of each round in brackets):`)
+    for (const name of names) {
+      console.log(`  ${name.padEnd(8)} p50 ${median(p50[name]!).toFixed(2)} ms  p99 ${median(lat[name]!).toFixed(2)} ms  [${lat[name]!.map((v) => v.toFixed(1)).join(' ')}]`)
+    }
     const added = median(lat.gateway!) - median(lat.direct!)
     const addedBare = median(lat.bare!) - median(lat.direct!)
+    if (plan) console.log(`machine pauses after the run: ${describePauses(await machinePauses(plan.cpus))}`)
     console.log(`throughput ratio gateway/bare: ${ratio.toFixed(3)} (target >= 0.85) ${ratio >= 0.85 ? 'OK' : 'MISSED'}`)
     console.log(`CPU-per-request ratio bare/gateway: ${cpuRatio.toFixed(3)}`)
-    console.log(`p99 added vs direct: gateway ${added.toFixed(2)} ms (target <= 2 ms) ${added <= 2 ? 'OK' : 'MISSED'}; bare ${addedBare.toFixed(2)} ms`)
+    console.log(`p99 added vs direct: gateway ${added.toFixed(2)} ms (target <= 2 ms) ${added <= 2 ? 'OK' : 'MISSED'}; bare passthrough ${addedBare.toFixed(2)} ms`)
+    console.log(`p99 the pipeline adds over the bare passthrough: ${(added - addedBare).toFixed(2)} ms`)
   } finally {
     for (const c of children) c.kill(process.env.BENCH_PROFILE ? 'SIGINT' : 'SIGKILL')
     if (database) {
