@@ -321,6 +321,14 @@ function responseClosed(this: ServerResponse): void {
   dropUpstream(this, state.proxyReq, state.proxyRes)
 }
 
+/** Removes one of http-proxy's request passes (by its function name) from a proxy instance. */
+function withoutPass(proxy: httpProxy, name: string): void {
+  const passes = (proxy as unknown as { webPasses: Array<(...args: unknown[]) => unknown> }).webPasses
+  const at = passes.findIndex((pass) => pass.name === name)
+  if (at < 0) throw new Error(`http-proxy has no web pass named ${name}: check the forwarder against this version`)
+  passes.splice(at, 1)
+}
+
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const initial = options.config().upstream
   const agent = new Agent({ keepAlive: true, maxSockets: initial.maxSockets, maxFreeSockets: initial.maxSockets })
@@ -331,6 +339,11 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   // every call that passes either.
   // `buffer: NO_BODY` is the default; a request with a body passes its own (the size limiter).
   const proxy = httpProxy.createProxyServer({ target: parseUrl(options.target), agent, xfwd: false, changeOrigin: false, selfHandleResponse: true, buffer: NO_BODY })
+  // http-proxy's first pass sets `content-length: 0` and drops Transfer-Encoding on any DELETE or
+  // OPTIONS without a Content-Length, yet the body still streams: a chunked DELETE's body would
+  // reach the shared upstream connection unframed, as the start of another request (smuggling).
+  // The client's own framing is what goes upstream (a body-less DELETE goes without either).
+  withoutPass(proxy, 'deleteLength')
 
   const { connectTimeoutMs: firstConnect, timeoutMs: firstTimeout } = initial
 

@@ -311,9 +311,11 @@ t.test('a request without a body reaches the upstream without one', async (t) =>
   const gw = await startTestGateway(t, { upstreamUrl: up.url })
   t.equal((await send(gw.url, '/api/snapshots', { headers: auth })).status, 200)
   t.equal((await send(gw.url, '/api/snapshots', { method: 'HEAD', headers: auth })).status, 200)
+  t.equal((await send(gw.url, '/api/snapshots/s1', { method: 'DELETE', headers: { 'x-api-token': 'writer-key' } })).status, 200)
   t.same(seen, [
     { method: 'GET', length: 0, te: undefined, cl: undefined },
     { method: 'HEAD', length: 0, te: undefined, cl: undefined },
+    { method: 'DELETE', length: 0, te: undefined, cl: undefined },
   ])
 })
 
