@@ -46,6 +46,11 @@ export interface Gateway {
   handle(req: IncomingMessage, res: ServerResponse): void
   /** Admin listener: /metrics, /healthz, /readyz. */
   handleAdmin(req: IncomingMessage, res: ServerResponse): void
+  /**
+   * Answers 408 to the API request of `res` whose client stopped sending its body (see
+   * connections.ts); false when `res` is not an API request's.
+   */
+  answerTimeout(res: ServerResponse): boolean
   config(): Readonly<Config>
   /** Applies a new (validated) configuration to the following requests. */
   setConfig(config: Readonly<Config>): void
@@ -79,12 +84,22 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const access = accessLogger(log)
 
   function sendGatewayError(ctx: RequestContext, err: unknown): void {
-    const { res } = ctx
+    const { req, res } = ctx
+    // The client went away (a reset while its body was read, say): nobody to answer, and no
+    // fault of the gateway's. Its access line says 499.
+    if (res.destroyed || req.socket.destroyed) {
+      ctx.log.debug({ message: err instanceof Error ? err.message : String(err) }, 'the client went away')
+      return
+    }
     if (res.headersSent) {
       ctx.log.warn({ err }, 'error after the response started')
       res.destroy()
       return
     }
+    // Answered before its body arrived whole: the rest of it would have to be read and thrown
+    // away before the connection could carry another request (for ever, from a client that
+    // dribbles it), so the connection ends with this answer.
+    if (!req.complete) res.setHeader('connection', 'close')
     applyResponseHeaders(ctx)
     if (err instanceof VersionGoneError) {
       ctx.log.debug({ code: err.code }, 'request rejected')
@@ -256,9 +271,17 @@ export function createGateway(deps: GatewayDeps): Gateway {
     sendJson(res, 404, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' })
   }
 
+  function answerTimeout(res: ServerResponse): boolean {
+    const ctx = (res as Observed)[REQUEST]
+    if (ctx === undefined) return false
+    sendGatewayError(ctx, new ApiError('API_REQUEST_TIMEOUT', 'The request body did not arrive in time'))
+    return true
+  }
+
   return {
     handle,
     handleAdmin,
+    answerTimeout,
     config: () => config,
     setConfig(next) {
       config = next

@@ -1,11 +1,15 @@
 /**
  * The gateway's Prometheus metrics, hand-written (text exposition format 0.0.4): requests by
  * endpoint, method and status; a latency histogram by endpoint; rate-limit rejections; upstream
- * errors; Redis fallbacks of the rate limiter and whether Redis is up.
+ * errors; client errors at the connection level; Redis fallbacks of the rate limiter and whether
+ * Redis is up.
  */
 const BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const
 
 export type UpstreamErrorKind = 'unavailable' | 'timeout' | 'aborted'
+
+/** Why the gateway refused or cut a client's connection before or outside the pipeline. */
+export type ClientErrorKind = 'malformed' | 'headers_timeout' | 'headers_too_large' | 'body_timeout' | 'stopped_reading' | 'unsupported'
 
 interface Histogram {
   counts: number[]
@@ -18,6 +22,7 @@ export interface GatewayMetrics {
   rateLimited(endpoint: string): void
   upstreamError(kind: UpstreamErrorKind): void
   redisFallback(): void
+  clientError(kind: ClientErrorKind): void
   /** Whether Redis answered its last check (rendered once set: Redis is configured). */
   redisUp(up: boolean): void
   /** Prometheus text. */
@@ -39,6 +44,7 @@ export function createMetrics(): GatewayMetrics {
   const latency = new Map<string, Histogram>()
   const limited = new Map<string, number>()
   const upstream = new Map<UpstreamErrorKind, number>()
+  const clients = new Map<ClientErrorKind, number>()
   let fallbacks = 0
   let redis: boolean | undefined
 
@@ -71,6 +77,9 @@ export function createMetrics(): GatewayMetrics {
     redisFallback() {
       fallbacks++
     },
+    clientError(kind) {
+      inc(clients, kind)
+    },
     redisUp(up) {
       redis = up
     },
@@ -99,6 +108,9 @@ export function createMetrics(): GatewayMetrics {
       out.push('# HELP netinv_gateway_upstream_errors_total Forwarding failures by kind.')
       out.push('# TYPE netinv_gateway_upstream_errors_total counter')
       for (const [kind, n] of upstream) out.push(`netinv_gateway_upstream_errors_total${labels({ kind })} ${n}`)
+      out.push('# HELP netinv_gateway_client_errors_total Connections refused or cut for what the client sent or failed to do: malformed requests, header and body timeouts, clients that stopped reading.')
+      out.push('# TYPE netinv_gateway_client_errors_total counter')
+      for (const [kind, n] of clients) out.push(`netinv_gateway_client_errors_total${labels({ kind })} ${n}`)
       out.push('# HELP netinv_gateway_ratelimit_redis_fallbacks_total Rate-limit decisions taken in process because Redis failed.')
       out.push('# TYPE netinv_gateway_ratelimit_redis_fallbacks_total counter')
       out.push(`netinv_gateway_ratelimit_redis_fallbacks_total ${fallbacks}`)

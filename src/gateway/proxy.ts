@@ -307,9 +307,13 @@ export function forwardedHeaders(ctx: RequestContext, internalSecret: string): I
   return out
 }
 
-/** The client went away before the response ended: release the upstream request and response. */
+/**
+ * The client's response is over, whole or not: release the upstream request and response unless
+ * both completed (a response cut short, or answered before the request's body was all sent
+ * upstream, leaves the upstream connection in the middle of a message).
+ */
 function dropUpstream(res: ServerResponse, proxyReq: ClientRequest | undefined, proxyRes: IncomingMessage | undefined): void {
-  if (proxyReq && !res.writableFinished && !proxyReq.destroyed) proxyReq.destroy()
+  if (proxyReq && !proxyReq.destroyed && (!res.writableFinished || !proxyReq.writableFinished)) proxyReq.destroy()
   if (proxyRes && !proxyRes.complete) proxyRes.destroy()
 }
 
@@ -445,6 +449,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       options.metrics.upstreamError('aborted')
       return
     }
+    // Answered already (408 to a client that stopped sending its body): its upstream request was
+    // released, the error that brings is no news.
+    if (res.writableEnded) return
     if (err.code === 'BODY_TOO_LARGE') {
       res.setHeader('connection', 'close')
       options.sendError(ctx, new ApiError('API_PAYLOAD_TOO_LARGE'))

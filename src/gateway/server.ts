@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createGateway, type Gateway, type GatewayDeps } from './app.js'
+import { guardConnections } from './connections.js'
 
 export interface StartGatewayOptions extends GatewayDeps {
   port: number
@@ -57,7 +58,14 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const gateway = createGateway(options)
   const host = options.host ?? '0.0.0.0'
   const adminHost = options.adminHost ?? '0.0.0.0'
-  const server = createServer({ keepAliveTimeout: 65000, requestTimeout: 0 }, gateway.handle)
+  const { headersTimeoutMs } = options.config.server
+  // requestTimeout 0: an upload may take long; a silent client is cut by the connection guard.
+  // Node checks the header timeout every connectionsCheckingInterval.
+  const server = createServer(
+    { keepAliveTimeout: 65000, requestTimeout: 0, headersTimeout: headersTimeoutMs, connectionsCheckingInterval: Math.min(30000, Math.max(1000, headersTimeoutMs / 4)) },
+    gateway.handle,
+  )
+  const guard = guardConnections(server, { config: gateway.config, metrics: gateway.metrics, log: options.log, answerTimeout: gateway.answerTimeout })
   const admin = createServer(gateway.handleAdmin)
   const port = await listen(server, options.port, host)
   const adminPort = await listen(admin, options.adminPort, adminHost)
@@ -74,6 +82,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     close(graceMs) {
       closing ??= (async () => {
         gateway.startDrain()
+        // Connections still sending headers hold no request to finish.
+        guard.closeWithoutRequest()
         await drain(server, graceMs ?? gateway.config().server.shutdownGraceMs)
         await drain(admin, 0)
         await gateway.close()

@@ -131,6 +131,19 @@ export const CONFIG_SCHEMA = {
           min: 0,
           description: 'On SIGTERM, how long in-flight requests may take before the process exits.',
         },
+        headersTimeoutMs: {
+          type: 'integer',
+          default: 30000,
+          min: 1000,
+          description: 'Time a client has to send the whole header section of a request; then 408 and the connection is closed. Applied at start.',
+        },
+        clientTimeoutMs: {
+          type: 'integer',
+          default: 60000,
+          min: 1000,
+          description:
+            'Longest silence of a client in the middle of a request body (then 408), or while the gateway waits for it to take more of a response (then the connection is cut and the upstream request released); also closes connections idle before their first request. Applied at start.',
+        },
       },
     },
     upstream: {
@@ -303,6 +316,8 @@ export interface Config {
     trustedProxies: string[]
     adminPort: number
     shutdownGraceMs: number
+    headersTimeoutMs: number
+    clientTimeoutMs: number
   }
   upstream: { connectTimeoutMs: number; timeoutMs: number; maxSockets: number }
   rateLimit: {
