@@ -141,6 +141,8 @@ class Pending implements Watched {
   connectBy = 0
   /** performance.now() by which the upstream must have begun to answer; then, more of its answer. */
   answerBy = 0
+  /** performance.now() of the last chunk of the request body passed on (0: none yet, or no body). */
+  bodyAt = 0
   /** Chunks of the answer relayed so far, and as many at the last look of the deadline watch. */
   chunks = 0
   chunksSeen = 0
@@ -165,11 +167,15 @@ const pending = {
   },
 }
 
-/** Counts streamed body bytes; over the limit the upstream request is abandoned with 413. */
-function bodyLimiter(limit: number, onExceed: () => void): Transform {
+/**
+ * Counts streamed body bytes and notes when the last one passed; over the limit the upstream
+ * request is abandoned with 413.
+ */
+function bodyLimiter(limit: number, state: Pending, onExceed: () => void): Transform {
   let size = 0
   return new Transform({
     transform(chunk: Buffer, _enc, cb: TransformCallback) {
+      state.bodyAt = performance.now()
       size += chunk.length
       if (size > limit) {
         onExceed()
@@ -396,7 +402,10 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       proxyReq.destroy(new UpstreamError('UPSTREAM_CONNECT_TIMEOUT'))
       return false
     }
-    if (now >= state.answerBy) {
+    // A body still streaming (a large upload) does not use up the upstream's time to answer:
+    // that counts from its last byte.
+    const due = state.bodyAt === 0 ? state.answerBy : Math.max(state.answerBy, state.bodyAt + options.config().upstream.timeoutMs)
+    if (now >= due) {
       abandon(state, new UpstreamError('UPSTREAM_TIMEOUT'))
       return false
     }
@@ -480,7 +489,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       req.url = `/api/${ctx.endpointPath}${ctx.search ? `?${ctx.search}` : ''}`
       const hasBody = req.headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > 0)
       const buffer = hasBody
-        ? bodyOf(req.pipe(bodyLimiter(limit, () => abandon(state, new UpstreamError('BODY_TOO_LARGE')))))
+        ? bodyOf(req.pipe(bodyLimiter(limit, state, () => abandon(state, new UpstreamError('BODY_TOO_LARGE')))))
         : undefined
       req.headers = forwardedHeaders(ctx, options.internalSecret)
       state.answerBy = performance.now() + options.config().upstream.timeoutMs

@@ -116,6 +116,36 @@ t.test('slow upstream: 504 at the configured timeout', async (t) => {
   t.ok(elapsed >= 140, `not before the timeout (${elapsed} ms)`)
 })
 
+t.test('an upload that streams for longer than the upstream timeout is not cut: the timeout counts from its last byte', async (t) => {
+  const up = await startUpstream(t, (_req, res, body) => {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ bodyLength: body.length }))
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: up.url, config: { upstream: { timeoutMs: 300 } } })
+  const u = new URL(gw.url)
+  const r = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = httpRequest(
+      { host: u.hostname, port: u.port, path: '/api/snapshots/upload', method: 'POST', headers: { 'x-api-token': 'writer-key', 'transfer-encoding': 'chunked' } },
+      (res) => {
+        let text = ''
+        res.on('data', (d: Buffer) => (text += d.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+      },
+    )
+    req.on('error', reject)
+    let sent = 0
+    const tick = setInterval(() => {
+      req.write(Buffer.alloc(1000, 120))
+      if (++sent === 8) {
+        clearInterval(tick)
+        req.end()
+      }
+    }, 120)
+  })
+  t.equal(r.status, 200, 'about 1 s of upload against a 300 ms answer timeout')
+  t.same(JSON.parse(r.text), { bodyLength: 8000 })
+})
+
 t.test('requests waiting for a free upstream connection: 504 at their own timeout, never sent later', async (t) => {
   let received = 0
   const up = await startUpstream(t, () => {
