@@ -57,7 +57,7 @@ t.test('two gateway instances on one Redis enforce one shared limit', async (t) 
   t.same(statuses, [200, 200, 200, 200, 200, 200, 429, 429, 429, 429])
 })
 
-t.test('per-endpoint limits count apart from the general one', async (t) => {
+t.test('a per-endpoint limit tightens the general one for its endpoint; other endpoints keep the general one', async (t) => {
   const c = clock()
   const gw = await startTestGateway(t, { config: { rateLimit: { perSecond: 100, endpoints: { snapshots: 2 } } }, now: c.now })
   const s = [] as number[]
@@ -66,7 +66,28 @@ t.test('per-endpoint limits count apart from the general one', async (t) => {
   const other = await send(gw.url, '/api/reports', { headers: auth })
   t.equal(other.status, 200)
   t.equal(other.headers['ratelimit-policy'], '"ip";q=100;w=1')
+  t.equal(other.headers.ratelimit, '"ip";r=96;t=1', 'the requests to the endpoint with its own limit counted in the general one too')
+  c.advance(900)
+  const fresh = await send(gw.url, '/api/snapshots', { headers: auth })
+  t.equal(fresh.headers['ratelimit-policy'], '"ip";q=100;w=1, "ip:snapshots";q=2;w=1', 'both policies')
+  t.equal(fresh.headers.ratelimit, '"ip";r=99;t=1, "ip:snapshots";r=1;t=1')
 })
+
+for (const store of ['memory', 'Redis']) {
+  t.test(`requests to endpoints with limits of their own cannot take a client past the general limit (${store})`, async (t) => {
+    const c = clock()
+    const limiter = store === 'Redis' ? await redisLimiter(t, `netinv:t:${randomBytes(6).toString('hex')}:`, c.now) : undefined
+    const gw = await startTestGateway(t, { config: { rateLimit: { perSecond: 5, endpoints: { snapshots: 4, reports: 4 } } }, now: c.now, ...(limiter ? { limiter } : {}) })
+    const s = [] as number[]
+    for (const path of ['/api/snapshots', '/api/reports', '/api/snapshots', '/api/reports', '/api/snapshots', '/api/reports']) {
+      s.push((await send(gw.url, path, { headers: auth })).status)
+    }
+    t.same(s, [200, 200, 200, 200, 200, 429], 'five in the second, whatever their endpoints')
+    const over = await send(gw.url, '/api/version')
+    t.equal(over.status, 429)
+    t.equal((over.json() as { message: string }).message, 'Too many requests: at most 5 per second', 'the general limit is the one that refused')
+  })
+}
 
 t.test('a spoofed X-Forwarded-For from an untrusted peer does not change the key', async (t) => {
   // With no trusted proxies, and with some that the peer (127.0.0.1) is not one of.
