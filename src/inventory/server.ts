@@ -25,7 +25,9 @@ export async function startInventory(options: {
   const { db, config, log, internalSecret } = options
   await migrateInventory(db)
   const app = await createInventoryApp({ db, config, log, internalSecret })
-  const server = createServer({ keepAliveTimeout: 65000 }, app.handle)
+  // Only the gateway calls the inventory, and it bounds its clients' silence itself; node's
+  // default limit on receiving a whole request (300 s) would cut a long snapshot upload.
+  const server = createServer({ keepAliveTimeout: 65000, requestTimeout: 0, headersTimeout: 60000 }, app.handle)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve())
