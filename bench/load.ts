@@ -6,8 +6,12 @@
  * generator as much as the servers. This one costs a fraction of that.
  *
  *   closedLoop: `connections` clients, each sending its next request when the last one answered
- *   openLoop:   requests at a fixed rate whatever the answers, one or two every millisecond,
- *               on whichever connection is idle (a new one when none is)
+ *   openLoop:   requests at a fixed rate whatever the answers, those due sent every millisecond,
+ *               on whichever connection is idle (a new one when none is). It opens 256
+ *               connections before it starts: when the server pauses, the requests that fall due
+ *               meanwhile find open connections instead of opening hundreds at once, which would
+ *               overflow the server's listen backlog (511 in node) and turn a pause of tens of
+ *               milliseconds into SYN retransmissions of a second or more
  *
  * Latency is measured from the write of a request to the last byte of its response.
  */
@@ -148,7 +152,7 @@ export async function closedLoop(t: Target, connections: number, seconds: number
   return r
 }
 
-export async function openLoop(t: Target, rate: number, seconds: number, warmConnections = 32): Promise<LoadResult> {
+export async function openLoop(t: Target, rate: number, seconds: number, warmConnections = 256): Promise<LoadResult> {
   const bytes = requestBytes(t)
   const r = newResult(seconds)
   const idle: Connection[] = []
