@@ -32,5 +32,5 @@ RUN groupadd --system --gid 10001 netinv \
 USER 10001:10001
 EXPOSE 8080 8081 9090
 VOLUME ["/var/lib/netinv"]
-ENTRYPOINT ["node", "dist/src/cli.js"]
+ENTRYPOINT ["node", "--no-memory-reducer", "dist/src/cli.js"]
 CMD ["serve"]

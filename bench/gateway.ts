@@ -43,6 +43,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closedLoop, openLoop, percentile, type Target } from './load.js'
 import { describePauses, machinePauses } from './pauses.js'
+import { NODE_FLAGS } from '../src/shared/node-flags.js'
 import type * as SharedConfigModule from '../src/shared/config/index.js'
 import type * as SharedDbModule from '../src/shared/db/index.js'
 import type * as SharedLogModule from '../src/shared/log.js'
@@ -262,11 +263,12 @@ function cpuPlan(): { sut: string; rest: string; cpus: number[] } | null {
 }
 
 function startRole(cpus: string | undefined, role: string, ...rest: string[]): Promise<Ready & { child: ChildProcess }> {
-  // BENCH_PROFILE=<dir> writes a CPU profile of each server process there; BENCH_NODE_ARGS adds
-  // options of node's or V8's to the servers' command line (say, --trace-deopt).
+  // Every server runs with the product's NODE_FLAGS, as the product does. BENCH_PROFILE=<dir>
+  // writes a CPU profile of each server process there; BENCH_NODE_ARGS adds options of node's or
+  // V8's after them (say, --trace-deopt, or --memory-reducer to see what NODE_FLAGS spares).
   const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []
   const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []
-  const node = [...prof, ...extra, '--import', 'tsx', fileURLToPath(import.meta.url), '--role', role, ...rest]
+  const node = [...NODE_FLAGS, ...prof, ...extra, '--import', 'tsx', fileURLToPath(import.meta.url), '--role', role, ...rest]
   const child = cpus ? spawn('taskset', ['-c', cpus, process.execPath, ...node], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, node, { stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (line) => resolve({ ...(JSON.parse(line) as Ready), child }))
@@ -283,8 +285,13 @@ async function diagnose(role: string, limiter?: { consume: (...a: never[]) => un
   const loop = monitorEventLoopDelay({ resolution: 1 })
   loop.enable()
   const gc = createHistogram()
+  let major: number[] = []
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) gc.record(Math.max(1, Math.round(e.duration * 1000)))
+    for (const e of list.getEntries()) {
+      gc.record(Math.max(1, Math.round(e.duration * 1000)))
+      // kind 4: a full (mark-compact) collection
+      if (((e as { detail?: { kind?: number } }).detail)?.kind === 4) major.push(Math.round(e.duration * 1000))
+    }
   }).observe({ entryTypes: ['gc'] })
   const decide = createHistogram()
   if (limiter) {
@@ -298,9 +305,10 @@ async function diagnose(role: string, limiter?: { consume: (...a: never[]) => un
   }
   const us = (h: { percentile(p: number): number; max: number; count: number }) => `n ${h.count} p50 ${h.percentile(50)} p99 ${h.percentile(99)} max ${h.max} µs`
   process.on('SIGUSR2', () => {
-    process.stderr.write(`  [${role}] loop delay p50 ${(loop.percentile(50) / 1000).toFixed(0)} p99 ${(loop.percentile(99) / 1000).toFixed(0)} max ${(loop.max / 1000).toFixed(0)} µs; gc ${us(gc)} total ${((gc.mean * gc.count) / 1000).toFixed(1)} ms${limiter ? `; limiter ${us(decide)}` : ''}\n`)
+    process.stderr.write(`  [${role}] loop delay p50 ${(loop.percentile(50) / 1000).toFixed(0)} p99 ${(loop.percentile(99) / 1000).toFixed(0)} max ${(loop.max / 1000).toFixed(0)} µs; gc ${us(gc)} total ${((gc.mean * gc.count) / 1000).toFixed(1)} ms, full [${major.join(' ')}] µs; heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB${limiter ? `; limiter ${us(decide)}` : ''}\n`)
     loop.reset()
     gc.reset()
+    major = []
     decide.reset()
   })
 }

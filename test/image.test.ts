@@ -11,6 +11,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { NODE_FLAGS } from '../src/shared/node-flags.js'
 
 const run = promisify(execFile)
 const ROOT = resolve(import.meta.dirname, '..')
@@ -109,7 +110,7 @@ t.test('install and start as the image does, then /healthz answers', async (t) =
   t.ok(existsSync(join(app, 'node_modules/pino')), 'production dependencies installed')
   t.notOk(existsSync(join(app, 'node_modules/typescript')), 'no development dependencies')
   t.notOk(existsSync(join(app, 'src')), 'no sources')
-  t.same([...entrypoint, ...command], ['node', 'dist/src/cli.js', 'serve'])
+  t.same([...entrypoint, ...command], ['node', ...NODE_FLAGS, 'dist/src/cli.js', 'serve'])
 
   const port = await freePort()
   const [exe, ...rest] = [...entrypoint, ...command]
