@@ -6,6 +6,7 @@ import { createMetrics } from '../../src/gateway/metrics.js'
 import { compileConfig } from '../../src/shared/config/index.js'
 import { silentLogger } from '../../src/shared/log.js'
 import { REDIS_URL } from '../helpers/db.js'
+import { testNeeding } from '../helpers/requirements.js'
 import { memoryLog, send, startTestGateway, startUpstream, type Teardown } from './helpers.js'
 import { HAS_REDIS_SERVER, startRedisServer } from './redis-server.js'
 
@@ -145,7 +146,7 @@ t.test('optional per-API-key limit across client addresses', async (t) => {
   t.equal((await send(gw.url, '/api/snapshots', { headers: { 'x-api-token': 'writer-key' } })).status, 200, 'another key')
 })
 
-t.test('Redis stopped mid-run, through the gateway: requests keep their answers under a per-replica limit, /readyz degrades, then all is back', { skip: !HAS_REDIS_SERVER && 'no redis-server' }, async (t) => {
+testNeeding(t, 'Redis stopped mid-run, through the gateway: requests keep their answers under a per-replica limit, /readyz degrades, then all is back', HAS_REDIS_SERVER ? undefined : 'redis-server', async (t) => {
   const server = await startRedisServer(t)
   const c = clock()
   const metrics = createMetrics()

@@ -8,6 +8,7 @@ import { createMetrics } from '../../../src/gateway/metrics.js'
 import { compileConfig } from '../../../src/shared/config/index.js'
 import { silentLogger } from '../../../src/shared/log.js'
 import { REDIS_URL } from '../../helpers/db.js'
+import { testNeeding } from '../../helpers/requirements.js'
 import { HAS_REDIS_CLI, HAS_REDIS_SERVER, startRedisCluster, startRedisServer } from '../redis-server.js'
 import type { Teardown } from '../helpers.js'
 
@@ -151,7 +152,7 @@ t.test('redis: one key per decision, hash-tagged, expiring', async (t) => {
   t.ok(ttl > 0 && ttl <= 2000, `ttl ${ttl}`)
 })
 
-t.test('Redis stopped mid-run: per-replica fallback, counted; shared limits again once it is back', { skip: !HAS_REDIS_SERVER && 'no redis-server' }, async (t) => {
+testNeeding(t, 'Redis stopped mid-run: per-replica fallback, counted; shared limits again once it is back', HAS_REDIS_SERVER ? undefined : 'redis-server', async (t) => {
   const server = await startRedisServer(t)
   const clock = fixedClock()
   const metrics = createMetrics()
@@ -182,7 +183,7 @@ t.test('Redis stopped mid-run: per-replica fallback, counted; shared limits agai
   t.ok(back, 'decisions come from Redis again')
 })
 
-t.test('Redis Cluster: one atomic script per decision across three masters', { skip: !(HAS_REDIS_SERVER && HAS_REDIS_CLI) && 'no redis-server/redis-cli' }, async (t) => {
+testNeeding(t, 'Redis Cluster: one atomic script per decision across three masters', HAS_REDIS_SERVER && HAS_REDIS_CLI ? undefined : 'redis-server and redis-cli', async (t) => {
   const cluster = await startRedisCluster(t)
   const clock = fixedClock()
   const a = await redisClient(t, cluster.url)
