@@ -49,10 +49,9 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
 
   const refresh: LocalHandler = async (ctx) => {
     const body = await readBodyObject(ctx, limit)
-    const fromBody = body.refreshToken
-    if (fromBody !== undefined && typeof fromBody !== 'string') throw invalidInput('"refreshToken" must be a string')
-    const token = fromBody ?? readCookie(ctx.req.headers.cookie, REFRESH_COOKIE)
-    if (token === undefined || token === '') throw new ApiError('API_INVALID_REFRESH_TOKEN')
+    // The body's refreshToken, else the refreshToken cookie; neither is invalid input (422).
+    const cookie = readCookie(ctx.req.headers.cookie, REFRESH_COOKIE)
+    const token = body.refreshToken === undefined && cookie ? cookie : requiredString(body, 'refreshToken', 4096)
     const rotate = (ctx.apiVersion ?? 2) >= 2
     const result = await deps.sessions.refresh(token, rotate)
     ctx.res.setHeader('set-cookie', tokenCookies(ctx, deps, result))

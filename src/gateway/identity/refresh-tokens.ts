@@ -6,8 +6,8 @@
  *   login               → active (new family)
  *   refresh, keep       → active, same token, idle timer restarts        (original generation)
  *   refresh, rotate     → used; a successor joins the family             (6.1 and later)
- *   used token again    → within the grace: the successor pair is answered again (concurrent
- *                         refreshes of one client); later: the whole family is revoked
+ *   used token again    → the whole family is revoked; only with a reuse grace set (off by
+ *                         default) is the successor pair answered again within it
  *   idle past expiresIn → expired;  revoke → the whole family is revoked
  */
 import type { Db, Queryable } from '../../shared/db/index.js'
@@ -97,7 +97,8 @@ export class RefreshTokenStore {
 
   /** A rotated token presented again. */
   private async reuse(tx: Queryable, row: TokenRow, token: string, now: number): Promise<RefreshOutcome> {
-    if (row.successor_sealed !== null && now - row.used_at! <= this.settings.reuseGraceSeconds * 1000) {
+    const grace = this.settings.reuseGraceSeconds * 1000
+    if (grace > 0 && row.successor_sealed !== null && now - row.used_at! <= grace) {
       const successor = unseal(row.successor_sealed, token)
       if (successor !== null) {
         const { rows } = await tx.query<{ id: string }>(

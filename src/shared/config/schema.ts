@@ -72,11 +72,11 @@ export const CONFIG_SCHEMA = {
             },
             reuseGraceSeconds: {
               type: 'integer',
-              default: 5,
+              default: 0,
               min: 0,
               max: 60,
               description:
-                'A rotated refresh token presented again within this many seconds of its rotation is answered with the token pair it was rotated into (concurrent refreshes of one client); later reuse revokes the whole family.',
+                'Off (0) by default: a rotated refresh token is never valid again, and presenting it revokes its whole family. When above 0, a rotated token presented again within this many seconds of its rotation is answered with the token pair it was rotated into (concurrent refreshes of one client); the risk: whoever stole a token can use it in that time too (see docs/authentication.md).',
             },
           },
         },

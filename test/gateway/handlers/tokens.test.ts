@@ -1,6 +1,6 @@
 /** The spec's state tables of the refresh and access tokens, and its client flow, end to end. */
 import t from 'tap'
-import { basic, createUser, login, startGateway, ADMIN_PASSWORD, type TestGateway } from './helper.js'
+import { basic, createUser, login, startGateway, ADMIN_PASSWORD, TEST_CONFIG, type TestGateway } from './helper.js'
 
 async function refresh(gw: TestGateway, refreshToken: string, path = '/api/auth/token', headers: Record<string, string> = {}) {
   const res = await gw.fetch(path, { method: 'POST', headers, json: { refreshToken } })
@@ -61,6 +61,30 @@ t.test('refresh token: concurrent refreshes within the grace get the same succes
   t.equal(b.res.status, 200)
   t.equal(a.body.refreshToken, b.body.refreshToken)
   t.equal((await refresh(gw, a.body.refreshToken as string)).res.status, 200, 'the successor works')
+})
+
+t.test('refresh token: by default a rotated token is never valid again, not even at once', async (t) => {
+  const { reuseGraceSeconds: _grace, ...refreshToken } = TEST_CONFIG.app.refreshToken
+  const gw = await startGateway(t, { config: { ...TEST_CONFIG, app: { ...TEST_CONFIG.app, refreshToken } } })
+  const { body } = await login(gw, 'admin', ADMIN_PASSWORD)
+  const r1 = await refresh(gw, body.refreshToken as string)
+  t.equal(r1.res.status, 200)
+  const again = await refresh(gw, body.refreshToken as string)
+  t.equal(again.res.status, 401, 'reused in the same millisecond: refused')
+  t.equal(again.body.code, 'API_INVALID_REFRESH_TOKEN')
+  t.equal((await refresh(gw, r1.body.refreshToken as string)).res.status, 401, 'and the family is revoked')
+})
+
+t.test('refresh token: a missing refreshToken is invalid input', async (t) => {
+  const gw = await startGateway(t)
+  for (const json of [{}, { refreshToken: null }, { refreshToken: '' }, { refreshToken: 5 }]) {
+    const res = await gw.fetch('/api/auth/token', { method: 'POST', json })
+    t.equal(res.status, 422, JSON.stringify(json))
+    t.match(await res.json(), { code: 'API_INVALID_INPUT', errors: [{ message: /"refreshToken"/ }] })
+  }
+  const { res: loggedIn } = await login(gw, 'admin', ADMIN_PASSWORD)
+  const cookie = loggedIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+  t.equal((await gw.fetch('/api/auth/token', { method: 'POST', headers: { cookie }, json: {} })).status, 200, 'the refreshToken cookie stands in for the body')
 })
 
 t.test('refresh token: revocation needs scope team; its errors are text/plain Unauthorized', async (t) => {
