@@ -108,7 +108,9 @@ export class Authenticator {
       id: owner.id,
       username: owner.username,
       scopes: found.scopes.filter((s) => owner.scopes.includes(s)),
-      isAdmin: owner.isAdmin,
+      // Administrator powers are beyond any scope: only a key that holds every scope of its
+      // owner carries them (a key limited to [team] is no administrator).
+      isAdmin: owner.isAdmin && owner.scopes.every((s) => found.scopes.includes(s)),
       method: 'apiKey',
       apiKeyId: found.id,
     }))

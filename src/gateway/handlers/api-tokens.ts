@@ -1,15 +1,18 @@
 /**
- * api-tokens: list (own; everyone's with scope team), create (the key is in the answer once and
- * never again; a caller may choose the key string, at creation only), read, change scopes or
- * description, delete (the owner or scope team). A key never holds scopes beyond its owner's,
- * nor beyond the caller's when the caller grants them.
+ * api-tokens: list (own; everyone's with scope team), create (with a user session only; the key
+ * is in the answer once and never again; a caller may choose the key string, at creation only, if
+ * it is hard to guess), read, change scopes or description, delete (the owner, or scope team over
+ * a user whose rights the caller holds: see rights.ts). A key never holds scopes beyond its
+ * owner's, nor beyond the caller's when the caller grants them; without `scope` it gets the least,
+ * `read` (the spec: "the most restrictive scopes possible SHOULD be granted").
  */
 import { ApiError, invalidInput, notFound } from '../../shared/errors.js'
 import type { Principal } from '../../shared/principal.js'
 import type { LocalHandler, RequestContext } from '../context.js'
-import { MIN_CUSTOM_KEY_LENGTH, type ApiKey } from '../identity/index.js'
-import { isSubset, optionalScopes, optionalString, optionalTimestamp, readBodyObject } from './body.js'
+import { customKeyProblem, type ApiKey } from '../identity/index.js'
+import { optionalScopes, optionalString, optionalTimestamp, readBodyObject } from './body.js'
 import { reply, replyEmpty, type HandlerDeps } from './deps.js'
+import { isSubset, requireCovers, requireSession } from './rights.js'
 
 export function apiKeyView(k: ApiKey): Record<string, unknown> {
   return {
@@ -30,8 +33,6 @@ function caller(ctx: RequestContext): Principal {
   return ctx.principal
 }
 
-const CUSTOM_KEY = /^[\x21-\x7e]+$/
-
 export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
   const limit = deps.config.server.bodyLimitBytes
   const { apiKeys } = deps.store
@@ -40,7 +41,10 @@ export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler
     const id = ctx.params?.id ?? ''
     const k = id ? await apiKeys.byId(id) : null
     if (!k) throw notFound()
-    if (k.userId !== p.id && !p.scopes.includes('team')) throw new ApiError('API_INSUFFICIENT_RIGHTS')
+    if (k.userId === p.id) return k
+    if (!p.scopes.includes('team')) throw new ApiError('API_INSUFFICIENT_RIGHTS')
+    const owner = await deps.store.users.byId(k.userId)
+    if (owner) requireCovers(p, owner, 'manage the API keys of')
     return k
   }
 
@@ -53,15 +57,15 @@ export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler
     },
     'POST api-tokens': async (ctx) => {
       const p = caller(ctx)
+      requireSession(p)
       const body = await readBodyObject(ctx, limit)
-      const scopes = optionalScopes(body, 'scope') ?? p.scopes
+      const scopes = optionalScopes(body, 'scope') ?? p.scopes.filter((s) => s === 'read')
       if (!isSubset(scopes, p.scopes)) throw new ApiError('API_INSUFFICIENT_RIGHTS', 'An API key cannot hold scopes beyond your own')
       const expiresAt = optionalTimestamp(body, 'expires') ?? null
       if (expiresAt !== null && expiresAt <= deps.clock()) throw invalidInput('"expires" must be in the future')
       const key = optionalString(body, 'token', 256)
-      if (key !== undefined && (key.length < MIN_CUSTOM_KEY_LENGTH || !CUSTOM_KEY.test(key))) {
-        throw invalidInput(`"token" must be at least ${MIN_CUSTOM_KEY_LENGTH} printable characters without spaces`)
-      }
+      const weak = key === undefined ? null : customKeyProblem(key)
+      if (weak !== null) throw invalidInput(`"token" ${weak}`)
       const created = await apiKeys.create({
         userId: p.id,
         scopes,

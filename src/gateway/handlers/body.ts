@@ -54,19 +54,13 @@ export function optionalTimestamp(body: Body, name: string): number | null | und
   return v
 }
 
-/** Usernames: 1–64 printable characters without ':' (RFC 7617 Basic cannot carry it). */
+/** Usernames: 1–64 characters; the identity store normalises and checks them (identity/names.ts). */
 export function username(body: Body): string {
-  const name = requiredString(body, 'username', 64).normalize('NFC')
-  if (name.includes(':') || /[\p{Cc}\s]/u.test(name)) throw invalidInput('"username" must not contain ":", spaces or control characters')
-  return name
+  return requiredString(body, 'username', 64)
 }
 
 export function password(body: Body, name = 'password'): string {
   const p = requiredString(body, name, 1024)
   if (p.length < 8) throw invalidInput(`"${name}" length must be at least 8 characters long`)
   return p
-}
-
-export function isSubset(a: readonly string[], b: readonly string[]): boolean {
-  return a.every((x) => b.includes(x))
 }

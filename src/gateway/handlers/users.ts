@@ -1,7 +1,8 @@
 /**
- * users/me and users CRUD (scope team). Only an administrator grants administrator rights or
- * scopes it does not hold itself, or changes another administrator; nobody deletes themselves, and
- * the last administrator with scope team cannot be demoted (the product would lose user management).
+ * users/me and users CRUD (scope team), under the rule of rights.ts: an actor creates, changes,
+ * resets or deletes only users whose rights it holds itself, and grants nothing beyond its own;
+ * nobody deletes themselves, and the last administrator with scope team cannot be demoted (the
+ * product would lose user management).
  * users/me version 1 is the v6 shape 5.x/6.x SDKs need (roleIds, roleNames) plus `scope`;
  * version 2 drops roleIds and roleNames.
  */
@@ -10,7 +11,6 @@ import type { Principal } from '../../shared/principal.js'
 import type { LocalHandler, RequestContext } from '../context.js'
 import type { User } from '../identity/index.js'
 import {
-  isSubset,
   optionalBoolean,
   optionalNullableString,
   optionalScopes,
@@ -21,6 +21,7 @@ import {
   username,
 } from './body.js'
 import { reply, replyEmpty, type HandlerDeps } from './deps.js'
+import { requireCovers, requireGrant } from './rights.js'
 
 export function userView(u: User): Record<string, unknown> {
   return {
@@ -47,20 +48,17 @@ function meView(u: User, p: Principal, version: number): Record<string, unknown>
     ssoProvider: null,
     domainSuffixes: [],
     ldapId: null,
+    // The rights of the credential used, like its scope.
     scope: p.scopes,
-    isAdmin: u.isAdmin,
+    isAdmin: p.isAdmin,
   }
   if (version >= 2) return base
-  return { ...base, roleIds: [u.isAdmin ? 'admin' : 'user'], roleNames: [u.isAdmin ? 'Admin' : 'User'] }
+  return { ...base, roleIds: [p.isAdmin ? 'admin' : 'user'], roleNames: [p.isAdmin ? 'Admin' : 'User'] }
 }
 
 function caller(ctx: RequestContext): Principal {
   if (!ctx.principal) throw new ApiError('API_UNAUTHORIZED')
   return ctx.principal
-}
-
-function forbidden(message: string): ApiError {
-  return new ApiError('API_INSUFFICIENT_RIGHTS', message)
 }
 
 export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
@@ -72,13 +70,6 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     const u = id ? await users.byId(id) : null
     if (!u) throw notFound()
     return u
-  }
-
-  function checkGrant(p: Principal, scopes: readonly string[] | undefined, isAdmin: boolean | undefined, subject?: User): void {
-    if (p.isAdmin) return
-    if (subject?.isAdmin) throw forbidden('Only an administrator may change an administrator')
-    if (isAdmin !== undefined) throw forbidden('Only an administrator may grant or remove administrator rights')
-    if (scopes && !isSubset(scopes, p.scopes)) throw forbidden('Scopes beyond your own cannot be granted')
   }
 
   /** The product must keep one administrator who can manage users: refuse to demote the last one. */
@@ -105,7 +96,7 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
       const body = await readBodyObject(ctx, limit)
       const scopes = body.scope === undefined ? [] : scopeList(body.scope, 'scope')
       const isAdmin = optionalBoolean(body, 'isAdmin')
-      checkGrant(p, scopes, isAdmin)
+      requireGrant(p, scopes, isAdmin)
       const created = await users.create({
         username: username(body),
         password: password(body),
@@ -128,7 +119,9 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
       if (unknown.length > 0) throw invalidInput(`"${unknown[0]}" is not allowed`)
       const scopes = optionalScopes(body, 'scope')
       const isAdmin = optionalBoolean(body, 'isAdmin')
-      checkGrant(p, scopes, isAdmin, subject)
+      // The subject as it is, and as it would be: both within the actor's rights.
+      requireCovers(p, subject, 'change')
+      requireGrant(p, scopes, isAdmin)
       await keepLastAdministrator(subject, scopes, isAdmin)
       const updated = await users.update(subject.id, {
         ...(body.password !== undefined ? { password: password(body) } : {}),
@@ -145,7 +138,7 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
       const p = caller(ctx)
       const subject = await target(ctx)
       if (subject.id === p.id) throw new ApiError('API_CONFLICT', 'You cannot delete yourself')
-      checkGrant(p, undefined, undefined, subject)
+      requireCovers(p, subject, 'delete')
       if (!(await users.delete(subject.id))) throw notFound()
       replyEmpty(ctx)
     },

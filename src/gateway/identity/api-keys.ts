@@ -23,7 +23,6 @@ interface KeyRow {
 
 /** Prefix that makes our keys recognisable to secret scanners. */
 export const API_KEY_PREFIX = 'nik_'
-export const MIN_CUSTOM_KEY_LENGTH = 32
 
 const SELECT = `SELECT k.id, k.user_id, u.username, k.description, k.scopes, k.expires_at, k.last_used_at, k.usage_count, k.created_at
   FROM identity.api_keys k JOIN identity.users u ON u.id = k.user_id`

@@ -9,8 +9,10 @@ export { migrateIdentity, IDENTITY_MIGRATIONS, IDENTITY_SCHEMA } from './migrati
 export { ensureAdmin } from './bootstrap.js'
 export { UsageRecorder } from './usage.js'
 export { UserStore, onlyScopes, type NewUser, type UserPatch } from './users.js'
-export { ApiKeyStore, API_KEY_PREFIX, MIN_CUSTOM_KEY_LENGTH, type NewApiKey } from './api-keys.js'
+export { ApiKeyStore, API_KEY_PREFIX, type NewApiKey } from './api-keys.js'
+export { customKeyProblem, estimatedKeyBits, MIN_CUSTOM_KEY_LENGTH } from './key-strength.js'
 export { RefreshTokenStore, type RefreshOutcome, type RefreshSettings } from './refresh-tokens.js'
+export { normalizeUsername, usernameProblem, usernameSkeleton } from './names.js'
 export { hashPassword, verifyPassword, secretHash, randomToken } from './secrets.js'
 export type { User, ApiKey, IdentityEvent, Clock } from './types.js'
 

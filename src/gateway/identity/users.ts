@@ -1,7 +1,8 @@
 /** Users of the identity store: unique username, scrypt password hash, scopes, flags. */
 import type { Db, Queryable } from '../../shared/db/index.js'
 import { SCOPES, type Scope } from '../../shared/manifest.js'
-import { ApiError } from '../../shared/errors.js'
+import { ApiError, invalidInput } from '../../shared/errors.js'
+import { normalizeUsername, usernameProblem, usernameSkeleton } from './names.js'
 import { hashPassword, newId } from './secrets.js'
 import type { Clock, IdentityEvent, User } from './types.js'
 
@@ -73,23 +74,31 @@ export class UserStore {
 
   async create(u: NewUser, tx: Queryable = this.db): Promise<User> {
     const now = this.clock()
+    const username = normalizeUsername(u.username)
+    const problem = usernameProblem(username)
+    if (problem !== null) throw invalidInput(`"username" ${problem}`)
+    // A look-alike of an existing name (`аdmin` beside `admin`) is as taken as the name itself.
+    const skeleton = usernameSkeleton(username)
+    const { rows: names } = await tx.query<{ username: string }>('SELECT username FROM identity.users')
+    const twin = names.find((r) => usernameSkeleton(r.username) === skeleton)
+    if (twin) throw new ApiError('API_CONFLICT', twin.username.toLowerCase() === username.toLowerCase() ? `User "${username}" already exists` : `"${username}" looks like the existing user "${twin.username}"`)
     const hash = await hashPassword(u.password)
     try {
       const { rows } = await tx.query<UserRow>(
         `INSERT INTO identity.users (id, username, password_hash, scopes, is_admin, eula_approved, email, timezone, is_local, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING ${COLUMNS}`,
-        [newId(), u.username, hash, onlyScopes(u.scopes), u.isAdmin ?? false, u.eulaApproved ?? false, u.email ?? null, u.timezone ?? 'UTC', u.isLocal ?? true, now],
+        [newId(), username, hash, onlyScopes(u.scopes), u.isAdmin ?? false, u.eulaApproved ?? false, u.email ?? null, u.timezone ?? 'UTC', u.isLocal ?? true, now],
       )
       return toUser(rows[0]!)
     } catch (err) {
-      if (isUniqueViolation(err)) throw new ApiError('API_CONFLICT', `User "${u.username}" already exists`)
+      if (isUniqueViolation(err)) throw new ApiError('API_CONFLICT', `User "${username}" already exists`)
       throw err
     }
   }
 
   /** The user and its password hash, for credential checks only. */
   async credentials(username: string): Promise<{ user: User; passwordHash: string | null } | null> {
-    const { rows } = await this.db.query<UserRow>(`SELECT ${COLUMNS} FROM identity.users WHERE lower(username) = lower($1)`, [username])
+    const { rows } = await this.db.query<UserRow>(`SELECT ${COLUMNS} FROM identity.users WHERE lower(username) = lower($1)`, [normalizeUsername(username)])
     const r = rows[0]
     return r ? { user: toUser(r), passwordHash: r.password_hash } : null
   }

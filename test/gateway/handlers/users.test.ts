@@ -18,7 +18,7 @@ t.test('users/me: v1 shape for 5.x/6.x SDKs plus scope; v2 without roles', async
   const { token } = (await created.json()) as { token: string }
   const sdk = await gw.fetch('/api/v6.0/users/me', { headers: { 'x-api-token': token } })
   t.equal(sdk.status, 200)
-  t.match(await sdk.json(), { username: 'admin', roleIds: ['admin'], scope: ['read'] }, "the key's effective scope")
+  t.match(await sdk.json(), { username: 'admin', roleIds: ['user'], scope: ['read'], isAdmin: false }, "the key's effective rights: a read key is no administrator")
 })
 
 t.test('users CRUD needs team; grants never exceed the granter', async (t) => {
