@@ -9,15 +9,17 @@ import { ApiError } from '../../shared/errors.js'
 import { then, type Maybe } from '../../shared/maybe.js'
 import type { Principal } from '../../shared/principal.js'
 import type { ApiKey, Clock, IdentityStore, UsageRecorder, User } from '../identity/index.js'
-import { secretHash, verifyPassword } from '../identity/index.js'
+import { secretHash } from '../identity/index.js'
 import { VerificationCache } from './cache.js'
 import type { Credentials } from './credentials.js'
 import type { AccessTokens } from './jwt.js'
+import type { PasswordChecks } from './passwords.js'
 
 export interface AuthenticatorDeps {
   store: IdentityStore
   tokens: AccessTokens
   usage: UsageRecorder
+  passwords: PasswordChecks
   config: Readonly<Config>
   clock: Clock
   /** Current cache TTL (the configured one, capped while the revocation broadcast is down). */
@@ -120,9 +122,9 @@ export class Authenticator {
     if (!this.deps.config.app.enableLocalAuthentication) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
     const hash = secretHash(`basic\u0000${username}\u0000${password}`)
     const verified = this.basic.current(hash, async () => {
-      const found = await this.deps.store.users.credentials(username)
-      const ok = await verifyPassword(password, found?.passwordHash)
-      return ok && found?.user.isLocal ? { value: { userId: found.user.id }, userId: found.user.id } : { value: null, until: 0 }
+      // Counted and bounded like a login (passwords.ts): Basic is no way around the limits.
+      const found = await this.deps.passwords.verify(username, password)
+      return found?.user.isLocal ? { value: { userId: found.user.id }, userId: found.user.id } : { value: null, until: 0 }
     })
     return then(verified, (v) => then(v ? this.currentUser(v.userId) : null, (user) => this.basicPrincipal(v, user)))
   }

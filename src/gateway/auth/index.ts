@@ -14,8 +14,10 @@ import { createHandlers } from '../handlers/index.js'
 import { createIdentityStore, ensureAdmin, migrateIdentity, UsageRecorder, type Clock } from '../identity/index.js'
 import { Authenticator } from './authenticate.js'
 import { readCredentials } from './credentials.js'
+import { HashGate } from './hash-gate.js'
 import { AccessTokens } from './jwt.js'
 import { loadSigningKey } from './keys.js'
+import { PasswordChecks } from './passwords.js'
 import { createRevocationBus } from './revocation.js'
 import { Sessions } from './sessions.js'
 import type { AuthService } from './types.js'
@@ -79,14 +81,16 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
     { max: config.auth.cacheMax, ttlMs },
   )
   const usage = new UsageRecorder(store.apiKeys, clock, log, opts.usageFlushMs)
-  const authenticator = new Authenticator({ store, tokens, usage, config, clock, ttlMs })
+  const gate = new HashGate(() => config.auth.passwordChecks)
+  const passwords = new PasswordChecks({ store, limiter: opts.limiter, config, gate, clock })
+  const authenticator = new Authenticator({ store, tokens, usage, passwords, config, clock, ttlMs })
   bus.onEvent((e) => {
     if (e.type === 'user') {
       authenticator.invalidateUser(e.id)
       tokens.invalidateUser(e.id)
     } else authenticator.invalidateApiKey(e.id)
   })
-  const sessions = new Sessions({ store, tokens, config, limiter: opts.limiter })
+  const sessions = new Sessions({ store, tokens, config, passwords })
   const prune = setInterval(() => {
     store.refreshTokens.prune().catch((err: unknown) => log.warn({ err }, 'pruning refresh tokens failed'))
   }, PRUNE_INTERVAL_MS)

@@ -1,16 +1,15 @@
 /**
  * Login and refresh: the token-issuing half of authentication. Every failed login gives the same
  * API_INVALID_CREDENTIALS (unknown user, wrong password, no scope, not local), and a password is
- * always hashed, whether the user exists or not, so neither answer nor timing enumerates users.
+ * always hashed, whether the user exists or not, so neither answer nor timing enumerates users
+ * (passwords.ts, which also limits failures per username and bounds the hashing).
  */
-import { createHash } from 'node:crypto'
 import type { Config } from '../../shared/config/index.js'
 import { ApiError } from '../../shared/errors.js'
 import type { Scope } from '../../shared/manifest.js'
-import type { Limiter } from '../ratelimit/types.js'
 import type { IdentityStore, User } from '../identity/index.js'
-import { verifyPassword } from '../identity/index.js'
 import type { AccessTokens } from './jwt.js'
+import type { PasswordChecks } from './passwords.js'
 
 export interface LoginResult {
   accessToken: string
@@ -24,7 +23,7 @@ export interface SessionsDeps {
   store: IdentityStore
   tokens: AccessTokens
   config: Readonly<Config>
-  limiter: Limiter
+  passwords: PasswordChecks
 }
 
 export class Sessions {
@@ -34,24 +33,11 @@ export class Sessions {
     if (!this.deps.config.app.enableLocalAuthentication) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
   }
 
-  /** Per-username login limit, whatever the client IP (the per-IP limit is the pipeline's). */
-  private async limitUsername(username: string): Promise<void> {
-    const key = `login-user:${createHash('sha256').update(username.toLowerCase()).digest('hex').slice(0, 32)}`
-    const d = await this.deps.limiter.consume(key, this.deps.config.rateLimit.loginPerUsernamePerMinute, 60)
-    if (!d.allowed) {
-      throw new ApiError('API_TOO_MANY_REQUESTS', 'Too many login attempts for this user; try again later', {
-        headers: { 'retry-after': String(Math.max(1, Math.ceil(d.resetMs / 1000))) },
-      })
-    }
-  }
-
   /** Checks username and password; the user (EULA not yet checked) or API_INVALID_CREDENTIALS. */
   async checkPassword(username: string, password: string): Promise<User> {
     this.requireLocal()
-    await this.limitUsername(username)
-    const found = await this.deps.store.users.credentials(username)
-    const ok = await verifyPassword(password, found?.passwordHash)
-    if (!ok || !found || !found.user.isLocal || found.user.scopes.length === 0) throw new ApiError('API_INVALID_CREDENTIALS')
+    const found = await this.deps.passwords.verify(username, password)
+    if (!found || !found.user.isLocal || found.user.scopes.length === 0) throw new ApiError('API_INVALID_CREDENTIALS')
     return found.user
   }
 

@@ -5,7 +5,6 @@
 import type { Maybe } from '../../shared/maybe.js'
 import type { Principal } from '../../shared/principal.js'
 import type { LocalHandlers, RequestContext } from '../context.js'
-import type { Limiter } from '../ratelimit/types.js'
 
 export interface AuthService {
   /**
@@ -18,12 +17,4 @@ export interface AuthService {
   handlers: LocalHandlers
   ready(): Promise<boolean>
   close(): Promise<void>
-}
-
-/**
- * What the gateway hands to the identity module besides its own dependencies: the shared rate
- * limiter (for per-username login limits: `limiter.consume('login:' + username, n, 60)`).
- */
-export interface AuthTrafficOptions {
-  limiter: Limiter
 }

@@ -197,7 +197,8 @@ export const CONFIG_SCHEMA = {
           type: 'integer',
           default: 10,
           min: 1,
-          description: 'Login attempts per username per minute, whatever the client IP.',
+          description:
+            'Failed password checks per username per minute (auth/login, Basic, auth/eula), whatever the client IP; then every check of that username gets 429 until the oldest failure is a minute old.',
         },
         apiKeyPerSecond: {
           type: 'integer',
@@ -281,8 +282,29 @@ export const CONFIG_SCHEMA = {
     },
     auth: {
       type: 'object',
-      description: 'Verification caches of the gateway.',
+      description: 'Verification of credentials by the gateway: caches, and the bound on password hashing.',
       properties: {
+        passwordChecks: {
+          type: 'object',
+          description:
+            'Password checks (auth/login, Basic on a cache miss, auth/eula) hash with scrypt, about 30 ms of a core each. Beyond `concurrency` at once and `queue` waiting, a check is refused at once with 503 and Retry-After: 1, so a flood of logins cannot make real ones wait for seconds.',
+          properties: {
+            concurrency: {
+              type: 'integer',
+              default: 0,
+              min: 0,
+              max: 64,
+              description: 'Checks hashing at once; 0 picks one per core but one, from 1 to 3 (more than libuv\'s thread pool, 4 by default, would only queue there).',
+            },
+            queue: {
+              type: 'integer',
+              default: 16,
+              min: 0,
+              max: 10000,
+              description: 'Checks waiting for a turn; a successful login waits at most about queue × 30 ms / concurrency.',
+            },
+          },
+        },
         cacheTtlMs: {
           type: 'integer',
           default: 10000,
@@ -336,5 +358,5 @@ export interface Config {
     endpointSunsets: Record<string, { sunset: string | null; enforce: boolean }>
   }
   query: { maxLimit: number; defaultLimit: number; statementTimeoutMs: number }
-  auth: { cacheTtlMs: number; cacheMax: number }
+  auth: { cacheTtlMs: number; cacheMax: number; passwordChecks: { concurrency: number; queue: number } }
 }

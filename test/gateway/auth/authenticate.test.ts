@@ -2,6 +2,7 @@ import t from 'tap'
 import { compileConfig } from '../../../src/shared/config/index.js'
 import { Authenticator } from '../../../src/gateway/auth/authenticate.js'
 import type { AccessTokens } from '../../../src/gateway/auth/jwt.js'
+import type { PasswordChecks } from '../../../src/gateway/auth/passwords.js'
 import { secretHash, type ApiKey, type IdentityStore, type UsageRecorder, type User } from '../../../src/gateway/identity/index.js'
 
 const USER: User = { id: 'u1', username: 'alice', scopes: ['read', 'write'], isAdmin: false, eulaApproved: true, email: null, timezone: 'UTC', isLocal: true, createdAt: 0, updatedAt: 0 }
@@ -30,6 +31,7 @@ function setup(key: ApiKey = KEY) {
     store,
     tokens: {} as AccessTokens,
     usage: { record: (id: string) => void used.push(id) } as unknown as UsageRecorder,
+    passwords: {} as PasswordChecks,
     config: compileConfig({}),
     clock: () => now,
     ttlMs: () => 10_000,

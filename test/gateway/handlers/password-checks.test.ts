@@ -1,0 +1,44 @@
+/**
+ * Every password check counts toward one per-username failure limit (login, Basic, EULA), and
+ * password hashing is bounded: a flood is shed at once with 503 and Retry-After.
+ */
+import t from 'tap'
+import { basic, login, startGateway, ADMIN_PASSWORD, TEST_CONFIG } from './helper.js'
+
+t.test('Basic failures count toward the per-username limit of auth/login', async (t) => {
+  const gw = await startGateway(t, { config: { ...TEST_CONFIG, rateLimit: { enabled: false, loginPerUsernamePerMinute: 3 } } })
+  const wrongBasic = () => gw.fetch('/api/snapshots', { headers: { authorization: basic('admin', 'wrong-password') } })
+  t.equal((await wrongBasic()).status, 401)
+  t.equal((await wrongBasic()).status, 401)
+  t.equal((await login(gw, 'admin', 'wrong-password')).res.status, 401, 'a failed login counts in the same limit')
+  const limited = await wrongBasic()
+  t.equal(limited.status, 429, 'the fourth check is refused')
+  t.match(await limited.json(), { code: 'API_TOO_MANY_REQUESTS' })
+  t.ok(Number(limited.headers.get('retry-after')) >= 1)
+  t.equal((await login(gw, 'admin', ADMIN_PASSWORD)).res.status, 429, 'even with the right password, through login')
+  t.equal((await gw.fetch('/api/snapshots', { headers: { authorization: basic('ADMIN', ADMIN_PASSWORD) } })).status, 429, 'and through Basic, in any case')
+  t.equal((await gw.fetch('/api/auth/eula', { method: 'POST', json: { username: 'admin', password: ADMIN_PASSWORD, accept: true } })).status, 429, 'and through auth/eula')
+  t.equal((await gw.fetch('/api/snapshots', { headers: { authorization: basic('someone', 'wrong-password') } })).status, 401, 'other usernames unaffected')
+  gw.advance(60_000)
+  t.equal((await gw.fetch('/api/snapshots', { headers: { authorization: basic('admin', ADMIN_PASSWORD) } })).status, 200, 'a minute later')
+})
+
+t.test('successes do not count: a client that logs in often is never locked out', async (t) => {
+  const gw = await startGateway(t, { config: { ...TEST_CONFIG, rateLimit: { enabled: false, loginPerUsernamePerMinute: 2 } } })
+  for (let i = 0; i < 5; i++) t.equal((await login(gw, 'admin', ADMIN_PASSWORD)).res.status, 200)
+})
+
+t.test('a login flood is shed at once with 503 and Retry-After; admitted logins succeed', async (t) => {
+  const gw = await startGateway(t, { config: { ...TEST_CONFIG, auth: { passwordChecks: { concurrency: 1, queue: 2 } } } })
+  const flood = await Promise.all(
+    Array.from({ length: 24 }, (_, i) => gw.fetch('/api/auth/login', { method: 'POST', json: { username: `nobody-${i}`, password: 'wrong-password' } })),
+  )
+  const statuses = flood.map((r) => r.status)
+  t.ok(statuses.filter((s) => s === 401).length >= 3, 'one hashing and two waiting are checked (more if the flood arrives slower than it is hashed)')
+  t.ok(statuses.filter((s) => s === 503).length >= 12, 'the rest are shed')
+  t.same(statuses.filter((s) => s !== 401 && s !== 503), [], 'nothing else')
+  const shed = flood.find((r) => r.status === 503)!
+  t.equal(shed.headers.get('retry-after'), '1')
+  t.match(await shed.json(), { code: 'API_SERVICE_UNAVAILABLE', message: /password checks/ })
+  t.equal((await login(gw, 'admin', ADMIN_PASSWORD)).res.status, 200, 'once the flood has passed, logins go through')
+})
