@@ -10,6 +10,11 @@
  * round counts. On a shared machine the ratios move by ±0.1 between runs; the second table, the
  * cost of `authenticate` itself per call on a warm cache, is the stable figure. Targets: key and Bearer >= 0.9x of the
  * baseline, Basic >= 0.85x. DATABASE_URL selects PostgreSQL, else in-memory PGlite.
+ *
+ * Last, a login flood from many addresses (wrong passwords for random usernames, each request
+ * from another X-Forwarded-For address through a trusted proxy, per-IP limits on) while one user
+ * logs in every 250 ms from the address it signed in from before: the latency of the real logins with the hashing bound of the defaults
+ * (auth.passwordChecks) against no bound (64 at once, queue 10,000), in the same run.
  */
 import { createServer } from 'node:http'
 import { mkdtemp } from 'node:fs/promises'
@@ -139,7 +144,7 @@ async function main(): Promise<void> {
   console.log('authenticate() per call, warm cache (the whole verification cost on the hot path)')
   const snapshots = ENDPOINTS.find((e) => e.path === 'snapshots')!
   for (const name of ['apiKey', 'bearer', 'basic']) {
-    const ctx = { req: { headers: scenarios[name]! }, method: 'GET', endpoint: snapshots } as unknown as RequestContext
+    const ctx = { req: { headers: scenarios[name]!, socket: {} }, method: 'GET', endpoint: snapshots } as unknown as RequestContext
     const n = 20_000
     const t0 = process.hrtime.bigint()
     for (let i = 0; i < n; i++) await real.authenticate(ctx)
@@ -156,8 +161,90 @@ async function main(): Promise<void> {
   console.log(`  login     ${(logins.done / Math.max(seconds, 3)).toFixed(1).padStart(7)} logins/s (scrypt N=16384, 4 connections; ${logins.failed} failed)`)
   await gw.close(0)
   await real.close()
+  for (const [label, passwordChecks] of [
+    ['bounded (defaults)', {}],
+    ['unbounded (before)', { concurrency: 64, queue: 10_000 }],
+  ] as const) {
+    await loginFlood(db, label, passwordChecks, `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`)
+  }
   upstream.close()
   await db.close()
+}
+
+const FLOOD = `
+const { parentPort, workerData } = require('node:worker_threads')
+const http = require('node:http')
+const { url, seconds, connections } = workerData
+const agent = new http.Agent({ keepAlive: true, maxSockets: connections })
+const target = new URL(url)
+const counts = {}
+const end = Date.now() + seconds * 1000
+let n = 0
+function one() {
+  return new Promise((resolve) => {
+    n++
+    const body = JSON.stringify({ username: 'flood-' + n + '-' + Math.random().toString(36).slice(2), password: 'wrong-password' })
+    const ip = '10.' + (n >> 16 & 255) + '.' + (n >> 8 & 255) + '.' + (n & 255)
+    const req = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent,
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip } }, (res) => {
+      res.resume()
+      res.on('end', () => { counts[res.statusCode] = (counts[res.statusCode] || 0) + 1; resolve() })
+    })
+    req.on('error', () => { counts.error = (counts.error || 0) + 1; resolve() })
+    req.end(body)
+  })
+}
+async function loop() { while (Date.now() < end) await one() }
+Promise.all(Array.from({ length: connections }, loop)).then(() => { agent.destroy(); parentPort.postMessage(counts) })
+`
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN
+}
+
+/** One user logs in every 250 ms (its address's per-IP limit of auth/login is 5/s) while 64 connections flood auth/login from ever new addresses. */
+async function loginFlood(db: Awaited<ReturnType<typeof createPgliteDb>>, label: string, passwordChecks: Record<string, number>, inventoryUrl: string): Promise<void> {
+  const config = compileConfig({ server: { trustedProxies: ['127.0.0.1'] }, auth: { passwordChecks } })
+  const limiter = createMemoryLimiter({})
+  const auth = await createAuthService({ db, config, log: silentLogger(), dataDir: await mkdtemp(join(tmpdir(), 'netinv-bench-')), adminPassword: ADMIN_PASSWORD, limiter, print: () => {} })
+  const gw = await startGateway({ config, log: silentLogger(), auth, limiter, inventoryUrl, internalSecret: 'bench-secret', port: 0, host: '127.0.0.1', adminPort: 0, adminHost: '127.0.0.1' })
+  const seconds = 8
+
+  const flood = new Promise<Record<string, number>>((resolve, reject) => {
+    const w = new Worker(FLOOD, { eval: true, workerData: { url: `${gw.url}/api/auth/login`, seconds, connections: 64 } })
+    w.once('message', resolve)
+    w.once('error', reject)
+  })
+  const ok: number[] = []
+  const statuses: Record<string, number> = {}
+  const end = Date.now() + seconds * 1000
+  const realLogin = () =>
+    fetch(`${gw.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.1' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) })
+  const before = await realLogin() // the user signed in from this address before the flood
+  await before.arrayBuffer()
+  await new Promise((r) => setTimeout(r, 500)) // the flood is on
+  const t1 = performance.now()
+  const newcomer = await realLogin()
+  await newcomer.arrayBuffer()
+  const newcomerMs = performance.now() - t1
+  while (Date.now() < end - 500) {
+    const t0 = performance.now()
+    const res = await realLogin()
+    await res.arrayBuffer()
+    const ms = performance.now() - t0
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1
+    if (res.status === 200) ok.push(ms)
+    await new Promise((r) => setTimeout(r, Math.max(0, 250 - ms)))
+  }
+  const floodCounts = await flood
+  const tries = Object.values(statuses).reduce((a, b) => a + b, 0)
+  console.log(`login flood, ${label}: flood answers ${JSON.stringify(floodCounts)} in ${seconds} s; a first login from a new address during it: ${newcomer.status} in ${newcomerMs.toFixed(0)} ms`)
+  console.log(
+    `  real logins: ${ok.length} of ${tries} succeeded (${JSON.stringify(statuses)}); successful login p50 ${percentile(ok, 50).toFixed(0)} ms, p99 ${percentile(ok, 99).toFixed(0)} ms, max ${Math.max(...ok).toFixed(0)} ms`,
+  )
+  await gw.close(0)
+  await auth.close()
 }
 
 main().catch((err: unknown) => {

@@ -69,3 +69,8 @@ export type LocalHandlers = ReadonlyMap<string, LocalHandler>
 export function handlerKey(method: string, endpointPath: string): string {
   return `${method} ${endpointPath}`
 }
+
+/** The client's address as the rate limiter keys it (the socket's when no limit stage ran). */
+export function clientOf(ctx: RequestContext): string {
+  return ctx.clientKey ?? ctx.req.socket.remoteAddress ?? ''
+}

@@ -68,12 +68,12 @@ export class Authenticator {
    * The principal of the credentials: at once when the caches it needs are warm (the hot path),
    * else a promise. Throws, synchronously or through the promise, the ApiError of a bad credential.
    */
-  principal(credentials: Credentials): Maybe<Principal> {
+  principal(credentials: Credentials, from = ''): Maybe<Principal> {
     switch (credentials.kind) {
       case 'apiKey':
         return this.apiKey(credentials.key)
       case 'basic':
-        return this.basicAuth(credentials.username, credentials.password)
+        return this.basicAuth(credentials.username, credentials.password, from)
       case 'bearer':
       case 'cookie':
         return this.accessToken(credentials.token, credentials.kind)
@@ -118,12 +118,13 @@ export class Authenticator {
     }))
   }
 
-  private basicAuth(username: string, password: string): Maybe<Principal> {
+  /** `from`: the client's address key (addresses with successful checks are preferred under load). */
+  private basicAuth(username: string, password: string, from: string): Maybe<Principal> {
     if (!this.deps.config.app.enableLocalAuthentication) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
     const hash = secretHash(`basic\u0000${username}\u0000${password}`)
     const verified = this.basic.current(hash, async () => {
       // Counted and bounded like a login (passwords.ts): Basic is no way around the limits.
-      const found = await this.deps.passwords.verify(username, password)
+      const found = await this.deps.passwords.verify(username, password, from)
       return found?.user.isLocal ? { value: { userId: found.user.id }, userId: found.user.id } : { value: null, until: 0 }
     })
     return then(verified, (v) => then(v ? this.currentUser(v.userId) : null, (user) => this.basicPrincipal(v, user)))

@@ -4,6 +4,10 @@
  * arrival order. A check beyond both is shed at once with 503 and Retry-After instead of
  * waiting behind a flood: a successful login then waits at most about queue × hash time /
  * concurrency for its turn, however many checks arrive.
+ *
+ * Checks from addresses that signed in successfully before wait in a queue of their own (of the
+ * same bound) and take the next free slot first: a flood of logins from ever new addresses fills
+ * the other queue only, and cannot shed the users who sign in from where they always do.
  */
 import { availableParallelism } from 'node:os'
 import { ApiError } from '../../shared/errors.js'
@@ -22,15 +26,17 @@ export function defaultHashConcurrency(): number {
 export class HashGate {
   private active = 0
   private readonly waiting: Array<() => void> = []
+  private readonly preferred: Array<() => void> = []
   private shedCount = 0
 
   constructor(private readonly limits: () => HashLimits) {}
 
-  /** Runs `hash` within the bound, or throws 503 at once when the queue is full. */
-  async run<T>(hash: () => Promise<T>): Promise<T> {
+  /** Runs `hash` within the bound, or throws 503 at once when its queue is full. */
+  async run<T>(hash: () => Promise<T>, preferred = false): Promise<T> {
     const { concurrency, queue } = this.limits()
+    const waiting = preferred ? this.preferred : this.waiting
     if (this.active < (concurrency || defaultHashConcurrency())) this.active++
-    else if (this.waiting.length < queue) await new Promise<void>((resolve) => this.waiting.push(resolve))
+    else if (waiting.length < queue) await new Promise<void>((resolve) => waiting.push(resolve))
     else {
       this.shedCount++
       throw new ApiError('API_SERVICE_UNAVAILABLE', 'Too many password checks at once; try again shortly', { headers: { 'retry-after': '1' } })
@@ -39,7 +45,7 @@ export class HashGate {
       return await hash()
     } finally {
       // The slot goes to the next waiter as it is, or is freed.
-      const next = this.waiting.shift()
+      const next = this.preferred.shift() ?? this.waiting.shift()
       if (next) next()
       else this.active--
     }

@@ -9,6 +9,7 @@ import type { Config } from '../../shared/config/index.js'
 import type { Db } from '../../shared/db/index.js'
 import { ApiError } from '../../shared/errors.js'
 import type { Method } from '../../shared/manifest.js'
+import { clientOf } from '../context.js'
 import type { Limiter } from '../ratelimit/types.js'
 import { createHandlers } from '../handlers/index.js'
 import { createIdentityStore, ensureAdmin, migrateIdentity, UsageRecorder, type Clock } from '../identity/index.js'
@@ -104,7 +105,7 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
       try {
         const credentials = readCredentials(ctx.req.headers)
         if (!credentials) return null
-        const principal = authenticator.principal(credentials)
+        const principal = authenticator.principal(credentials, clientOf(ctx))
         return isPublic && principal instanceof Promise ? principal.catch(ignoreOnPublic) : principal
       } catch (err) {
         return ignoreOnPublic(err, isPublic)

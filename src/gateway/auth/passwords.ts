@@ -7,8 +7,12 @@
  * check of it with 429 without hashing until the oldest failure leaves the window; a replica that
  * has not seen the refusal yet learns it at its next failure. Successful checks are not counted,
  * so a client that logs in often is never locked out by its own successes.
+ *
+ * The client addresses of successful checks are remembered for a day (at most 100,000): their
+ * checks are preferred by the hashing bound (see hash-gate.ts).
  */
 import { createHash } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import type { Config } from '../../shared/config/index.js'
 import { ApiError } from '../../shared/errors.js'
 import type { Limiter } from '../ratelimit/types.js'
@@ -17,6 +21,7 @@ import { normalizeUsername, verifyPassword } from '../identity/index.js'
 import type { HashGate } from './hash-gate.js'
 
 const MAX_BLOCKED = 100_000
+const KNOWN_ADDRESS_MS = 86_400_000
 
 export interface PasswordChecksDeps {
   store: IdentityStore
@@ -35,6 +40,8 @@ function tooMany(ms: number): ApiError {
 export class PasswordChecks {
   /** Usernames over their failures, until when (ms). */
   private readonly blocked = new Map<string, number>()
+  /** Client addresses (rate-limit keys) that passed a password check lately. */
+  private readonly known = new LRUCache<string, true>({ max: 100_000, ttl: KNOWN_ADDRESS_MS, ttlAutopurge: false })
 
   constructor(private readonly deps: PasswordChecksDeps) {}
 
@@ -45,9 +52,9 @@ export class PasswordChecks {
 
   /**
    * The user whose password this is, or null; 429 when the username has used its failures, 503
-   * when the hashing bound sheds the check.
+   * when the hashing bound sheds the check. `from` is the client's address key.
    */
-  async verify(username: string, password: string): Promise<{ user: User } | null> {
+  async verify(username: string, password: string, from: string): Promise<{ user: User } | null> {
     const key = this.keyOf(username)
     const now = this.deps.clock()
     const until = this.blocked.get(key)
@@ -55,9 +62,15 @@ export class PasswordChecks {
       if (now < until) throw tooMany(until - now)
       this.blocked.delete(key)
     }
-    const found = await this.deps.store.users.credentials(username)
     // A password is always hashed, whether the user exists or not, so timing enumerates nobody.
-    if (await this.deps.gate.run(() => verifyPassword(password, found?.passwordHash))) return found
+    const found = await this.deps.gate.run(async () => {
+      const user = await this.deps.store.users.credentials(username)
+      return (await verifyPassword(password, user?.passwordHash)) ? user : null
+    }, this.known.has(from))
+    if (found) {
+      this.known.set(from, true)
+      return found
+    }
     const d = await this.deps.limiter.consume(key, this.deps.config.rateLimit.loginPerUsernamePerMinute, 60)
     if (!d.allowed || d.remaining === 0) this.block(key, now + d.resetMs)
     if (!d.allowed) throw tooMany(d.resetMs)

@@ -34,15 +34,15 @@ export class Sessions {
   }
 
   /** Checks username and password; the user (EULA not yet checked) or API_INVALID_CREDENTIALS. */
-  async checkPassword(username: string, password: string): Promise<User> {
+  async checkPassword(username: string, password: string, from: string): Promise<User> {
     this.requireLocal()
-    const found = await this.deps.passwords.verify(username, password)
+    const found = await this.deps.passwords.verify(username, password, from)
     if (!found || !found.user.isLocal || found.user.scopes.length === 0) throw new ApiError('API_INVALID_CREDENTIALS')
     return found.user
   }
 
-  async login(username: string, password: string): Promise<LoginResult & { familyId: string }> {
-    const user = await this.checkPassword(username, password)
+  async login(username: string, password: string, from: string): Promise<LoginResult & { familyId: string }> {
+    const user = await this.checkPassword(username, password, from)
     if (!user.eulaApproved) throw new ApiError('API_MISSING_EULA_APPROVAL')
     const { refreshToken, familyId } = await this.deps.store.refreshTokens.issue(user.id)
     const { token } = await this.deps.tokens.sign(user, familyId)

@@ -17,7 +17,7 @@ import { ApiError, invalidInput, toErrorResponse } from '../../shared/errors.js'
 import { readCookie, isSecureRequest, setCookie, ACCESS_COOKIE_PATH, REFRESH_COOKIE_PATH } from '../auth/cookies.js'
 import { ACCESS_COOKIE, REFRESH_COOKIE, readCredentials } from '../auth/credentials.js'
 import type { LoginResult } from '../auth/sessions.js'
-import type { LocalHandler, RequestContext } from '../context.js'
+import { clientOf, type LocalHandler, type RequestContext } from '../context.js'
 import { readBodyObject, requiredString } from './body.js'
 import { reply, type HandlerDeps } from './deps.js'
 
@@ -42,7 +42,7 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     const body = await readBodyObject(ctx, limit)
     const username = requiredString(body, 'username', 256)
     const password = requiredString(body, 'password', 1024)
-    const result = await deps.sessions.login(username, password)
+    const result = await deps.sessions.login(username, password, clientOf(ctx))
     ctx.res.setHeader('set-cookie', tokenCookies(ctx, deps, result))
     reply(ctx, 200, loginBody(ctx, result))
   }
@@ -98,7 +98,7 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     const username = requiredString(body, 'username', 256)
     const password = requiredString(body, 'password', 1024)
     if (body.accept !== true) throw invalidInput('"accept" must be true')
-    const user = await deps.sessions.checkPassword(username, password)
+    const user = await deps.sessions.checkPassword(username, password, clientOf(ctx))
     if (!user.eulaApproved) await deps.store.users.update(user.id, { eulaApproved: true })
     reply(ctx, 200, { success: true })
   }

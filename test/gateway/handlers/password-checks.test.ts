@@ -42,3 +42,15 @@ t.test('a login flood is shed at once with 503 and Retry-After; admitted logins 
   t.match(await shed.json(), { code: 'API_SERVICE_UNAVAILABLE', message: /password checks/ })
   t.equal((await login(gw, 'admin', ADMIN_PASSWORD)).res.status, 200, 'once the flood has passed, logins go through')
 })
+
+t.test('under a flood from new addresses, a user signing in from where it did before is not shed', async (t) => {
+  const gw = await startGateway(t, { config: { ...TEST_CONFIG, server: { trustedProxies: ['127.0.0.1', '::1'] }, auth: { passwordChecks: { concurrency: 1, queue: 1 } } } })
+  const from = (ip: string, username: string, password: string) =>
+    gw.fetch('/api/auth/login', { method: 'POST', headers: { 'x-forwarded-for': ip }, json: { username, password } })
+  t.equal((await from('192.0.2.7', 'admin', ADMIN_PASSWORD)).status, 200, 'signed in once from 192.0.2.7')
+  const flood = Array.from({ length: 16 }, (_, i) => from(`198.51.100.${i + 1}`, `nobody-${i}`, 'wrong-password'))
+  const mine = from('192.0.2.7', 'admin', ADMIN_PASSWORD)
+  const statuses = (await Promise.all(flood)).map((r) => r.status)
+  t.ok(statuses.includes(503), 'the flood is shed')
+  t.equal((await mine).status, 200, 'the known address has a queue of its own')
+})
