@@ -42,7 +42,7 @@ t.test('exactly N requests in one second pass; the next gets 429 with Retry-Afte
   t.equal(over.headers.ratelimit, '"ip";r=0;t=1')
   t.equal(over.headers['x-product-version'], 'v7.6', 'version headers on errors too')
   t.equal(over.headers['x-api-version-used'], '1')
-  c.advance(900)
+  c.advance(1000)
   t.equal((await send(gw.url, '/api/snapshots', { headers: auth })).status, 200, 'next window')
   t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_rate_limited_total\{endpoint="snapshots"\} 1/)
 })
@@ -68,7 +68,7 @@ t.test('a per-endpoint limit tightens the general one for its endpoint; other en
   t.equal(other.status, 200)
   t.equal(other.headers['ratelimit-policy'], '"ip";q=100;w=1')
   t.equal(other.headers.ratelimit, '"ip";r=96;t=1', 'the requests to the endpoint with its own limit counted in the general one too')
-  c.advance(900)
+  c.advance(1000)
   const fresh = await send(gw.url, '/api/snapshots', { headers: auth })
   t.equal(fresh.headers['ratelimit-policy'], '"ip";q=100;w=1, "ip:snapshots";q=2;w=1', 'both policies')
   t.equal(fresh.headers.ratelimit, '"ip";r=99;t=1, "ip:snapshots";r=1;t=1')
@@ -114,7 +114,7 @@ t.test('bad requests count too: 404, 405 and 410 answers use up the per-IP limit
   t.equal((over.json() as { code: string }).code, 'API_TOO_MANY_REQUESTS')
   t.equal((await send(gw.url, '/api/snapshots', { headers: auth })).status, 429, 'and so is a good one from the same address')
   t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_rate_limited_total\{endpoint="unmatched"\} 1/)
-  c.advance(900)
+  c.advance(1000)
   t.equal((await send(gw.url, '/api/snapshots', { headers: auth })).status, 200, 'next window')
 })
 
@@ -179,4 +179,20 @@ testNeeding(t, 'Redis stopped mid-run, through the gateway: requests keep their 
   }
   t.ok(back, 'decisions come from Redis again')
   t.equal((await readiness()).status, 'ready')
+})
+
+t.test('429 per IP per one second: a burst straddling a second boundary passes the limit once, not twice', async (t) => {
+  for (const store of ['memory', 'redis'] as const) {
+    let now = 1_800_000_000_930
+    const clockNow = () => now
+    const limiter = store === 'redis' ? await redisLimiter(t, `netinv:t:${randomBytes(6).toString('hex')}:`, clockNow) : undefined
+    const gw = await startTestGateway(t, { config: { rateLimit: { perSecond: 100 } }, now: clockNow, ...(limiter ? { limiter } : {}) })
+    const statuses: number[] = []
+    for (let i = 0; i < 200; i++) {
+      if (i === 100) now += 141 // the second half of the burst, 141 ms later, in the next clock second
+      statuses.push((await send(gw.url, '/api/snapshots', { headers: auth })).status)
+    }
+    t.equal(statuses.filter((s) => s === 200).length, 100, `${store}: 100 of 200 pass`)
+    t.equal(statuses.filter((s) => s === 429).length, 100, `${store}: the rest are refused`)
+  }
 })

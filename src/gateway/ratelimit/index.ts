@@ -12,7 +12,7 @@ import { createResilientLimiter } from './resilient.js'
 import type { Limiter } from './types.js'
 
 export type { Limiter, RateDecision } from './types.js'
-export { createMemoryLimiter, windowOf, type MemoryLimiterOptions } from './memory.js'
+export { createMemoryLimiter, type MemoryLimiterOptions } from './memory.js'
 export { createRedisLimiter, redisKey, RedisLimiterTimeout, type RedisLimiterOptions } from './redis.js'
 export { createResilientLimiter, type ResilientLimiter, type ResilientLimiterOptions } from './resilient.js'
 
