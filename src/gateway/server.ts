@@ -62,7 +62,14 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   // requestTimeout 0: an upload may take long; a silent client is cut by the connection guard.
   // Node checks the header timeout every connectionsCheckingInterval.
   const server = createServer(
-    { keepAliveTimeout: 65000, requestTimeout: 0, headersTimeout: headersTimeoutMs, connectionsCheckingInterval: Math.min(30000, Math.max(1000, headersTimeoutMs / 4)) },
+    // requireHostHeader false: the route stage refuses a Host-less HTTP/1.1 request in our body.
+    {
+      keepAliveTimeout: 65000,
+      requestTimeout: 0,
+      headersTimeout: headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(30000, Math.max(1000, headersTimeoutMs / 4)),
+      requireHostHeader: false,
+    },
     gateway.handle,
   )
   const guard = guardConnections(server, { config: gateway.config, metrics: gateway.metrics, log: options.log, answerTimeout: gateway.answerTimeout })

@@ -252,3 +252,13 @@ t.test('draining does not wait for a connection that never finished its headers'
   t.ok(performance.now() - started < 2000, `closed in ${Math.round(performance.now() - started)} ms, grace 10 s`)
   s.destroy()
 })
+
+t.test('an HTTP/1.1 request without Host: 400 in our body, not node’s empty one; HTTP/1.0 needs none', async (t) => {
+  const { gw } = await guarded(t)
+  const r = await exchange(gw.url, (s) => s.write('GET /api/version HTTP/1.1\r\n\r\n'))
+  t.equal(r.status, 400)
+  t.same(JSON.parse(r.body), { code: 'API_MALFORMED_REQUEST', message: 'HTTP/1.1 requests must carry a Host header' })
+  t.ok(r.headers['x-request-id'], 'answered through the pipeline, with its headers')
+  const old = await exchange(gw.url, (s) => s.write('GET /api/version HTTP/1.0\r\n\r\n'))
+  t.equal(old.status, 200)
+})

@@ -98,6 +98,8 @@ export function routeStage(): Stage<RequestContext> {
   return {
     name: 'route',
     run(ctx) {
+      // RFC 9112 3.2: a 400 for an HTTP/1.1 request without Host (node's own would have no body).
+      if (ctx.req.headers.host === undefined && ctx.req.httpVersion === '1.1') throw new ApiError('API_MALFORMED_REQUEST', 'HTTP/1.1 requests must carry a Host header')
       const parsed = parseApiPath(ctx.path)
       ctx.generation = parsed.generation
       if (parsed.release !== undefined) ctx.release = parsed.release
