@@ -14,7 +14,7 @@ export const inventoryCommand: Command = {
       log: rt.log,
       internalSecret: rt.env.internalSecret,
       port: rt.env.inventoryPort,
-      host: '0.0.0.0',
+      host: rt.env.inventoryHost,
     })
     onShutdown(rt.log, async () => {
       await inv.close()

@@ -55,8 +55,9 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
     inventoryUrl: options.inventoryUrl,
     internalSecret: options.internalSecret,
     port: options.port,
-    host: options.host ?? '0.0.0.0',
+    host: options.host ?? rt.env.host,
     adminPort: rt.env.adminPort ?? rt.config.server.adminPort,
+    adminHost: rt.env.adminHost,
     ...(limits.redisReady ? { redisReady: limits.redisReady } : {}),
   })
   const watch = watchConfig({

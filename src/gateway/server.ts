@@ -11,7 +11,7 @@ import { guardConnections } from './connections.js'
 export interface StartGatewayOptions extends GatewayDeps {
   port: number
   host?: string
-  /** Admin listener port (0 picks one); the admin listener binds `adminHost` (default 0.0.0.0). */
+  /** Admin listener port (0 picks one); the admin listener binds `adminHost` (default loopback). */
   adminPort: number
   adminHost?: string
 }
@@ -57,7 +57,7 @@ export function drain(server: Server, graceMs: number): Promise<void> {
 export async function startGateway(options: StartGatewayOptions): Promise<RunningGateway> {
   const gateway = createGateway(options)
   const host = options.host ?? '0.0.0.0'
-  const adminHost = options.adminHost ?? '0.0.0.0'
+  const adminHost = options.adminHost ?? '127.0.0.1'
   const { headersTimeoutMs } = options.config.server
   // requestTimeout 0: an upload may take long; a silent client is cut by the connection guard.
   // Node checks the header timeout every connectionsCheckingInterval.

@@ -6,7 +6,13 @@ import { resolve } from 'node:path'
 
 export interface Env {
   port: number
+  /** Address the public listener binds (gateway, serve). */
+  host: string
   adminPort: number | undefined
+  /** Address the admin listener (/metrics) binds: loopback unless set. */
+  adminHost: string
+  /** Address the standalone inventory binds. */
+  inventoryHost: string
   dataDir: string
   configDir: string
   databaseUrl: string | undefined
@@ -32,10 +38,24 @@ function optional(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value
 }
 
+/** Shortest INTERNAL_SECRET accepted: whoever knows it can act as any user towards the inventory. */
+export const MIN_INTERNAL_SECRET_LENGTH = 32
+
+function internalSecret(value: string | undefined): string | undefined {
+  const secret = optional(value)
+  if (secret !== undefined && secret.length < MIN_INTERNAL_SECRET_LENGTH) {
+    throw new Error(`INTERNAL_SECRET must be at least ${MIN_INTERNAL_SECRET_LENGTH} characters (random ones: e.g. \`openssl rand -base64 36\`), got ${secret.length}`)
+  }
+  return secret
+}
+
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const adminPort = optional(source.ADMIN_PORT)
   return {
     port: port('PORT', source.PORT, 8080),
+    host: optional(source.HOST) ?? '0.0.0.0',
+    adminHost: optional(source.ADMIN_HOST) ?? '127.0.0.1',
+    inventoryHost: optional(source.INVENTORY_HOST) ?? '0.0.0.0',
     adminPort: adminPort === undefined ? undefined : port('ADMIN_PORT', adminPort, 0),
     dataDir: resolve(source.DATA_DIR || './data'),
     configDir: resolve(source.CONFIG_DIR || './config'),
@@ -43,7 +63,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     redisUrl: optional(source.REDIS_URL),
     inventoryUrl: optional(source.INVENTORY_URL),
     inventoryPort: port('INVENTORY_PORT', source.INVENTORY_PORT, 8081),
-    internalSecret: optional(source.INTERNAL_SECRET),
+    internalSecret: internalSecret(source.INTERNAL_SECRET),
     jwtPrivateKeyFile: optional(source.JWT_PRIVATE_KEY_FILE),
     jwtPreviousPublicKeysDir: optional(source.JWT_PREVIOUS_PUBLIC_KEYS_DIR),
     adminPassword: optional(source.ADMIN_PASSWORD),

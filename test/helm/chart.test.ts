@@ -91,6 +91,10 @@ for (const [label, files] of CASES) {
       t.equal(env.get('CONFIG_DIR'), '/etc/netinv/config')
       t.equal(env.get('DATA_DIR'), '/var/lib/netinv')
       t.ok(env.has('INTERNAL_SECRET') && env.has('DATABASE_URL'), `${suffix}: secret and database from the Secret`)
+      if (suffix === '-gateway') {
+        const scraped = 'prometheus.io/scrape' in (d.spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations
+        t.equal(env.get('ADMIN_HOST'), scraped ? '0.0.0.0' : undefined, `${suffix}: the admin port listens on the pod's address only when Prometheus scrapes it`)
+      }
       const grace = pod.terminationGracePeriodSeconds ?? 30
       const preStop = Number(c.lifecycle?.preStop?.exec?.command[1])
       const config2 = compileConfig(JSON.parse(find(ms, 'ConfigMap', '-config').data!['api.json']!))
