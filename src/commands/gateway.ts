@@ -13,7 +13,7 @@ export const gatewayCommand: Command = {
     onShutdown(rt.log, async () => {
       await gw.stop()
       await db.close()
-    })
+    }, rt.config.server.shutdownGraceMs)
     return -1
   },
 }

@@ -19,7 +19,7 @@ export const inventoryCommand: Command = {
     onShutdown(rt.log, async () => {
       await inv.close()
       await db.close()
-    })
+    }, rt.config.server.shutdownGraceMs)
     return -1
   },
 }

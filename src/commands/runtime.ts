@@ -1,7 +1,7 @@
 /** Start-up shared by the commands: environment, config, logger, database. */
 import { readEnv, type Env } from '../shared/env.js'
 import { loadConfig, type Config } from '../shared/config/index.js'
-import { createLogger, type Logger } from '../shared/log.js'
+import { createLogger, releaseLogOutput, type Logger } from '../shared/log.js'
 import { openDb, type Db } from '../shared/db/index.js'
 
 export interface Runtime {
@@ -22,18 +22,32 @@ export async function openRuntimeDb(rt: Runtime, poolSize?: number): Promise<Db>
   return openDb({ databaseUrl: rt.env.databaseUrl, dataDir: rt.env.dataDir, ...(poolSize ? { poolSize } : {}) })
 }
 
-/** Runs `close` once on SIGTERM/SIGINT, then exits. */
-export function onShutdown(log: Logger, close: () => Promise<void>): void {
+/** How long stdout may take the last log lines at exit. */
+const LOG_RELEASE_MS = 1000
+
+/**
+ * Runs `close` once on SIGTERM/SIGINT, then exits: within `graceMs` (the drain grace) plus a
+ * moment, whatever blocks `close` or stdout (see releaseLogOutput).
+ */
+export function onShutdown(log: Logger, close: () => Promise<void>, graceMs: number): void {
   let closing = false
+  const exit = (code: number) => {
+    void releaseLogOutput(LOG_RELEASE_MS).then(() => process.exit(code))
+  }
   const handler = (signal: string) => {
     if (closing) return
     closing = true
     log.info({ signal }, 'shutting down')
+    // The last resort: the drain did not end within its grace.
+    setTimeout(() => {
+      log.error({ graceMs }, 'shutdown did not finish within the grace period: exiting')
+      exit(1)
+    }, graceMs + 2000).unref()
     close().then(
-      () => process.exit(0),
+      () => exit(0),
       (err: unknown) => {
         log.error({ err }, 'shutdown failed')
-        process.exit(1)
+        exit(1)
       },
     )
   }

@@ -17,7 +17,7 @@ export const serveCommand: Command = {
       await gw.stop()
       await inv.close()
       await db.close()
-    })
+    }, rt.config.server.shutdownGraceMs)
     return -1
   },
 }
