@@ -1,6 +1,7 @@
 /**
  * Ingest benchmark: simulate a profile and bulk-load it into a fresh database through the same
- * code path discovery uses (COPY into new partitions, indexes after the load, attach, ANALYZE).
+ * code path discovery uses (COPY into new partitions, computed tables, indexes after the load,
+ * attach, ANALYZE, the snapshot's sizes and counts).
  * Prints one JSON line. Not a test: numbers depend on the machine.
  *
  *   npx tsx bench/ingest.ts [--profile large] [--engine postgres|pglite] [--keep]
@@ -18,11 +19,12 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { createPgliteDb, createPostgresDb, type Db } from '../src/shared/db/index.js'
 import { migrateInventory } from '../src/inventory/migrations/index.js'
-import { GENERATORS, isProfileName, simulate } from '../src/inventory/simulator/index.js'
+import { isProfileName, simulate } from '../src/inventory/simulator/index.js'
 import { loadSnapshotRows } from '../src/inventory/storage/index.js'
 import { LOAD_CONCURRENCY } from '../src/inventory/discovery/index.js'
-import { partitionTable } from '../src/inventory/catalog/index.js'
+import { STORED_TABLES, partitionTable } from '../src/inventory/catalog/index.js'
 import { insertSnapshot, updateSnapshot } from '../src/inventory/snapshots/store.js'
+import { measureSnapshot } from '../src/inventory/snapshots/figures.js'
 import { PRODUCT_VERSION } from '../src/shared/product.js'
 
 const { values } = parseArgs({
@@ -85,9 +87,11 @@ try {
   const t0 = performance.now()
   const counts = await loadSnapshotRows(db, id, sim.tables(), () => {}, db.kind === 'postgres' ? LOAD_CONCURRENCY : 1)
   const loaded = performance.now()
-  for (const [table] of GENERATORS) await db.query(`ANALYZE ${partitionTable(table, id)}`)
+  for (const table of STORED_TABLES) await db.query(`ANALYZE ${partitionTable(table, id)}`)
   const analyzed = performance.now()
-  await updateSnapshot(db, id, { status: 'done', loaded: true, counts, total_dev_count: counts['inventory/devices'] ?? 0, interface_count: counts['inventory/interfaces'] ?? 0, ts_end: Date.now(), ts_change: Date.now() })
+  const measures = await measureSnapshot(db, id)
+  const measured = performance.now()
+  await updateSnapshot(db, id, { ...measures, status: 'done', loaded: true, counts, total_dev_count: counts['inventory/devices'] ?? 0, interface_count: counts['inventory/interfaces'] ?? 0, ts_end: Date.now(), ts_change: Date.now() })
   const rows = Object.values(counts).reduce((a, b) => a + b, 0)
   const seconds = (loaded - t0) / 1000
   peakRss = Math.max(peakRss, process.memoryUsage().rss)
@@ -101,6 +105,7 @@ try {
       devices: counts['inventory/devices'],
       loadSeconds: Math.round(seconds * 10) / 10,
       analyzeSeconds: Math.round((analyzed - loaded) / 100) / 10,
+      measureSeconds: Math.round((measured - analyzed) / 100) / 10,
       rowsPerSecond: Math.round(rows / seconds),
       peakRssMb: Math.round(peakRss / 1048576),
       ...(values.keep && url ? { databaseUrl: url, snapshotId: id } : {}),

@@ -114,12 +114,28 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'reports/:id', service: 'inventory', methods: { GET: 'read', PATCH: 'settings', DELETE: 'settings' }, description: 'One intent rule; custom rules may be changed or deleted.' }),
 
   // ── tables ───────────────────────────────────────────────────────────────────
+  endpoint({ path: 'tables', service: 'inventory', methods: { GET: 'read' }, description: 'Every table with its path, description and columns.' }),
   endpoint({ path: 'tables/*/description', service: 'inventory', methods: { GET: 'read' }, description: 'Table description: columns, types, meaning, example request body.' }),
   endpoint({
     path: 'tables/*',
     service: 'inventory',
     methods: { POST: 'read' },
-    legacyAliases: ['tables/addressing/managedDevs', 'tables/interfaces/switchports', 'tables/routing/protocols/bgp/neighbors'],
+    legacyAliases: [
+      'tables/addressing/managedDevs',
+      'tables/interfaces/switchports',
+      'tables/routing/protocols/bgp/neighbors',
+      'tables/addressing/duplicateIp',
+      'tables/inventory/powerSupplies',
+      'tables/vlan/deviceSummary',
+      'tables/vlan/siteSummary',
+      'tables/vlan/networkSummary',
+      'tables/vlan/l3Gateways',
+      'tables/networks/ipv6Routes',
+      'tables/interfaces/portChannel/memberStatus',
+      'tables/fhrp/groupState',
+      'tables/spanningTree/bridges',
+      'tables/management/osverConsistency',
+    ],
     description: 'Query a table (columns, filters, pagination, sort, reports; JSON or CSV).',
   }),
 ]

@@ -4,11 +4,8 @@
  * own, created detached, bulk-loaded, indexed, then attached. Identifiers come only from the
  * catalog and from validated UUIDs, never from user text.
  */
-import { ADDRESSING_TABLES } from './addressing.js'
 import { INVENTORY_SCHEMA, storageName } from './columns.js'
-import { INVENTORY_TABLES } from './inventory.js'
-import { LAYER2_TABLES } from './layer2.js'
-import { ROUTING_TABLES } from './routing.js'
+import { STORED_TABLES } from './tables.js'
 import type { ColumnType, StoredTableDef, TableDef } from './types.js'
 
 export type { StoredTableDef } from './types.js'
@@ -47,10 +44,7 @@ function assertSnapshotId(id: string): void {
   if (!isSnapshotId(id)) throw new Error(`not a snapshot id: ${JSON.stringify(id)}`)
 }
 
-/** The tables a snapshot stores rows in, in load order. */
-export const STORED_TABLES: readonly StoredTableDef[] = [...INVENTORY_TABLES, ...ADDRESSING_TABLES, ...ROUTING_TABLES, ...LAYER2_TABLES].filter(
-  (t): t is StoredTableDef => t.source.kind === 'stored',
-)
+export { STORED_TABLES } from './tables.js'
 
 /** Columns a stored table keeps (those without a computed `sql`), in catalog order. */
 export function storageColumns(table: TableDef): StorageColumn[] {
@@ -106,6 +100,32 @@ export function partitionIndexSql(table: StoredTableDef, snapshotId: string): st
 
 export function attachPartitionSql(table: StoredTableDef, snapshotId: string): string {
   return `ALTER TABLE ${table.source.table} ATTACH PARTITION ${partitionTable(table, snapshotId)} FOR VALUES IN ('${snapshotId}')`
+}
+
+/** Whether a stored table is computed from the snapshot's other tables rather than filled by a source. */
+export function isComputed(table: StoredTableDef): boolean {
+  return table.source.compute !== undefined
+}
+
+/** The stored tables sources fill (discovery, snapshot files), in load order. */
+export function sourceTables(): StoredTableDef[] {
+  return STORED_TABLES.filter((t) => !isComputed(t))
+}
+
+/**
+ * INSERT that fills a computed table's (empty) partition from the snapshot's partitions of the
+ * tables it reads; every `{inventory.<table>}` must name a stored table.
+ */
+export function computeSql(table: StoredTableDef, snapshotId: string): string {
+  const sql = table.source.compute
+  if (sql === undefined) throw new Error(`${table.path} is not computed`)
+  const from = sql.replace(/\{(inventory\.[a-z_]+)\}/g, (_, name: string) => {
+    const base = STORED_TABLES.find((t) => t.source.table === name)
+    if (!base) throw new Error(`${table.path} reads ${name}, which is not a stored table`)
+    return partitionTable(base, snapshotId)
+  })
+  const cols = storageColumns(table).map((c) => `"${c.storage}"`)
+  return `INSERT INTO ${partitionTable(table, snapshotId)} (snapshot_id, ${cols.join(', ')}) SELECT '${snapshotId}', ${cols.join(', ')} FROM (${from}) c`
 }
 
 export function dropPartitionSql(table: StoredTableDef, snapshotId: string): string {

@@ -2,12 +2,8 @@
  * The table catalog: every table of the API, defined once. Validation, the query planner, the
  * storage DDL, the simulator, the table description endpoint and docs/tables.md all read it.
  */
-import { ADDRESSING_TABLES } from './addressing.js'
-import { INVENTORY_TABLES } from './inventory.js'
-import { LAYER2_TABLES } from './layer2.js'
-import { MANAGEMENT_TABLES } from './management.js'
-import { ROUTING_TABLES } from './routing.js'
 import { storageName } from './columns.js'
+import { TABLES } from './tables.js'
 import type { ColumnDef, TableDef } from './types.js'
 
 export type { ColumnDef, ColumnType, StoredTableDef, TableDef } from './types.js'
@@ -15,7 +11,7 @@ export { INVENTORY_SCHEMA, storageName } from './columns.js'
 export { LAST_SNAPSHOT_SQL } from './management.js'
 export * from './ddl.js'
 
-export const TABLES: readonly TableDef[] = [...INVENTORY_TABLES, ...ADDRESSING_TABLES, ...ROUTING_TABLES, ...LAYER2_TABLES, ...MANAGEMENT_TABLES]
+export { TABLES } from './tables.js'
 
 const BY_PATH = new Map<string, TableDef>()
 for (const table of TABLES) {

@@ -85,6 +85,7 @@ export const SITES: StoredTableDef = {
   columns: [
     idColumn('site'),
     col('siteName', 'string', 'Name of the site.'),
+    col('siteKey', 'string', 'Key of the site that other tables refer to (vlan/device-summary); the same value as `id`.', { sql: 't."id"' }),
     col('devicesCount', 'integer', 'Number of devices at the site.'),
     col('routersCount', 'integer', 'Number of routers (device type router) at the site.'),
     col('switchesCount', 'integer', 'Number of switches (device types switch and l3switch) at the site.'),
@@ -122,12 +123,21 @@ export const PART_NUMBERS: StoredTableDef = {
   webPath: '/inventory/part-numbers',
 }
 
-/** A summary table: devices grouped by one attribute. */
-function summary(attribute: 'vendor' | 'platform' | 'model', title: string): TableDef {
-  const grouped = attribute === 'vendor' ? ['vendor'] : attribute === 'platform' ? ['vendor', 'platform'] : ['vendor', 'platform', 'model']
+/** What each summary groups devices by, and its path segment. */
+const SUMMARY_GROUPS = {
+  vendor: { by: ['vendor'], plural: 'vendors' },
+  family: { by: ['vendor', 'family'], plural: 'families' },
+  platform: { by: ['vendor', 'platform'], plural: 'platforms' },
+  model: { by: ['vendor', 'platform', 'model'], plural: 'models' },
+} as const
+
+/** A summary table: devices grouped by one attribute (and the attributes it belongs to). */
+function summary(attribute: keyof typeof SUMMARY_GROUPS, title: string): TableDef {
+  const { by, plural } = SUMMARY_GROUPS[attribute]
+  const grouped: readonly string[] = by
   const list = grouped.join(', ')
   return {
-    path: `inventory/summary/${attribute}s`,
+    path: `inventory/summary/${plural}`,
     title,
     description: `Number of devices per ${attribute}, computed from inventory/devices.`,
     snapshotScoped: true,
@@ -142,12 +152,13 @@ function summary(attribute: 'vendor' | 'platform' | 'model', title: string): Tab
     ],
     defaultSort: { column: 'devicesCount', order: 'desc' },
     indexes: [],
-    webPath: `/inventory/summary/${attribute}s`,
+    webPath: `/inventory/summary/${plural}`,
   }
 }
 
 export const SUMMARY_VENDORS = summary('vendor', 'Vendors')
 export const SUMMARY_PLATFORMS = summary('platform', 'Platforms')
 export const SUMMARY_MODELS = summary('model', 'Models')
+export const SUMMARY_FAMILIES = summary('family', 'Operating system families')
 
-export const INVENTORY_TABLES: readonly TableDef[] = [DEVICES, INTERFACES, SITES, PART_NUMBERS, SUMMARY_VENDORS, SUMMARY_PLATFORMS, SUMMARY_MODELS]
+export const INVENTORY_TABLES: readonly TableDef[] = [DEVICES, INTERFACES, SITES, PART_NUMBERS, SUMMARY_VENDORS, SUMMARY_PLATFORMS, SUMMARY_MODELS, SUMMARY_FAMILIES]

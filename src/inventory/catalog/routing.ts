@@ -1,33 +1,41 @@
-/** Tables of layer 3: routing tables and BGP neighbours. */
+/** Tables of layer 3: IPv4 and IPv6 routing tables, BGP and OSPF neighbours, first hop redundancy groups. */
 import { col, deviceColumns, idColumn } from './columns.js'
 import type { StoredTableDef, TableDef } from './types.js'
 
-export const ROUTE_PROTOCOLS = ['connected', 'local', 'static', 'ospf', 'bgp', 'eigrp', 'isis'] as const
+export const ROUTE_PROTOCOLS = ['connected', 'local', 'static', 'ospf', 'ospfv3', 'bgp', 'eigrp', 'isis'] as const
 
-export const ROUTES: StoredTableDef = {
-  path: 'networks/routes',
-  title: 'Routing tables',
-  description: 'Routes of the routing table (RIB) of every layer 3 device, per VRF.',
-  snapshotScoped: true,
-  source: { kind: 'stored', table: 'inventory.routes' },
-  columns: [
-    idColumn('route'),
-    ...deviceColumns(),
-    col('vrf', 'string', 'VRF of the routing table (empty string for the global table).'),
-    col('network', 'network', 'Destination network.'),
-    col('prefix', 'integer', 'Prefix length of the destination network.'),
-    col('protocol', 'string', 'Protocol that installed the route.', { values: ROUTE_PROTOCOLS }),
-    col(
-      'nexthop',
-      'json',
-      'Next hops: array of {ip, intName, ad, metric, vrfLeak} (ip null for directly connected, intName null for recursive next hops).',
-    ),
-    col('nhCount', 'integer', 'Number of next hops (equal-cost paths).'),
-  ],
-  defaultSort: { column: 'hostname', order: 'asc' },
-  indexes: [['hostname', 'id'], ['network'], ['protocol']],
-  webPath: '/technology/routing/route-table',
+/** A routing table (RIB) of one address family. */
+function routeTable(family: 'IPv4' | 'IPv6', path: string, table: string, legacyPaths: readonly string[], webPath: string): StoredTableDef {
+  const example = family === 'IPv4' ? '' : ' (::/0 is the default route)'
+  return {
+    path,
+    ...(legacyPaths.length > 0 ? { legacyPaths } : {}),
+    title: family === 'IPv4' ? 'Routing tables' : 'IPv6 routing tables',
+    description: `${family} routes of the routing table (RIB) of every layer 3 device, per VRF.`,
+    snapshotScoped: true,
+    source: { kind: 'stored', table },
+    columns: [
+      idColumn('route'),
+      ...deviceColumns(),
+      col('vrf', 'string', 'VRF of the routing table (empty string for the global table).'),
+      col('network', 'network', `Destination network${example}.`),
+      col('prefix', 'integer', 'Prefix length of the destination network.'),
+      col('protocol', 'string', 'Protocol that installed the route.', { values: ROUTE_PROTOCOLS }),
+      col(
+        'nexthop',
+        'json',
+        'Next hops: array of {ip, intName, ad, metric, vrfLeak} (ip null for directly connected, intName null for recursive next hops).',
+      ),
+      col('nhCount', 'integer', 'Number of next hops (equal-cost paths).'),
+    ],
+    defaultSort: { column: 'hostname', order: 'asc' },
+    indexes: [['hostname', 'id'], ['network'], ['protocol']],
+    webPath,
+  }
 }
+
+export const ROUTES = routeTable('IPv4', 'networks/routes', 'inventory.routes', [], '/technology/routing/route-table')
+export const IPV6_ROUTES = routeTable('IPv6', 'networks/ipv6-routes', 'inventory.ipv6_routes', ['networks/ipv6Routes'], '/technology/routing/route-table-ipv6')
 
 export const BGP_STATES = ['established', 'idle', 'active', 'connect', 'opensent', 'openconfirm'] as const
 
@@ -55,4 +63,58 @@ export const BGP_NEIGHBORS: StoredTableDef = {
   webPath: '/technology/routing/bgp/neighbors',
 }
 
-export const ROUTING_TABLES: readonly TableDef[] = [ROUTES, BGP_NEIGHBORS]
+export const OSPF_STATES = ['full', '2way', 'init', 'exstart', 'exchange', 'loading', 'down'] as const
+
+export const OSPF_NEIGHBORS: StoredTableDef = {
+  path: 'routing/protocols/ospf/neighbors',
+  title: 'OSPF neighbours',
+  description: 'OSPF adjacencies of every device (one row per direction), with their state and interface costs.',
+  snapshotScoped: true,
+  source: { kind: 'stored', table: 'inventory.ospf_neighbors' },
+  columns: [
+    idColumn('OSPF adjacency'),
+    ...deviceColumns(),
+    col('vrf', 'string', 'VRF of the OSPF process (empty string for the global table).'),
+    col('area', 'string', 'OSPF area in dotted form, e.g. 0.0.0.0.'),
+    col('intName', 'string', 'Local interface of the adjacency.'),
+    col('localIp', 'ip', 'Local address on that interface.'),
+    col('neiRouterId', 'ip', 'Router id of the neighbour.'),
+    col('neiIp', 'ip', 'Address of the neighbour on the link.'),
+    col('neiHostname', 'string', 'Hostname of the neighbour when it is a discovered device, null otherwise.'),
+    col('state', 'string', 'Adjacency state (lower case).', { values: OSPF_STATES }),
+    col('currStateTime', 'integer', 'Seconds the adjacency has been in its current state.'),
+    col('localCost', 'integer', 'OSPF cost of the local interface.'),
+    col('neiCost', 'integer', 'OSPF cost of the neighbour interface, null when the neighbour is not discovered.'),
+  ],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [['hostname', 'id'], ['state']],
+  webPath: '/technology/routing/ospf/neighbors',
+}
+
+export const FHRP_GROUP_STATE: StoredTableDef = {
+  path: 'fhrp/group-state',
+  legacyPaths: ['fhrp/groupState'],
+  title: 'FHRP groups',
+  description: 'First hop redundancy (HSRP, VRRP) groups on every interface, with the local state and priority.',
+  snapshotScoped: true,
+  source: { kind: 'stored', table: 'inventory.fhrp_groups' },
+  columns: [
+    idColumn('FHRP group membership'),
+    ...deviceColumns(),
+    col('intName', 'string', 'Interface the group runs on.'),
+    col('vlanId', 'integer', 'VLAN of the interface, null for routed ports.'),
+    col('protocol', 'string', 'Redundancy protocol.', { values: ['hsrp', 'vrrp', 'glbp'] }),
+    col('groupId', 'integer', 'Group number.'),
+    col('virtualIp', 'ip', 'Virtual gateway address of the group.'),
+    col('state', 'string', 'Local state: active (forwarding for the group; VRRP master), standby (VRRP backup), listen, init.', {
+      values: ['active', 'standby', 'listen', 'init'],
+    }),
+    col('priority', 'integer', 'Local priority (default 100).'),
+    col('preempt', 'boolean', 'Whether the interface takes over as active when its priority is highest.'),
+  ],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [['hostname', 'id'], ['virtualIp']],
+  webPath: '/technology/fhrp/group-state',
+}
+
+export const ROUTING_TABLES: readonly TableDef[] = [ROUTES, BGP_NEIGHBORS, IPV6_ROUTES, OSPF_NEIGHBORS, FHRP_GROUP_STATE]

@@ -52,8 +52,14 @@ export interface TableDef {
    * Where rows come from: a storage table that the catalog creates (`{ kind: 'stored', table }`),
    * or an SQL relation over other tables (`{ kind: 'derived', sql }`), e.g. a GROUP BY summary.
    * Snapshot-scoped sources expose a `snapshot_id` column.
+   *
+   * A stored table with `compute` is filled from the snapshot's other tables when the snapshot
+   * is loaded, never by a discovery source: `compute` is a SELECT yielding the storage columns,
+   * reading other stored tables as `{inventory.<table>}` (replaced by that table's partition of
+   * the snapshot). Used where a view would aggregate or join the large per-interface tables on
+   * every request.
    */
-  source: { kind: 'stored'; table: string } | { kind: 'derived'; sql: string }
+  source: { kind: 'stored'; table: string; compute?: string } | { kind: 'derived'; sql: string }
   columns: readonly ColumnDef[]
   defaultSort: { column: string; order: 'asc' | 'desc' }
   /** Column names to index after a snapshot's rows are loaded (one entry per index). */
@@ -63,4 +69,4 @@ export interface TableDef {
 }
 
 /** A table whose rows a snapshot stores (one partition per snapshot). */
-export type StoredTableDef = TableDef & { source: { kind: 'stored'; table: string } }
+export type StoredTableDef = TableDef & { source: { kind: 'stored'; table: string; compute?: string } }

@@ -5,11 +5,12 @@
  */
 import { randomUUID } from 'node:crypto'
 import { PRODUCT_VERSION } from '../../shared/product.js'
-import { partitionTable, type StoredTableDef } from '../catalog/index.js'
-import { GENERATORS, simulate } from '../simulator/index.js'
+import { STORED_TABLES, partitionTable, type StoredTableDef } from '../catalog/index.js'
+import { simulate } from '../simulator/index.js'
 import { loadSnapshotRows, type TableRows } from '../storage/index.js'
 import type { DiscoverySettings } from '../settings/index.js'
 import { insertSnapshot, updateSnapshot } from '../snapshots/store.js'
+import { measureSnapshot } from '../snapshots/figures.js'
 import { insertJob, jobFinished, jobProgress, jobStarted } from './jobs.js'
 import type { InventoryServices } from './runner.js'
 
@@ -102,9 +103,11 @@ export async function startDiscovery(svc: InventoryServices, req: DiscoveryReque
       )
       await updateSnapshot(svc.db, id, { status: 'finishing', ts_change: svc.now() })
       await jobProgress(svc.db, jobId, 0.96, 'analyzing')
-      for (const [table] of GENERATORS) await svc.db.query(`ANALYZE ${partitionTable(table, id)}`)
+      for (const table of STORED_TABLES) await svc.db.query(`ANALYZE ${partitionTable(table, id)}`)
+      const measures = await measureSnapshot(svc.db, id)
       const end = svc.now()
       await updateSnapshot(svc.db, id, {
+        ...measures,
         status: 'done',
         loaded: true,
         counts,

@@ -2,6 +2,7 @@
 import { migrate, type Db, type Migration } from '../../shared/db/index.js'
 import { BOOKKEEPING_SQL } from './bookkeeping.js'
 import { SNAPSHOT_TABLES_SQL } from './snapshot-tables.js'
+import { ADDED_TABLES_SQL } from './added-tables.js'
 import { REPORT_MIGRATIONS } from '../reports/migrations.js'
 
 export const INVENTORY_MIGRATIONS: readonly Migration[] = [
@@ -14,6 +15,17 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
     // replica fails only jobs whose owner stopped beating, never another live instance's
     sql: 'ALTER TABLE inventory.jobs ADD COLUMN owner text, ADD COLUMN heartbeat_at bigint',
   },
+  {
+    id: 4,
+    name: 'snapshot sizes and interface, edge and user counts',
+    // measured once the rows are in (discovery, import, clone); 0 for snapshots taken before
+    sql: [
+      'ALTER TABLE inventory.snapshots ADD COLUMN loaded_size bigint NOT NULL DEFAULT 0, ADD COLUMN unloaded_size bigint NOT NULL DEFAULT 0,',
+      'ADD COLUMN interface_active_count bigint NOT NULL DEFAULT 0, ADD COLUMN interface_edge_count bigint NOT NULL DEFAULT 0,',
+      'ADD COLUMN user_count bigint NOT NULL DEFAULT 0',
+    ].join(' '),
+  },
+  { id: 5, name: 'snapshot tables added after the first release', sql: ADDED_TABLES_SQL },
   ...REPORT_MIGRATIONS,
 ]
 

@@ -59,6 +59,14 @@ export function describeTable(table: TableDef): TableDescription {
   }
 }
 
+/** A table as `GET tables` lists it: what it is and its columns, without operators or example. */
+export type TableSummary = Omit<TableDescription, 'columns' | 'exampleRequest'> & { columns: Array<Omit<TableDescription['columns'][number], 'operators'>> }
+
+export function summarizeTable(table: TableDef): TableSummary {
+  const { columns, exampleRequest: _example, ...rest } = describeTable(table)
+  return { ...rest, columns: columns.map(({ operators: _operators, ...c }) => c) }
+}
+
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 }

@@ -17,4 +17,4 @@ export {
   type PreparedQuery,
 } from './engine.js'
 export type * from './types.js'
-export { describeTable, renderTablesDoc, type TableDescription } from './describe.js'
+export { describeTable, renderTablesDoc, summarizeTable, type TableDescription, type TableSummary } from './describe.js'

@@ -7,6 +7,7 @@ import { registerReportRoutes } from './reports.js'
 import { registerSettingsRoutes } from './settings.js'
 import { registerSnapshotRoutes } from './snapshots.js'
 import { registerTableRoutes } from './tables.js'
+import { backfillMeasures } from '../snapshots/index.js'
 
 export interface RoutesLifecycle {
   /** Stops background work (discovery jobs) and releases resources. */
@@ -23,6 +24,8 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   try {
     const recovered = await recoverInterrupted(deps.db, svc.now())
     if (recovered.jobs > 0 || recovered.snapshots > 0) deps.log.warn(recovered, 'marked work interrupted by a restart as failed')
+    const measured = await backfillMeasures(deps.db)
+    if (measured > 0) deps.log.info({ snapshots: measured }, 'measured snapshots taken before sizes and counts were recorded')
   } catch (err) {
     // e.g. a database not migrated yet: the service still starts and the watchdog tries again
     deps.log.warn({ err }, 'could not look for interrupted work at start')

@@ -1,25 +1,27 @@
 /**
  * `POST tables/<path>` (also v4 camelCase paths) answers a table request as JSON or CSV;
- * `GET tables/<path>/description` describes the table.
+ * `GET tables/<path>/description` describes the table; `GET tables` lists every table.
  */
 import type { IncomingMessage } from 'node:http'
 import type { Router } from '../../shared/http/index.js'
 import { negotiate, readJson, sendJson } from '../../shared/http/index.js'
 import { ApiError, notFound } from '../../shared/errors.js'
 import type { Db } from '../../shared/db/index.js'
-import { findTable, type TableDef } from '../catalog/index.js'
+import { TABLES, findTable, type TableDef } from '../catalog/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
-import { describeTable, formatAsksCsv, prepareTableQuery, runTableQuery, streamTableCsv, type TableQueryDeps } from '../query/index.js'
+import { describeTable, formatAsksCsv, prepareTableQuery, runTableQuery, streamTableCsv, summarizeTable, type TableQueryDeps } from '../query/index.js'
 import { ReportService, type FindTable } from '../reports/index.js'
 import { resolveSnapshot } from '../snapshots/index.js'
 
 export interface TableRouteOptions {
   findTable: FindTable
   resolveSnapshot(db: Db, ref: string): Promise<string>
+  /** What `GET tables` lists (the catalog unless a test passes its own). */
+  tables?: readonly TableDef[]
 }
 
 /** The catalog's tables and the snapshot store's resolution (tests may pass their own). */
-export const DEFAULT_TABLE_ROUTE_OPTIONS: TableRouteOptions = { findTable, resolveSnapshot }
+export const DEFAULT_TABLE_ROUTE_OPTIONS: TableRouteOptions = { findTable, resolveSnapshot, tables: TABLES }
 
 const JSON_TYPE = 'application/json'
 const CSV_TYPE = 'text/csv'
@@ -50,6 +52,11 @@ export function registerTableRoutes(router: Router<InventoryRequest>, deps: Inve
     resolveSnapshot: (ref) => options.resolveSnapshot(deps.db, ref),
     rulesFor: (table, spec) => reports.rulesFor(table, spec),
   }
+
+  const listing = (options.tables ?? []).map(summarizeTable)
+  router.add('GET', 'tables', (_ctx, _match, _req, res) => {
+    sendJson(res, 200, listing)
+  })
 
   router.add('GET', 'tables/*/description', (_ctx, match, _req, res) => {
     sendJson(res, 200, describeTable(tableOf(options, match.rest)))

@@ -6,18 +6,29 @@
 import type { StoredTableDef } from '../catalog/index.js'
 import { storageColumns } from '../catalog/index.js'
 import { ARP, HOSTS, MAC, MANAGED_DEVS } from '../catalog/addressing.js'
+import { CONFIG_SAVED } from '../catalog/consistency.js'
+import { EOF_DETAIL, FANS, MODULES, POWER_SUPPLIES } from '../catalog/environment.js'
+import { COUNTERS, PORT_CHANNEL_MEMBERS } from '../catalog/interface-health.js'
 import { DEVICES, INTERFACES, PART_NUMBERS, SITES } from '../catalog/inventory.js'
 import { NEIGHBORS, SWITCHPORTS, VLANS } from '../catalog/layer2.js'
-import { BGP_NEIGHBORS, ROUTES } from '../catalog/routing.js'
+import { NEIGHBORS_ENDPOINTS, NEIGHBORS_UNMANAGED, PHONES } from '../catalog/neighbors.js'
+import { BGP_NEIGHBORS, FHRP_GROUP_STATE, IPV6_ROUTES, OSPF_NEIGHBORS, ROUTES } from '../catalog/routing.js'
+import { STP_BRIDGES } from '../catalog/vlans.js'
 import type { TableRows } from '../storage/index.js'
 import { buildNetwork, type SimNetwork, type SimSettings } from './network.js'
 import { buildSiteModel } from './site.js'
 import type { SiteModel } from './model.js'
 import type { Row } from './rows/common.js'
-import { deviceRows, partRows, siteRows } from './rows/devices.js'
+import { configRows } from './rows/config.js'
+import { counterRows } from './rows/counters.js'
+import { deviceRows, siteRows } from './rows/devices.js'
+import { endpointRows, phoneRows, unmanagedRows } from './rows/endpoints.js'
 import { interfaceRows, managedDevRows, switchportRows } from './rows/interfaces.js'
+import { ipv6RouteRows } from './rows/ipv6.js'
 import { macRows, neighborRows, vlanRows } from './rows/layer2.js'
 import { arpRows, bgpRows, hostRows, routeRows } from './rows/layer3.js'
+import { eofRows, fanRows, moduleRows, partRows, powerSupplyRows } from './rows/parts.js'
+import { fhrpRows, ospfRows, portChannelRows, stpRows } from './rows/protocols.js'
 
 export { PROFILES, PROFILE_NAMES, isProfileName, type ProfileName } from './profiles.js'
 export { buildNetwork, siteNames, type SimNetwork, type SimSettings } from './network.js'
@@ -43,6 +54,20 @@ export const GENERATORS: ReadonlyArray<readonly [StoredTableDef, Generate]> = [
   [NEIGHBORS, neighborRows],
   [SWITCHPORTS, switchportRows],
   [BGP_NEIGHBORS, bgpRows],
+  [FANS, fanRows],
+  [POWER_SUPPLIES, powerSupplyRows],
+  [MODULES, moduleRows],
+  [EOF_DETAIL, eofRows],
+  [IPV6_ROUTES, ipv6RouteRows],
+  [OSPF_NEIGHBORS, ospfRows],
+  [FHRP_GROUP_STATE, fhrpRows],
+  [STP_BRIDGES, stpRows],
+  [NEIGHBORS_UNMANAGED, unmanagedRows],
+  [NEIGHBORS_ENDPOINTS, endpointRows],
+  [PHONES, phoneRows],
+  [COUNTERS, counterRows],
+  [PORT_CHANNEL_MEMBERS, portChannelRows],
+  [CONFIG_SAVED, configRows],
 ]
 
 /** Rows of one table as objects keyed by API column name. */

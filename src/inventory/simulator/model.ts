@@ -31,6 +31,8 @@ export interface SimInterface {
   dscr: string | null
   /** The discovered interface at the other end of the link. */
   peer: SimInterface | null
+  /** The port-channel the interface is a member of. */
+  lag: SimInterface | null
   host: SimHost | null
 }
 

@@ -100,3 +100,24 @@ export const OUI_VENDOR: ReadonlyMap<number, string> = new Map([
   [FORTINET, 'Fortinet, Inc.'],
   [PALOALTO, 'Palo Alto Networks'],
 ])
+
+export interface Milestones {
+  endSale: number
+  endMaintenance: number | null
+  endSupport: number
+  replacement: string | null
+}
+
+const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`)
+
+/**
+ * End-of-life milestones of the simulated vendors' parts (simulated data in the shape vendors
+ * publish: end of sale, of software maintenance, of support, and the named replacement).
+ */
+export const MILESTONES: ReadonlyMap<string, Milestones> = new Map([
+  ['WS-C2960X-48FPD-L', { endSale: day('2022-10-30'), endMaintenance: day('2023-10-30'), endSupport: day('2027-10-31'), replacement: 'C9200L-48P-4X' }],
+  ['ISR4451-X/K9', { endSale: day('2024-11-07'), endMaintenance: day('2025-11-07'), endSupport: day('2029-11-30'), replacement: 'C8300-2N2S-6T' }],
+  ['ASR1001-X', { endSale: day('2025-08-01'), endMaintenance: day('2026-08-01'), endSupport: day('2030-07-31'), replacement: 'C8500-12X' }],
+  ['EX4300-48P', { endSale: day('2023-06-30'), endMaintenance: day('2026-06-30'), endSupport: day('2028-06-30'), replacement: 'EX4400-48P' }],
+  ['FortiGate-600E', { endSale: day('2023-06-30'), endMaintenance: null, endSupport: day('2028-06-30'), replacement: 'FortiGate-600F' }],
+])

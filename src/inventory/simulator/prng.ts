@@ -69,6 +69,10 @@ export const TAG = {
   extra: 16,
   optics: 17,
   siteShape: 18,
+  counters: 19,
+  environment: 20,
+  config: 21,
+  neighbors: 22,
 } as const
 
 /** IPv4 as a 32-bit integer → dotted string. */

@@ -16,6 +16,10 @@ const ERR_DISABLED = 0.004
 const HALF_DUPLEX = 0.005
 const PARTNER_DOWN = 0.08
 const SMALL_WAN_MTU = 0.2
+/** Sites where the second router's first partner hand-off was configured with the first router's address (a copy-paste slip). */
+const COPIED_ADDRESS = 0.04
+/** Access points whose switch port fell back to 100 Mb/s half duplex while the AP runs full duplex. */
+const AP_DUPLEX_MISMATCH = 0.1
 const HOSTS_PER_VLAN = 250
 const HOST_TYPES = HOST_VENDORS.map((v) => [v, v.weight] as const)
 
@@ -70,6 +74,7 @@ class SiteBuilder {
       transceiver: null,
       dscr: null,
       peer: null,
+      lag: null,
       host: null,
       ...extra,
     }
@@ -165,8 +170,10 @@ export function buildSiteModel(net: SimNetwork, site: SimSite): SiteModel {
       SiteBuilder.up(handoff)
       handoff.dscr = 'partner handoffs'
       const subs = between(net.profile.routerSubinterfaces[0], net.profile.routerSubinterfaces[1], seed, TAG.extra, dev.index)
+      // the copied address is the first router's: routerNo - 1 is the first router of the site
+      const copied = dev.ordinal === 2 && unit(seed, TAG.extra, site.index, 31) < COPIED_ADDRESS
       for (let i = 0; i < subs; i++) {
-        const subNet = 172 * 2 ** 24 + 16 * 2 ** 16 + (routerNo * 64 + i) * 4
+        const subNet = 172 * 2 ** 24 + 16 * 2 ** 16 + ((copied && i === 0 ? routerNo - 1 : routerNo) * 64 + i) * 4
         const sub = b.add(dev, 'sub', n.sub(n.port(1, 4), 200 + i), { ip: subNet + 1, prefix: 30, vlan: 200 + i, speedValue: handoff.speedValue, media: handoff.media, dscr: `partner ${200 + i}` })
         SiteBuilder.up(sub)
         // the partner side of a few hand-offs is not configured: physically up, line protocol down
@@ -184,6 +191,11 @@ export function buildSiteModel(net: SimNetwork, site: SimSite): SiteModel {
   b.link(b.get(fw, naming(fw).port(1, 1)), b.get(d1, naming(d1).port(1, 44)), p2p(3))
   b.link(b.get(fw, naming(fw).port(1, 2)), b.get(d2, naming(d2).port(1, 44)), p2p(4))
   for (const p of [46, 47]) b.link(b.get(d1, naming(d1).port(1, p)), b.get(d2, naming(d2).port(1, p)), null, 'trunk')
+  for (const d of [d1, d2]) {
+    // the peer link: both ports are members of the port-channel
+    const po = b.get(d, naming(d).lag(1))
+    for (const p of [46, 47]) b.get(d, naming(d).port(1, p)).lag = po
+  }
 
   const access = site.devices.filter((d) => d.role === 'access')
   for (const sw of access) {
@@ -196,6 +208,7 @@ export function buildSiteModel(net: SimNetwork, site: SimSite): SiteModel {
     const port = b.get(firstAccess, naming(firstAccess).port(firstAccess.members, firstAccess.platform.ports - ap.ordinal + 1))
     b.link(b.get(ap, naming(ap).port(1, 1)), port, null)
     Object.assign(port, { mode: 'access', accVlan: MGMT_VLAN })
+    if (unit(seed, TAG.duplex, ap.index, 1) < AP_DUPLEX_MISMATCH) Object.assign(port, { duplex: 'half', speedValue: 100e6 })
   }
 
   const hosts: SimHost[] = []

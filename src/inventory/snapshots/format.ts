@@ -2,11 +2,12 @@
  * The snapshot file format "netinv-snapshot", version 1 (docs/snapshot-format.md): UTF-8 JSON
  * lines. A header line with the snapshot's metadata, then per stored table a section line, one
  * JSON array per row (values in the section's column order), and a section end line with the
- * row count; a final line closes the file. Rows are written in id order, so exporting the same
+ * row count; a final line closes the file. Computed tables are not written: an import computes
+ * them again from the others. Rows are written in id order, so exporting the same
  * snapshot twice, or a snapshot imported from a file, gives identical bytes.
  */
 import type { Db } from '../../shared/db/index.js'
-import { STORED_TABLES, storageColumns } from '../catalog/index.js'
+import { sourceTables, storageColumns } from '../catalog/index.js'
 import { streamSnapshotRows } from '../storage/index.js'
 import { snapshotFigures, type SnapshotRow } from './store.js'
 
@@ -56,7 +57,8 @@ export async function exportSnapshot(db: Db, s: SnapshotRow, write: (text: strin
     }
   }
   let total = 0
-  for (const table of STORED_TABLES) {
+  const tables = sourceTables()
+  for (const table of tables) {
     buf += `${JSON.stringify({ table: table.path, columns: storageColumns(table).map((c) => c.name) })}\n`
     let rows = 0
     await streamSnapshotRows(db, table, s.id, async (batch) => {
@@ -67,6 +69,6 @@ export async function exportSnapshot(db: Db, s: SnapshotRow, write: (text: strin
     total += rows
     buf += `${JSON.stringify({ end: table.path, rows })}\n`
   }
-  buf += `${JSON.stringify({ eof: true, tables: STORED_TABLES.length, rows: total })}\n`
+  buf += `${JSON.stringify({ eof: true, tables: tables.length, rows: total })}\n`
   await flush(true)
 }

@@ -4,3 +4,4 @@ export { findSnapshot, getSnapshot, listSnapshots, toApi, type SnapshotRow, type
 export { cloneSnapshot, deleteSnapshot, patchSnapshot, setLoaded, setLocked } from './lifecycle.js'
 export { exportSnapshot, FORMAT_NAME, FORMAT_VERSION } from './format.js'
 export { importSnapshot } from './upload.js'
+export { backfillMeasures, measureSnapshot, recordMeasures, type SnapshotMeasures } from './figures.js'

@@ -9,6 +9,7 @@ import { attachSnapshot, cloneSnapshotRows, detachSnapshot, dropSnapshotRows } f
 import type { InventoryServices } from '../discovery/runner.js'
 import { insertJob, jobFinished } from '../discovery/jobs.js'
 import { deleteSnapshotRow, getSnapshot, insertSnapshot, updateSnapshot, type SnapshotRow } from './store.js'
+import { measureSnapshot } from './figures.js'
 
 function assertSettled(s: SnapshotRow): void {
   if (s.status === 'run' || s.status === 'finishing') throw new ApiError('API_SNAPSHOT_BUSY', `Snapshot ${s.id} is being discovered`)
@@ -101,14 +102,17 @@ export async function cloneSnapshot(svc: InventoryServices, id: string, username
     })
     await insertJob(tx, { id: jobId, name: 'clone', snapshotId: cloneId, username, now, status: 'running', owner: svc.runner.instance })
   })
+  let measures
   try {
     await cloneSnapshotRows(svc.db, src.id, cloneId)
+    measures = await measureSnapshot(svc.db, cloneId)
   } catch (err) {
     await deleteSnapshotRow(svc.db, cloneId).catch(() => {})
     await jobFinished(svc.db, jobId, svc.now(), 'clone failed').catch(() => {})
     throw err
   }
   await updateSnapshot(svc.db, cloneId, {
+    ...measures,
     status: 'done',
     loaded: true,
     errors: src.errors,

@@ -4,7 +4,7 @@
  * Anything malformed is a 422 naming the line.
  */
 import { invalidInput } from '../../shared/errors.js'
-import { findTable, storageColumns, type StoredTableDef } from '../catalog/index.js'
+import { findTable, isComputed, storageColumns, type StoredTableDef } from '../catalog/index.js'
 import type { TableRows } from '../storage/index.js'
 import { FORMAT_NAME, FORMAT_VERSION, type SnapshotHeader } from './format.js'
 
@@ -72,6 +72,7 @@ export class SnapshotFileReader {
       if (!isObject(obj) || typeof obj.table !== 'string') this.fail('expected a table section line {"table", "columns"} or the closing line')
       const table = findTable(obj.table)
       if (!table || table.source.kind !== 'stored' || table.path !== obj.table) this.fail(`unknown table ${JSON.stringify(obj.table).slice(0, 80)}`)
+      if (isComputed(table as StoredTableDef)) this.fail(`table ${table.path} is computed from the other tables on import; leave it out`)
       if (this.seen.has(table.path)) this.fail(`table ${table.path} appears twice`)
       this.seen.add(table.path)
       yield { table: table as StoredTableDef, rows: this.rows(table as StoredTableDef, obj.columns) }

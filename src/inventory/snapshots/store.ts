@@ -31,6 +31,12 @@ export interface SnapshotRow {
   device_added_count: number
   device_removed_count: number
   interface_count: number
+  /** Measured once the rows are in (./figures.ts); 0 before. */
+  loaded_size: number
+  unloaded_size: number
+  interface_active_count: number
+  interface_edge_count: number
+  user_count: number
   ts_start: number
   ts_end: number | null
   ts_change: number
@@ -70,6 +76,12 @@ export function toApi(s: SnapshotRow): Record<string, unknown> {
     locked: s.locked,
     ...snapshotFigures(s),
     tsChange: s.ts_change,
+    loadedSize: s.loaded_size,
+    unloadedSize: s.unloaded_size,
+    fromArchive: s.origin === 'import',
+    interfaceActiveCount: s.interface_active_count,
+    interfaceEdgeCount: s.interface_edge_count,
+    userCount: s.user_count,
     origin: s.origin,
     jobId: s.job_id,
     sites: s.sites,

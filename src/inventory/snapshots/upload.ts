@@ -12,6 +12,7 @@ import type { InventoryServices } from '../discovery/runner.js'
 import { readLines } from './lines.js'
 import { SnapshotFileReader } from './reader.js'
 import { deleteSnapshotRow, insertSnapshot, updateSnapshot } from './store.js'
+import { measureSnapshot } from './figures.js'
 
 function asInputError(err: unknown, line: number): unknown {
   if (err instanceof ApiError) return err
@@ -53,7 +54,9 @@ export async function importSnapshot(svc: InventoryServices, body: AsyncIterable
     await reader.rest()
     await updateSnapshot(svc.db, id, { status: 'finishing' })
     for (const table of STORED_TABLES) await svc.db.query(`ANALYZE ${partitionTable(table, id)}`)
+    const measures = await measureSnapshot(svc.db, id)
     await updateSnapshot(svc.db, id, {
+      ...measures,
       status: 'done',
       loaded: true,
       errors: header.errors,

@@ -3,15 +3,19 @@
  * detached, bulk-loads it with COPY, builds its indexes, and attaches all of them at the end,
  * so a half-loaded snapshot is never visible. Unloading detaches (rows kept, invisible to
  * queries), loading re-attaches (instant: a CHECK constraint spares the validation scan),
- * deleting drops the partitions (cheap at any size), cloning copies them.
+ * deleting drops the partitions (cheap at any size), cloning copies them. A table added by a later
+ * release has no partition in older snapshots: it reads as empty, and gets an empty partition when
+ * the snapshot is attached or cloned.
  */
 import type { Db, Queryable } from '../../shared/db/index.js'
 import {
   STORED_TABLES,
   attachPartitionSql,
+  computeSql,
   copyIntoSql,
   createPartitionSql,
   dropPartitionSql,
+  isComputed,
   partitionIndexSql,
   partitionName,
   partitionTable,
@@ -53,9 +57,10 @@ async function* counted(
  * Loads a snapshot's rows and attaches every partition at the end, so a half-loaded snapshot is
  * never visible. The source yields slices of tables in any order; a table may come back (the
  * simulator yields every table per batch of sites, so each site is modelled once): its first
- * slice creates the partition, each slice is one COPY. Indexes are built after all rows are in
- * — `concurrency` at a time on PostgreSQL — and tables the source never named get an empty
- * partition. Returns rows per table path. On failure every partition created here is dropped.
+ * slice creates the partition, each slice is one COPY. Tables the source never named get an
+ * empty partition; then computed tables are filled from the others. Indexes are built after all
+ * rows are in — `concurrency` at a time on PostgreSQL. Returns rows per table path. On failure
+ * every partition created here is dropped.
  */
 export async function loadSnapshotRows(
   db: Db,
@@ -68,6 +73,7 @@ export async function loadSnapshotRows(
   const created: StoredTableDef[] = []
   try {
     for await (const { table, rows } of source) {
+      if (isComputed(table)) throw new TypeError(`${table.path} is computed from the other tables and cannot be loaded`)
       if (!created.includes(table)) {
         created.push(table)
         await db.query(createPartitionSql(table, snapshotId))
@@ -83,8 +89,7 @@ export async function loadSnapshotRows(
     for (const table of STORED_TABLES) {
       if (created.includes(table)) continue
       created.push(table)
-      await db.query(createPartitionSql(table, snapshotId))
-      counts[table.path] = 0
+      counts[table.path] = await createPartition(db, table, snapshotId)
     }
     const queue = created.flatMap((table) => partitionIndexSql(table, snapshotId))
     const worker = async () => {
@@ -99,12 +104,24 @@ export async function loadSnapshotRows(
   }
 }
 
-/** Makes a snapshot's rows visible to queries (idempotent). */
+/** Creates a detached partition: empty, or for a computed table filled from the others; returns its rows. */
+async function createPartition(db: Queryable, table: StoredTableDef, snapshotId: string): Promise<number> {
+  await db.query(createPartitionSql(table, snapshotId))
+  return isComputed(table) ? (await db.query(computeSql(table, snapshotId))).rowCount : 0
+}
+
+/**
+ * Makes a snapshot's rows visible to queries (idempotent). A table the snapshot has no partition
+ * of (added after it was taken) gets one: empty, or computed from the snapshot's other tables.
+ */
 export async function attachSnapshot(db: Db, snapshotId: string): Promise<void> {
   await db.transaction(async (tx) => {
     for (const table of STORED_TABLES) {
       const state = await partitionExists(tx, table, snapshotId)
-      if (!state.exists) throw new Error(`snapshot ${snapshotId} has no partition of ${table.path}`)
+      if (!state.exists) {
+        await createPartition(tx, table, snapshotId)
+        for (const sql of partitionIndexSql(table, snapshotId)) await tx.query(sql)
+      }
       if (!state.attached) await tx.query(attachPartitionSql(table, snapshotId))
     }
   })
@@ -131,14 +148,19 @@ export async function cloneSnapshotRows(db: Db, fromId: string, toId: string): P
   const created: StoredTableDef[] = []
   try {
     for (const table of STORED_TABLES) {
-      await db.query(createPartitionSql(table, toId))
       created.push(table)
-      const cols = storageColumns(table).map((c) => `"${c.storage}"`).join(', ')
-      const r = await db.query(
-        `INSERT INTO ${partitionTable(table, toId)} (snapshot_id, ${cols}) SELECT $1, ${cols} FROM ${partitionTable(table, fromId)}`,
-        [toId],
-      )
-      counts[table.path] = r.rowCount
+      if (!(await partitionExists(db, table, fromId)).exists) {
+        // a table added after the source was taken: empty, or computed from the copied tables
+        counts[table.path] = await createPartition(db, table, toId)
+      } else {
+        await db.query(createPartitionSql(table, toId))
+        const cols = storageColumns(table).map((c) => `"${c.storage}"`).join(', ')
+        const r = await db.query(
+          `INSERT INTO ${partitionTable(table, toId)} (snapshot_id, ${cols}) SELECT $1, ${cols} FROM ${partitionTable(table, fromId)}`,
+          [toId],
+        )
+        counts[table.path] = r.rowCount
+      }
       for (const sql of partitionIndexSql(table, toId)) await db.query(sql)
     }
     await attachSnapshot(db, toId)
@@ -149,7 +171,7 @@ export async function cloneSnapshotRows(db: Db, fromId: string, toId: string): P
   }
 }
 
-/** Streams a table's rows of a snapshot (attached or not) in id order, values in storage order. */
+/** Streams a table's rows of a snapshot (attached or not; none without a partition) in id order, values in storage order. */
 export async function streamSnapshotRows(
   db: Db,
   table: StoredTableDef,
@@ -157,6 +179,7 @@ export async function streamSnapshotRows(
   onBatch: (rows: unknown[][]) => Promise<void>,
   batchSize = 2000,
 ): Promise<void> {
+  if (!(await partitionExists(db, table, snapshotId)).exists) return
   const cols = storageColumns(table)
   const list = cols.map((c) => `"${c.storage}"`).join(', ')
   await db.stream<Record<string, unknown>>(`SELECT ${list} FROM ${partitionTable(table, snapshotId)} ORDER BY id COLLATE "C"`, [], batchSize, async (rows) => {

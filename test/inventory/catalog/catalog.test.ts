@@ -23,8 +23,66 @@ const COMPAT: Record<string, string> = {
   'routing/protocols/bgp/neighbors':
     'id, sn, hostname, siteName, vrf, localAs, localAddress, neiHostname, neiAddress, neiAs, state, currStateTime, totalReceivedPrefixes',
   'management/snapshots':
-    'id, status, finishStatus, loading, isLastSnapshot, name, note, sites, locked, totalDevCount, deviceAddedCount, deviceRemovedCount, interfaceCount, tsStart, tsEnd, tsChange, creatorUsername',
+    'id, status, finishStatus, loading, loadedSize, unloadedSize, fromArchive, isLastSnapshot, name, note, sites, locked, totalDevCount, deviceAddedCount, deviceRemovedCount, interfaceCount, interfaceActiveCount, interfaceEdgeCount, userCount, tsStart, tsEnd, tsChange, creatorUsername',
   jobs: 'id, name, status, isDone, snapshot, scheduledAt, startedAt, finishedAt, username',
+}
+
+/** What the 6.0.x SDK's snapshot model requests from management/snapshots (all required). */
+const SDK_SNAPSHOT_COLUMNS =
+  'id, status, finishStatus, loadedSize, unloadedSize, name, note, sites, fromArchive, loading, locked, deviceAddedCount, deviceRemovedCount, interfaceActiveCount, interfaceCount, interfaceEdgeCount, totalDevCount, isLastSnapshot, tsChange, tsEnd, tsStart, userCount'
+
+/**
+ * Tables clients of this API family call beyond COMPAT's main list, with the columns their
+ * requests and intent rules name (e.g. the SDK's examples, the built-in rules' columns).
+ */
+const CALLED: Record<string, string> = {
+  'inventory/summary/families': 'id, family, devicesCount',
+  'inventory/sites': 'siteKey',
+  'inventory/phones': 'id, sn, hostname, siteName, intName, ip, mac',
+  'inventory/fans': 'id, sn, hostname, siteName, fanState',
+  'inventory/modules': 'id, sn, hostname, siteName, moduleState',
+  'inventory/power-supplies': 'id, sn, hostname, siteName, pwSupplyState',
+  'vlan/device-summary': 'id, sn, hostname, siteKey, siteName, totalVlanCount, activeVlanCount',
+  'vlan/site-summary': 'id, siteName, vlanName, vlanId',
+  'vlan/network-summary': 'id, vlanId, vlanName',
+  'vlan/l3-gateways': 'id, sn, hostname, siteName, vlanId, intName',
+  'neighbors/unmanaged': 'id, localHost, localInt, siteName',
+  'neighbors/unidirectional': 'id, localHost, localInt, remoteHost, remoteInt',
+  'neighbors/endpoints': 'id, localHost, localInt, siteName',
+  'interfaces/load': 'id, sn, hostname, siteName, intName',
+  'interfaces/errors/disabled': 'id, sn, hostname, siteName, intName, errorReason',
+  'interfaces/errors/bidirectional': 'id, sn, hostname, siteName, intName, impactErr',
+  'interfaces/drops/bidirectional': 'id, sn, hostname, siteName, intName, impactDrops',
+  'interfaces/duplex': 'id, sn, hostname, intName, status',
+  networks: 'id, net, vrf, siteName',
+  'networks/ipv6-routes': 'id, sn, hostname, siteName, vrf, network, prefix, protocol, nexthop, nhCount',
+  'addressing/duplicate-ip': 'id, ip, sn, hostname, intName, count',
+  'routing/protocols/ospf/neighbors': 'id, sn, hostname, siteName, state, currStateTime, localCost, neiCost',
+  'interfaces/port-channel/member-status': 'id, sn, hostname, intName, members',
+  'fhrp/group-state': 'id, sn, hostname, intName, priority, state',
+  'spanning-tree/bridges': 'id, sn, hostname, mode',
+  'vrf/summary': 'id, vrf',
+  'vrf/detail': 'id, sn, hostname, vrf',
+  'vrf/interfaces': 'id, sn, hostname, vrf, intName',
+  'management/osver-consistency': 'id, platform, version, count, pct',
+  'management/configuration': 'id, sn, hostname, lastChangeAt, lastCheckAt, status, hash',
+  'reports/eof/summary': 'id, endSale, endMaintenance, endSupport',
+}
+
+/** Tables the catalog adds as the source of the ones above. */
+const SOURCES = ['interfaces/counters', 'management/configuration/saved', 'reports/eof/detail']
+
+/** The v4-era camelCase names of /api/v1/ (e.g. the product's 4.x endpoint list). */
+const V4_NAMES: Record<string, string> = {
+  'addressing/managedDevs': 'addressing/managed-devs',
+  'addressing/duplicateIp': 'addressing/duplicate-ip',
+  'inventory/powerSupplies': 'inventory/power-supplies',
+  'vlan/deviceSummary': 'vlan/device-summary',
+  'vlan/siteSummary': 'vlan/site-summary',
+  'vlan/networkSummary': 'vlan/network-summary',
+  'fhrp/groupState': 'fhrp/group-state',
+  'spanningTree/bridges': 'spanning-tree/bridges',
+  'management/osverConsistency': 'management/osver-consistency',
 }
 
 t.test('every COMPAT table and column is in the catalog', async (t) => {
@@ -36,7 +94,22 @@ t.test('every COMPAT table and column is in the catalog', async (t) => {
     }
     for (const name of list.split(', ')) t.ok(findColumn(table, name), `${path} has ${name}`)
   }
-  t.equal(TABLES.length, Object.keys(COMPAT).length, 'no table beyond COMPAT')
+  const snapshots = findTable('management/snapshots')!
+  t.same(SDK_SNAPSHOT_COLUMNS.split(', ').filter((c) => !findColumn(snapshots, c)), [], 'every column the 6.0 SDK requests')
+})
+
+t.test('the tables clients call, and nothing else', async (t) => {
+  for (const [path, list] of Object.entries(CALLED)) {
+    const table = findTable(path)
+    if (!table) {
+      t.fail(`missing table ${path}`)
+      continue
+    }
+    t.same(list.split(', ').filter((name) => !findColumn(table, name)), [], `${path} has ${list}`)
+  }
+  const known = new Set([...Object.keys(COMPAT), ...Object.keys(CALLED), ...SOURCES])
+  t.same(TABLES.map((x) => x.path).filter((p) => !known.has(p)), [], 'no table nobody asked for')
+  for (const [v4, path] of Object.entries(V4_NAMES)) t.equal(findTable(v4), findTable(path), `${v4} is ${path}`)
 })
 
 t.test('catalog invariants', async (t) => {

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { ENGINES, freshDb } from '../../helpers/db.js'
 import { startApp } from '../app.js'
+import { STORED_TABLES, sourceTables } from '../../../src/inventory/catalog/index.js'
 
 const NDJSON = { 'content-type': 'application/x-ndjson' }
 
@@ -14,7 +15,8 @@ for (const engine of ENGINES) {
     t.match(first.headers.get('content-type'), /application\/x-ndjson/)
     const lines = first.text.trimEnd().split('\n')
     t.match(JSON.parse(lines[0]!), { format: 'netinv-snapshot', version: 1, snapshot: { name: 'three sites' } })
-    t.match(JSON.parse(lines.at(-1)!), { eof: true, tables: 13 })
+    t.match(JSON.parse(lines.at(-1)!), { eof: true, tables: sourceTables().length })
+    t.notMatch(first.text, /"table":"networks"/, 'computed tables are not written')
 
     const up = await api.call('POST', 'snapshots/upload', first.text, NDJSON)
     t.equal(up.status, 201, up.text)
@@ -26,7 +28,34 @@ for (const engine of ENGINES) {
     t.equal(again.text.length, first.text.length)
     t.ok(again.text === first.text, 'identical content')
     const snap = (await api.call('GET', `snapshots/${imported}`)).body as Record<string, unknown>
-    t.match(snap, { status: 'done', state: 'loaded', name: 'three sites', origin: 'import' })
+    t.match(snap, { status: 'done', state: 'loaded', name: 'three sites', origin: 'import', fromArchive: true })
+    const original = (await api.call('GET', `snapshots/${id}`)).body as Record<string, number>
+    for (const k of ['interfaceActiveCount', 'interfaceEdgeCount', 'userCount']) t.equal(snap[k], original[k], `${k} measured again from the same rows`)
+    t.ok((snap.loadedSize as number) > 0 && (snap.unloadedSize as number) > 0, 'sizes measured')
+    const networks = async (snapshot: string) => ((await api.call('POST', 'tables/networks', { snapshot, columns: ['id'], pagination: { limit: 1 } })).body as { _meta: { count: number } })._meta.count
+    t.ok((await networks(imported)) > 0)
+    t.equal(await networks(imported), await networks(id), 'computed tables are computed again on import')
+
+    // a file of the first release (13 tables) imports: the tables added since are empty
+    const firstRelease = STORED_TABLES.slice(0, 13).map((x) => x.path)
+    const kept: string[] = [lines[0]!]
+    let keep = false
+    let rows = 0
+    for (const line of lines.slice(1, -1)) {
+      const parsed = JSON.parse(line) as { table?: string; end?: string }
+      if (parsed.table) keep = firstRelease.includes(parsed.table)
+      if (keep) kept.push(line)
+      if (keep && Array.isArray(parsed)) rows++
+    }
+    kept.push(JSON.stringify({ eof: true, tables: firstRelease.length, rows }))
+    const old = await api.call('POST', 'snapshots/upload', `${kept.join('\n')}\n`, NDJSON)
+    t.equal(old.status, 201, old.text)
+    const oldId = (old.body as { id: string }).id
+    const fans = await api.call('POST', 'tables/inventory/fans', { snapshot: oldId, columns: ['id'] })
+    t.same((fans.body as { _meta: { count: number } })._meta.count, 0, 'a table the file does not have is empty')
+    const devices = await api.call('POST', 'tables/inventory/devices', { snapshot: oldId, columns: ['id'], pagination: { limit: 1 } })
+    t.ok((devices.body as { _meta: { count: number } })._meta.count > 0)
+    t.equal((await api.call('DELETE', `snapshots/${oldId}`)).status, 204)
 
     // bad files leave nothing behind
     const header = lines[0]!
@@ -36,6 +65,7 @@ for (const engine of ENGINES) {
       ['future version', header.replace('"version":1', '"version":99'), 422],
       ['truncated', lines.slice(0, 20).join('\n'), 422],
       ['unknown table', `${header}\n{"table":"inventory/nope","columns":["id"]}\n`, 422],
+      ['computed table', `${header}\n{"table":"networks","columns":["id"]}\n`, 422],
       ['unknown column', `${header}\n{"table":"inventory/devices","columns":["id","bogus"]}\n`, 422],
       ['wrong row width', `${header}\n{"table":"inventory/devices","columns":["id","sn"]}\n["a"]\n`, 422],
       ['bad type', `${header}\n{"table":"inventory/devices","columns":["id","uptime"]}\n["a","soon"]\n{"end":"inventory/devices","rows":1}\n{"eof":true,"tables":1,"rows":1}\n`, 422],

@@ -3,7 +3,10 @@ import { randomUUID } from 'node:crypto'
 import { ENGINES, freshDb } from '../../helpers/db.js'
 import { migrateInventory } from '../../../src/inventory/migrations/index.js'
 import { DEVICES } from '../../../src/inventory/catalog/inventory.js'
-import { storageColumns } from '../../../src/inventory/catalog/index.js'
+import { STORED_TABLES, dropPartitionSql, storageColumns } from '../../../src/inventory/catalog/index.js'
+import { MANAGED_DEVS } from '../../../src/inventory/catalog/addressing.js'
+import { FANS } from '../../../src/inventory/catalog/environment.js'
+import { DUPLICATE_IP } from '../../../src/inventory/catalog/networks.js'
 import { ROUTES as ROUTE_TABLE } from '../../../src/inventory/catalog/routing.js'
 import {
   cloneSnapshotRows,
@@ -101,3 +104,28 @@ for (const engine of ENGINES) {
     t.equal(left.rows.length, 0, 'a failed load leaves no partition behind')
   })
 }
+
+t.test('a snapshot taken before tables were added gets them when attached or cloned', async (t) => {
+  const db = await freshDb(t, 'pglite')
+  await migrateInventory(db)
+  const old = randomUUID()
+  const manage = (i: number, ip: string) =>
+    storageColumns(MANAGED_DEVS).map((c) => ({ id: `m${i}`, sn: `SN${i}`, hostname: `host-${i}`, siteName: 'HQ', intName: 'Gi1', ip, net: `${ip}/32`, vrf: '', type: 'primary' })[c.name] ?? null)
+  await loadSnapshotRows(db, old, [{ table: MANAGED_DEVS, rows: [manage(1, '10.0.0.1'), manage(2, '10.0.0.1'), manage(3, '10.0.0.3')] }])
+  t.equal(await count(db, 'inventory.duplicate_ip', old), 2, 'computed tables are filled at load')
+  // what a snapshot of the first release looks like: no partitions of the later tables
+  await detachSnapshot(db, old)
+  for (const table of STORED_TABLES.slice(13)) await db.query(dropPartitionSql(table, old))
+  const clone = randomUUID()
+  await cloneSnapshotRows(db, old, clone)
+  t.equal(await count(db, 'inventory.duplicate_ip', clone), 2, 'a clone computes them from the copied rows')
+  t.equal(await count(db, 'inventory.fans', clone), 0, 'and has empty partitions of the others')
+  await attachSnapshot(db, old)
+  t.equal(await count(db, 'inventory.duplicate_ip', old), 2, 'attaching computes them')
+  t.equal(await count(db, 'inventory.networks', old), 2)
+  t.equal(await count(db, 'inventory.fans', old), 0)
+  const streamed: unknown[][] = []
+  await streamSnapshotRows(db, FANS, randomUUID(), async (rows) => void streamed.push(...rows))
+  t.same(streamed, [], 'a missing partition streams no rows')
+  await t.rejects(loadSnapshotRows(db, randomUUID(), [{ table: DUPLICATE_IP, rows: [] }]), /computed/, 'computed tables are never loaded from a source')
+})

@@ -1,4 +1,4 @@
-/** Rows of inventory/devices, inventory/pn and inventory/sites. */
+/** Rows of inventory/devices and inventory/sites. */
 import { TAG, between, hash, ipString, networkString, unit, weighted } from '../prng.js'
 import { mgmtIp } from '../site.js'
 import type { SimNetwork } from '../network.js'
@@ -12,20 +12,6 @@ const RECENT_RELOAD = 0.04
 const DAY = 86400
 /** Longest uptime of a device that never reloaded since installation: about four years. */
 const MAX_UPTIME_DAYS = 1500
-const PSU_PIDS: Readonly<Record<string, string>> = {
-  cisco: 'PWR-C1-715WAC-P',
-  juniper: 'JPSU-920-AC-AFO',
-  arista: 'PWR-500AC-F',
-  aruba: 'R0X35A',
-  fortinet: 'SP-FG600C-PS',
-  paloalto: 'PAN-PWR-650W-AC',
-}
-const OPTIC_DSCR: Readonly<Record<string, string>> = {
-  'SFP-10G-SR': '10GBASE-SR SFP+ Module',
-  'SFP-25G-SR-S': '25GBASE-SR SFP28 Module',
-  'QSFP-100G-SR4': '100GBASE-SR4 QSFP Module',
-}
-
 function uuidFrom(...parts: number[]): string {
   const hex = [0, 1, 2, 3].map((i) => hash(...parts, i).toString(16).padStart(8, '0')).join('')
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
@@ -96,23 +82,6 @@ export function* deviceRows(net: SimNetwork, model: SiteModel): Generator<Row> {
       objectId: p.objectId,
       taskKey: uuidFrom(seed, generation, dev.index),
       slug: dev.hostname,
-    }
-  }
-}
-
-export function* partRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
-  for (const dev of model.devices) {
-    const p = dev.platform
-    const common = { hostname: dev.hostname, siteName: dev.site.name, deviceSn: dev.sn, vendor: p.vendor, platform: p.platform, model: p.model }
-    const part = (name: string, sn: string, pid: string, dscr: string, vid: string | null): Row => ({ ...common, id: `${dev.sn}/${name}`, name, sn, pid, dscr, vid })
-    for (let m = 1; m <= dev.members; m++) {
-      yield part(dev.members > 1 ? `Switch ${m}` : 'Chassis', m === 1 ? dev.sn : `${dev.sn}S${m}`, p.model, `${p.vendor} ${p.model} chassis`, 'V02')
-    }
-    for (let i = 1; i <= p.psus; i++) yield part(`Power Supply ${i}`, `LIT${(dev.index * 16 + i).toString(36).toUpperCase().padStart(6, '0')}`, PSU_PIDS[p.vendor] ?? 'PSU-AC', 'AC power supply', 'V01')
-    for (let i = 1; i <= p.fans; i++) yield part(`Fan Tray ${i}`, `FAN${(dev.index * 16 + i).toString(36).toUpperCase().padStart(6, '0')}`, `${p.model}-FAN`, 'Fan module', 'V01')
-    for (const intf of model.interfaces.get(dev)!) {
-      if (!intf.transceiver) continue
-      yield part(intf.name, `AVD${(dev.index * 1024 + intf.slot).toString(36).toUpperCase().padStart(6, '0')}`, intf.transceiver, OPTIC_DSCR[intf.transceiver] ?? 'Transceiver', null)
     }
   }
 }

@@ -1,7 +1,7 @@
 /** Rows of inventory/interfaces, interfaces/switchports and addressing/managed-devs. */
 import { ipString, networkString } from '../prng.js'
 import { mgmtIp } from '../site.js'
-import { FIRST_DATA_VLAN, MGMT_VLAN, VOICE_VLAN, type SiteModel } from '../model.js'
+import { FIRST_DATA_VLAN, MGMT_VLAN, VOICE_VLAN, type SimInterface, type SiteModel } from '../model.js'
 import type { SimNetwork } from '../network.js'
 import { formatSpeed, isSwitch, type Row } from './common.js'
 
@@ -65,6 +65,11 @@ export function activeGatewayOrdinal(vlan: number): number {
   return vlan % 2 === 0 ? 1 : 2
 }
 
+/** The FHRP virtual address of a distribution switch's SVI: the first address of the VLAN. */
+export function virtualIp(svi: SimInterface): number {
+  return svi.ip! - svi.dev.ordinal
+}
+
 export function* managedDevRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
   for (const dev of model.devices) {
     for (const i of model.interfaces.get(dev)!) {
@@ -81,7 +86,7 @@ export function* managedDevRows(_net: SimNetwork, model: SiteModel): Generator<R
       }
       yield { ...base, id: `${dev.sn}/${i.name}/${ipString(i.ip)}`, ip: ipString(i.ip), type: 'primary', dnsName: i.kind === 'loopback' ? `${dev.hostname}.${dev.site.domain}` : null }
       if (i.kind === 'svi' && dev.role === 'dist' && i.vlan !== null && activeGatewayOrdinal(i.vlan) === dev.ordinal) {
-        const vip = i.ip - dev.ordinal
+        const vip = virtualIp(i)
         yield { ...base, id: `${dev.sn}/${i.name}/${ipString(vip)}`, ip: ipString(vip), type: 'virtual', dnsName: `gw-vlan${i.vlan}.${dev.site.domain}` }
       }
     }

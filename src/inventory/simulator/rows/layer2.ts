@@ -1,15 +1,29 @@
 /** Rows of neighbors/all, vlan/device and addressing/mac. */
 import { TAG, ipString, unit } from '../prng.js'
 import { mgmtIp } from '../site.js'
-import { FIRST_DATA_VLAN, MGMT_VLAN, type SimVlan, type SiteModel } from '../model.js'
+import { FIRST_DATA_VLAN, MGMT_VLAN, type SimInterface, type SimVlan, type SiteModel } from '../model.js'
 import type { SimNetwork } from '../network.js'
 import { isSwitch, macVendor, type Row } from './common.js'
 
-export function* neighborRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
+/** Share of access-layer ports (access switch uplinks, access point ports) not sending CDP/LLDP in a discovery. */
+const SILENT_PORT = 0.03
+
+/**
+ * Whether a port sends CDP/LLDP in this discovery. Now and then an access switch uplink or an
+ * access point port does not (transmission turned off, or the neighbour's entry aged out), so the
+ * other end does not see the link: neighbors/unidirectional lists those.
+ */
+export function advertises(net: SimNetwork, port: SimInterface): boolean {
+  const role = port.dev.role
+  if (role !== 'ap' && !(role === 'access' && port.kind === 'uplink')) return true
+  return unit(net.settings.seed, TAG.neighbors, port.dev.index, port.slot, net.settings.generation) >= SILENT_PORT
+}
+
+export function* neighborRows(net: SimNetwork, model: SiteModel): Generator<Row> {
   for (const dev of model.devices) {
     for (const i of model.interfaces.get(dev)!) {
       const peer = i.peer
-      if (!peer) continue
+      if (!peer || !advertises(net, peer)) continue
       yield {
         id: `${dev.sn}/${i.name}`,
         localSn: dev.sn,

@@ -6,6 +6,9 @@ import { activeGatewayOrdinal } from './interfaces.js'
 import { isL3, macVendor, type Row } from './common.js'
 
 const PROVIDER_AS = [3356, 1299, 174, 2914, 6762] as const
+
+/** Autonomous system of the provider of a site's WAN circuits. */
+export const providerAs = (dev: SimDevice) => PROVIDER_AS[dev.site.index % PROVIDER_AS.length]!
 /** Share of provider sessions down at a discovery, and of sessions that changed state within the hour. */
 const EBGP_DOWN = 0.06
 /** Share of sessions between a site's routers down at a discovery (both ends agree). */
@@ -16,7 +19,7 @@ const RECENT_CHANGE = 0.05
  * Seconds since a session last changed state: a session that is down has been trying for
  * minutes to hours; an established one mostly for days to months, a few within the last hour.
  */
-function stateTime(established: boolean, ...parts: number[]): number {
+export function stateTime(established: boolean, ...parts: number[]): number {
   if (!established) return between(30, 6 * 3600, ...parts, 1)
   return unit(...parts, 2) < RECENT_CHANGE ? between(60, 3500, ...parts, 3) : between(3600, 90 * 86400, ...parts, 4)
 }
@@ -28,6 +31,22 @@ export function ebgpState(net: SimNetwork, dev: SimDevice): string {
 }
 
 const localAs = (dev: SimDevice) => 4200000000 + dev.site.index
+
+/** OSPF cost of the links between routers and distribution switches, and of stub interfaces (SVIs, loopbacks). */
+export const OSPF_LINK_COST = 10
+export const OSPF_SVI_COST = 10
+export const OSPF_LOOPBACK_COST = 1
+
+/**
+ * The OSPF adjacency of a router or distribution switch: its routed link to the counterpart of
+ * the same ordinal (router n and distribution switch n); undefined for other roles.
+ */
+export function ospfLink(model: SiteModel, dev: SimDevice): SimInterface | undefined {
+  const role = dev.role === 'router' ? 'dist' : dev.role === 'dist' ? 'router' : undefined
+  const other = role && model.devices.find((d) => d.role === role && d.ordinal === dev.ordinal)
+  if (!other) return undefined
+  return model.interfaces.get(dev)!.find((i) => i.peer?.dev === other && i.peer.ip !== null)
+}
 
 export function* arpRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
   const byGateway = new Map<SimInterface, SimHost[]>()
@@ -75,7 +94,6 @@ interface NextHop {
 }
 
 export function* routeRows(net: SimNetwork, model: SiteModel): Generator<Row> {
-  const byRole = (role: SimDevice['role'], ordinal: number) => model.devices.find((d) => d.role === role && d.ordinal === ordinal)
   for (const dev of model.devices) {
     if (!isL3(dev)) continue
     const route = (vrf: string, network: string, protocol: string, nexthop: NextHop[]): Row => ({
@@ -95,13 +113,13 @@ export function* routeRows(net: SimNetwork, model: SiteModel): Generator<Row> {
       yield route(i.vrf, networkString(i.ip, i.prefix), 'connected', [hop(null, i.name, 0, 0)])
       if (i.prefix < 32) yield route(i.vrf, `${ipString(i.ip)}/32`, 'local', [hop(null, i.name, 0, 0)])
     }
-    const towards = (peerDev: SimDevice | undefined): SimInterface | undefined => own.find((i) => i.peer?.dev === peerDev && i.peer?.ip !== null)
+    const viaOspf = OSPF_LINK_COST
     if (dev.role === 'router') {
-      const link = towards(byRole('dist', dev.ordinal))
+      const link = ospfLink(model, dev)
       if (link) {
-        for (const v of model.vlans) if (v.net !== null) yield route('', networkString(v.net, 24), 'ospf', [hop(link.peer!.ip, link.name, 110, 20)])
+        for (const v of model.vlans) if (v.net !== null) yield route('', networkString(v.net, 24), 'ospf', [hop(link.peer!.ip, link.name, 110, viaOspf + OSPF_SVI_COST)])
         const lo = model.interfaces.get(link.peer!.dev)!.find((x) => x.kind === 'loopback')
-        if (lo?.ip != null) yield route('', `${ipString(lo.ip)}/32`, 'ospf', [hop(link.peer!.ip, link.name, 110, 11)])
+        if (lo?.ip != null) yield route('', `${ipString(lo.ip)}/32`, 'ospf', [hop(link.peer!.ip, link.name, 110, viaOspf + OSPF_LOOPBACK_COST)])
       }
       const wan = model.wan.get(dev)
       if (wan && ebgpState(net, dev) === 'established') {
@@ -109,11 +127,11 @@ export function* routeRows(net: SimNetwork, model: SiteModel): Generator<Row> {
         for (const agg of model.remoteAggregates) yield route('', networkString(agg, 20), 'bgp', [hop(wan.peIp, wan.port.name, 20, 0)])
       }
     } else if (dev.role === 'dist') {
-      const link = towards(byRole('router', dev.ordinal))
+      const link = ospfLink(model, dev)
       if (link) {
         yield route('', '0.0.0.0/0', 'static', [hop(link.peer!.ip, link.name, 1, 0)])
         const lo = model.interfaces.get(link.peer!.dev)!.find((x) => x.kind === 'loopback')
-        if (lo?.ip != null) yield route('', `${ipString(lo.ip)}/32`, 'ospf', [hop(link.peer!.ip, link.name, 110, 11)])
+        if (lo?.ip != null) yield route('', `${ipString(lo.ip)}/32`, 'ospf', [hop(link.peer!.ip, link.name, 110, viaOspf + OSPF_LOOPBACK_COST)])
       }
     } else {
       const links = own.filter((i) => i.peer?.dev.role === 'dist' && i.peer.ip !== null)
@@ -136,7 +154,7 @@ export function* bgpRows(net: SimNetwork, model: SiteModel): Generator<Row> {
       localAddress: ipString(wan.port.ip!),
       neiHostname: null,
       neiAddress: ipString(wan.peIp),
-      neiAs: PROVIDER_AS[dev.site.index % PROVIDER_AS.length],
+      neiAs: providerAs(dev),
       state,
       currStateTime: stateTime(state === 'established', seed, TAG.bgp, dev.index, generation, 2),
       totalReceivedPrefixes: state === 'established' ? model.remoteAggregates.length + 1 : 0,

@@ -1,0 +1,39 @@
+/** Every table of the API in catalog order (docs, GET tables), and the stored ones in load order. */
+import { ADDRESSING_TABLES, ARP, HOSTS, MAC, MANAGED_DEVS } from './addressing.js'
+import { CONSISTENCY_TABLES } from './consistency.js'
+import { ENVIRONMENT_TABLES } from './environment.js'
+import { INTERFACE_HEALTH_TABLES } from './interface-health.js'
+import { DEVICES, INTERFACES, INVENTORY_TABLES, PART_NUMBERS, SITES } from './inventory.js'
+import { LAYER2_TABLES, NEIGHBORS, SWITCHPORTS, VLANS } from './layer2.js'
+import { MANAGEMENT_TABLES } from './management.js'
+import { NEIGHBOR_TABLES } from './neighbors.js'
+import { NETWORK_TABLES } from './networks.js'
+import { BGP_NEIGHBORS, ROUTES, ROUTING_TABLES } from './routing.js'
+import { VLAN_TABLES } from './vlans.js'
+import type { StoredTableDef, TableDef } from './types.js'
+
+export const TABLES: readonly TableDef[] = [
+  ...INVENTORY_TABLES,
+  ...ENVIRONMENT_TABLES,
+  ...ADDRESSING_TABLES,
+  ...ROUTING_TABLES,
+  ...NETWORK_TABLES,
+  ...LAYER2_TABLES,
+  ...VLAN_TABLES,
+  ...NEIGHBOR_TABLES,
+  ...INTERFACE_HEALTH_TABLES,
+  ...CONSISTENCY_TABLES,
+  ...MANAGEMENT_TABLES,
+]
+
+/** The stored tables of the first release, in their order then. */
+const FIRST: readonly StoredTableDef[] = [DEVICES, INTERFACES, SITES, PART_NUMBERS, ARP, MAC, MANAGED_DEVS, HOSTS, ROUTES, BGP_NEIGHBORS, VLANS, NEIGHBORS, SWITCHPORTS]
+
+/**
+ * The tables a snapshot stores rows in, in load order (and the order of snapshot files): those of
+ * the first release in their order then, then those added later in catalog order.
+ */
+export const STORED_TABLES: readonly StoredTableDef[] = [
+  ...FIRST,
+  ...TABLES.filter((t): t is StoredTableDef => t.source.kind === 'stored' && !FIRST.includes(t as StoredTableDef)),
+]

@@ -1,0 +1,138 @@
+/**
+ * VLAN summaries (computed from vlan/device when a snapshot is loaded), the layer 3 interfaces of
+ * VLANs (a view of addressing/managed-devs) and the spanning-tree bridges.
+ */
+import { col, deviceColumns, idColumn } from './columns.js'
+import type { StoredTableDef, TableDef } from './types.js'
+
+export const VLAN_DEVICE_SUMMARY: StoredTableDef = {
+  path: 'vlan/device-summary',
+  legacyPaths: ['vlan/deviceSummary'],
+  title: 'VLANs per device: summary',
+  description: 'Number of VLANs configured on every switch, computed from vlan/device when the snapshot is loaded.',
+  snapshotScoped: true,
+  source: {
+    kind: 'stored',
+    table: 'inventory.vlan_device_summary',
+    compute: [
+      'SELECT v.sn AS id, v.sn, v.hostname, s.id AS site_key, v.site_name, v.total_vlan_count, v.active_vlan_count FROM (SELECT sn, hostname, site_name,',
+      "count(*)::bigint AS total_vlan_count, (count(*) FILTER (WHERE status = 'active'))::bigint AS active_vlan_count FROM {inventory.vlans} GROUP BY sn, hostname, site_name) v",
+      'LEFT JOIN {inventory.sites} s ON s.site_name = v.site_name',
+    ].join(' '),
+  },
+  columns: [
+    col('id', 'string', 'Serial number of the switch (unique per snapshot).'),
+    ...deviceColumns().slice(0, 2),
+    col('siteKey', 'string', 'Key of the site (inventory/sites siteKey).'),
+    col('siteName', 'string', 'Site the device belongs to.'),
+    col('totalVlanCount', 'integer', 'Number of VLANs configured on the switch.'),
+    col('activeVlanCount', 'integer', 'Number of those VLANs in state active.'),
+  ],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [['hostname', 'id'], ['sn']],
+  webPath: '/technology/vlans/device-summary',
+}
+
+export const VLAN_SITE_SUMMARY: StoredTableDef = {
+  path: 'vlan/site-summary',
+  legacyPaths: ['vlan/siteSummary'],
+  title: 'VLANs per site',
+  description: 'Every VLAN id configured at a site, with its most common name and the switches that carry it, computed from vlan/device when the snapshot is loaded.',
+  snapshotScoped: true,
+  source: {
+    kind: 'stored',
+    table: 'inventory.vlan_site_summary',
+    compute: [
+      "SELECT site_name || '/' || vlan_id AS id, site_name, vlan_id, mode() WITHIN GROUP (ORDER BY vlan_name) AS vlan_name,",
+      "count(*)::bigint AS dev_count, (count(*) FILTER (WHERE status = 'active'))::bigint AS active_dev_count",
+      'FROM {inventory.vlans} GROUP BY site_name, vlan_id',
+    ].join(' '),
+  },
+  columns: [
+    col('id', 'string', 'The site/VLAN id the row describes (unique per snapshot).'),
+    col('siteName', 'string', 'Site the VLAN is configured at.'),
+    col('vlanId', 'integer', 'VLAN id (1–4094).'),
+    col('vlanName', 'string', 'Most common name of the VLAN among the switches of the site (the alphabetically first on a tie).'),
+    col('devCount', 'integer', 'Number of switches of the site the VLAN is configured on.'),
+    col('activeDevCount', 'integer', 'Number of those switches where the VLAN is active.'),
+  ],
+  defaultSort: { column: 'siteName', order: 'asc' },
+  indexes: [['siteName', 'id'], ['vlanId']],
+  webPath: '/technology/vlans/site-summary',
+}
+
+export const VLAN_NETWORK_SUMMARY: StoredTableDef = {
+  path: 'vlan/network-summary',
+  legacyPaths: ['vlan/networkSummary'],
+  title: 'VLANs across the network',
+  description: 'Every VLAN id of the network with its most common name and where it is configured, computed from vlan/device when the snapshot is loaded.',
+  snapshotScoped: true,
+  source: {
+    kind: 'stored',
+    table: 'inventory.vlan_network_summary',
+    compute: [
+      'SELECT vlan_id::text AS id, vlan_id, mode() WITHIN GROUP (ORDER BY vlan_name) AS vlan_name,',
+      'count(DISTINCT site_name)::bigint AS site_count, count(*)::bigint AS dev_count FROM {inventory.vlans} GROUP BY vlan_id',
+    ].join(' '),
+  },
+  columns: [
+    col('id', 'string', 'The VLAN id as text (unique per snapshot).'),
+    col('vlanId', 'integer', 'VLAN id (1–4094).'),
+    col('vlanName', 'string', 'Most common name of the VLAN among all switches (the alphabetically first on a tie).'),
+    col('siteCount', 'integer', 'Number of sites where the VLAN is configured.'),
+    col('devCount', 'integer', 'Number of switches the VLAN is configured on.'),
+  ],
+  defaultSort: { column: 'vlanId', order: 'asc' },
+  indexes: [['vlanId']],
+  webPath: '/technology/vlans/network-summary',
+}
+
+export const VLAN_L3_GATEWAYS: TableDef = {
+  path: 'vlan/l3-gateways',
+  legacyPaths: ['vlan/l3Gateways'],
+  title: 'VLAN layer 3 interfaces',
+  description: 'Addressed VLAN interfaces (SVI, IRB, BDI) of every device: the layer 3 presence of each VLAN, computed from addressing/managed-devs (primary addresses).',
+  snapshotScoped: true,
+  source: {
+    kind: 'derived',
+    sql: "SELECT snapshot_id, id, sn, hostname, site_name, vlan_id, int_name, ip, net, vrf, state_l1, state_l2 FROM inventory.managed_devs WHERE vlan_id IS NOT NULL AND type = 'primary'",
+  },
+  columns: [
+    idColumn('address (the id of its addressing/managed-devs row)'),
+    ...deviceColumns(),
+    col('vlanId', 'integer', 'VLAN the interface routes.'),
+    col('intName', 'string', 'VLAN interface, e.g. Vl10, irb.10, BDI10.'),
+    col('ip', 'ip', 'Primary address of the interface.'),
+    col('net', 'network', 'Network of the address.'),
+    col('vrf', 'string', 'VRF of the interface (empty string for the global table).'),
+    col('stateL1', 'string', 'Layer 1 state of the interface.', { values: ['up', 'down', 'admin-down', 'err-disabled'] }),
+    col('stateL2', 'string', 'Layer 2 state of the interface.', { values: ['up', 'down'] }),
+  ],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [],
+  webPath: '/technology/vlans/l3-gateways',
+}
+
+export const STP_BRIDGES: StoredTableDef = {
+  path: 'spanning-tree/bridges',
+  legacyPaths: ['spanningTree/bridges'],
+  title: 'Spanning-tree bridges',
+  description: 'Spanning-tree configuration of every switch: mode, bridge priority and the root it sees.',
+  snapshotScoped: true,
+  source: { kind: 'stored', table: 'inventory.stp_bridges' },
+  columns: [
+    idColumn('bridge'),
+    ...deviceColumns(),
+    col('stpDomain', 'string', 'Spanning-tree domain the switch belongs to (switches that share a root), as in inventory/devices.'),
+    col('mode', 'string', 'Spanning-tree mode.', { values: ['rpvst', 'pvst', 'mstp', 'rstp', 'disabled'] }),
+    col('priority', 'integer', 'Bridge priority (of VLAN 1 or the CIST), null when disabled.'),
+    col('bridgeId', 'string', 'Bridge id: priority and base MAC address, e.g. "4096.001e.7a00.0400"; null when disabled.'),
+    col('rootId', 'string', 'Bridge id of the root the switch sees, null when disabled.'),
+    col('isRoot', 'boolean', 'Whether the switch is the root bridge of its domain.'),
+  ],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [['hostname', 'id'], ['stpDomain']],
+  webPath: '/technology/spanning-tree/stp-bridges',
+}
+
+export const VLAN_TABLES: readonly TableDef[] = [VLAN_DEVICE_SUMMARY, VLAN_SITE_SUMMARY, VLAN_NETWORK_SUMMARY, VLAN_L3_GATEWAYS, STP_BRIDGES]

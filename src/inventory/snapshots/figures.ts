@@ -1,0 +1,63 @@
+/**
+ * Figures of a snapshot measured from its own rows once they are in (discovery, import, clone),
+ * whatever source filled them: sizes of its partitions and the interface, edge and user counts of
+ * tables/management/snapshots. Partitions are read by name, so attached or not.
+ */
+import type { Db, Queryable } from '../../shared/db/index.js'
+import { STORED_TABLES, partitionName, partitionTable } from '../catalog/index.js'
+import { HOSTS, MAC } from '../catalog/addressing.js'
+import { INTERFACES } from '../catalog/inventory.js'
+import { updateSnapshot } from './store.js'
+
+export interface SnapshotMeasures {
+  loaded_size: number
+  unloaded_size: number
+  interface_active_count: number
+  interface_edge_count: number
+  user_count: number
+}
+
+export async function measureSnapshot(db: Queryable, id: string): Promise<SnapshotMeasures> {
+  const sizes = await db.query<{ loaded: string; unloaded: string }>(
+    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS loaded, coalesce(sum(pg_table_size(c.oid)), 0)::text AS unloaded
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'inventory' AND c.relname = ANY($1)`,
+    [STORED_TABLES.map((t) => partitionName(t, id))],
+  )
+  const counts = await db.query<{ active: string; edge: string; users: string }>(
+    `SELECT (SELECT count(*) FROM ${partitionTable(INTERFACES, id)} WHERE l2 = 'up')::text AS active,
+            (SELECT count(*) FROM (SELECT DISTINCT sn, int_name FROM ${partitionTable(MAC, id)} WHERE edge) e)::text AS edge,
+            (SELECT count(DISTINCT mac) FROM ${partitionTable(HOSTS, id)})::text AS users`,
+  )
+  const s = sizes.rows[0]!
+  const c = counts.rows[0]!
+  return {
+    loaded_size: Number(s.loaded),
+    unloaded_size: Number(s.unloaded),
+    interface_active_count: Number(c.active),
+    interface_edge_count: Number(c.edge),
+    user_count: Number(c.users),
+  }
+}
+
+/** Measures a snapshot and stores the figures in its bookkeeping row. */
+export async function recordMeasures(db: Queryable, id: string): Promise<SnapshotMeasures> {
+  const m = await measureSnapshot(db, id)
+  await updateSnapshot(db, id, { ...m })
+  return m
+}
+
+/**
+ * Snapshots finished before the figures existed (size 0) are measured once at start; returns
+ * how many. A snapshot whose partitions are gone is skipped.
+ */
+export async function backfillMeasures(db: Db): Promise<number> {
+  const r = await db.query<{ id: string }>("SELECT id FROM inventory.snapshots WHERE status = 'done' AND loaded_size = 0 AND NOT loading")
+  let n = 0
+  for (const { id } of r.rows) {
+    const exists = await db.query('SELECT 1 FROM pg_class WHERE relname = $1', [partitionName(INTERFACES, id)])
+    if (exists.rows.length === 0) continue
+    await recordMeasures(db, id)
+    n++
+  }
+  return n
+}
