@@ -4,8 +4,8 @@
  * `npx tsx -e "import('./src/gateway/api-versions-doc.ts').then((m) => m.writeApiVersionsDoc())"`.
  */
 import { compileConfig } from '../shared/config/index.js'
-import { ENDPOINTS, type Endpoint } from '../shared/manifest.js'
-import { PRODUCT_VERSION } from '../shared/product.js'
+import { ENDPOINTS, versionForRelease, type Endpoint } from '../shared/manifest.js'
+import { PRODUCT_VERSION, RELEASE_VERSION, advertisedRelease } from '../shared/product.js'
 
 export const API_VERSIONS_DOC_PATH = 'docs/api-versions.md'
 
@@ -40,6 +40,53 @@ function releases(e: Endpoint): string {
     .join('<br>')
 }
 
+/** The advertised apiVersion that lets both 5.x and 6.x SDKs in. */
+export const LEGACY_API_VERSION = 'v5.0'
+
+/** "Older clients": which apiVersion serves which client generation, and the one recipe. */
+function olderClients(defaults: ReturnType<typeof compileConfig>['versioning']): string[] {
+  const release = LEGACY_API_VERSION.slice(1)
+  const token = ENDPOINTS.find((e) => e.path === 'auth/token')!
+  const recipe = { versioning: { apiVersion: LEGACY_API_VERSION, generations: { path: { deprecated: true, sunset: '2027-12-31T00:00:00Z', enforce: false } } } }
+  return [
+    '## Older clients: one recipe',
+    '',
+    'SDKs of the 5.x and 6.x generations start with `GET /api/version` (no credentials), refuse a server whose',
+    '`apiVersion` major is above their own, and then address `/api/v<major>.<minor>/` with the lower of their own',
+    `version and \`apiVersion\`. With the shipped config (\`apiVersion\` ${defaults.apiVersion}, path generation sunset`,
+    `${defaults.generations.path.sunset}${defaults.generations.path.enforce ? ', enforced' : ''}) every such SDK stops: the major is above theirs, and`,
+    'their path generation answers 410 once the sunset has passed.',
+    '',
+    '| Client generation | Addresses | Served when |',
+    '|---|---|---|',
+    `| current clients, curl | \`/api/<endpoint>\` + \`X-API-Version\` | always (header generation) |`,
+    '| 6.x SDKs | `/api/v<min(own, apiVersion)>/…` | `apiVersion` major ≤ 6 and the path generation open |',
+    '| 5.x SDKs | `/api/v<min(own, apiVersion)>/…` | `apiVersion` major ≤ 5 and the path generation open |',
+    '| v4-era scripts | `/api/v1/…` (`os/version`, camelCase table names) | always (original generation) |',
+    '',
+    `An \`apiVersion\` of \`${LEGACY_API_VERSION}\` lets both 5.x and 6.x SDKs in: neither refuses major 5, and both address`,
+    `\`/api/${LEGACY_API_VERSION}/\`. The recipe, in \`api.json\` (or the chart's \`config\` values, as in`,
+    '`helm/netinv/examples/legacy-clients.yaml`):',
+    '',
+    '```json',
+    JSON.stringify(recipe, null, 2),
+    '```',
+    '',
+    `- \`apiVersion: "${LEGACY_API_VERSION}"\`: \`GET /api/version\` answers \`{"apiVersion": "${LEGACY_API_VERSION}", "releaseVersion": "${advertisedRelease(LEGACY_API_VERSION)}"}\` —`,
+    `  \`releaseVersion\` follows the advertised \`apiVersion\` (the SDKs read the release from it), with this product's`,
+    `  release (${RELEASE_VERSION}) after the \`+\`. \`X-Product-Version\` still names this product (${PRODUCT_VERSION}).`,
+    `- The path generation's sunset must move: pick a date after the last old client is retired, and keep \`enforce\``,
+    `  false (or true, to cut them off at that date). Responses keep \`Deprecation: true\` and \`Sunset\`, so the clients`,
+    `  are told. \`oldestRelease\` (default ${defaults.oldestRelease}) must stay at or below ${release}.`,
+    `- What \`/api/${LEGACY_API_VERSION}/\` serves: each endpoint at the version release ${release} used (column "Path generation"`,
+    `  below), e.g. \`auth/token\` version ${versionForRelease(token, release)}: a refresh keeps the refresh token, as 6.0-era SDKs expect.`,
+    '- Clients of the header generation are unaffected. A newer client that also reads `apiVersion` to choose a path',
+    `  would follow it to \`/api/${LEGACY_API_VERSION}/\` and get that release's endpoint versions, so advertise ${LEGACY_API_VERSION} only while`,
+    '  5.x/6.x SDKs are in use, and `v6.0` once only 6.x SDKs remain.',
+    '',
+  ]
+}
+
 export function renderApiVersions(): string {
   const defaults = compileConfig({}).versioning
   const path = defaults.generations.path
@@ -61,6 +108,7 @@ export function renderApiVersions(): string {
     '| original | `/api/v1/<endpoint>` | 1 | ' + (defaults.generations.original.deprecated ? `sunset ${defaults.generations.original.sunset}` : 'not deprecated') + ' |',
     `| path (deprecated) | \`/api/v<major>.<minor>/<endpoint>\` | the version that release used (column "Path generation") | sunset ${path.sunset}${path.enforce ? ', 410 at and after it' : ''}; releases above ${PRODUCT_VERSION.slice(1)} or below ${defaults.oldestRelease} get 410 |`,
     '',
+    ...olderClients(defaults),
     '## Endpoints',
     '',
     '| Endpoint | Service | Methods (access) | Versions | Path generation: release → version |',

@@ -26,3 +26,16 @@ export const PRODUCT_MINOR = Number(minor)
 
 /** `v<major>.<minor>` for X-Product-Version. */
 export const PRODUCT_VERSION = `v${major}.${minor}`
+
+/**
+ * The release GET /api/version reports next to an advertised `apiVersion` ("v<major>.<minor>"):
+ * the product's own when they agree; otherwise that version's release with ours as the local
+ * part, e.g. "5.0.0+netinv.7.6.0". Clients read the major and minor of releaseVersion as the
+ * product's (the 6.x SDK picks the intent defaults of that release from its first characters),
+ * so it must not contradict the apiVersion they were told.
+ */
+export function advertisedRelease(apiVersion: string): string {
+  const [major = '0', minor = '0'] = apiVersion.replace(/^v/, '').split('.')
+  if (Number(major) === PRODUCT_MAJOR && Number(minor) === PRODUCT_MINOR) return RELEASE_VERSION
+  return `${Number(major)}.${Number(minor)}.0+netinv.${RELEASE_VERSION}`
+}

@@ -13,6 +13,11 @@ import { apiKey, bearer, call, waitForJob, type Reply } from './client.js'
 import { serve, stop, tempDirs } from './process.js'
 
 const ADMIN_PASSWORD = 'e2e-admin-password-1'
+/** The columns the 6.0.x SDK requests from tables/management/snapshots; its model requires all. */
+const SDK_SNAPSHOT_COLUMNS = [
+  'id', 'status', 'finishStatus', 'loadedSize', 'unloadedSize', 'name', 'note', 'sites', 'fromArchive', 'loading', 'locked', 'deviceAddedCount',
+  'deviceRemovedCount', 'interfaceActiveCount', 'interfaceCount', 'interfaceEdgeCount', 'totalDevCount', 'isLastSnapshot', 'tsChange', 'tsEnd', 'tsStart', 'userCount',
+]
 const SNAPSHOT_FIELDS = ['id', 'name', 'note', 'state', 'status', 'finishStatus', 'locked', 'totalDevCount', 'licensedDevCount', 'tsStart', 'tsEnd', 'version', 'initialVersion', 'sites', 'errors']
 const DEVICE_QUERY = {
   snapshot: '$last',
@@ -28,12 +33,13 @@ interface Page {
   _meta: { limit: number; start: number; count: number; size: number }
 }
 
-/** What ops do for 6.x-era clients: a later sunset of the path generation, apiVersion v6.0. */
+/** What ops do for 5.x/6.x-era clients (docs/api-versions.md): apiVersion v5.0, a later sunset of the path generation. */
 function serveLegacyClients(configDir: string, sunset: string): void {
   const file = join(configDir, 'api.json')
   const config = JSON.parse(readFileSync(file, 'utf8')) as { versioning: { apiVersion: string; generations: { path: Record<string, unknown> } } }
   config.versioning.generations.path.sunset = sunset
-  config.versioning.apiVersion = 'v6.0'
+  config.versioning.generations.path.enforce = false
+  config.versioning.apiVersion = 'v5.0'
   writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o644 })
 }
 
@@ -247,21 +253,30 @@ t.test('the whole user story on the embedded default', async (t) => {
   t.equal(legacy.headers.get('sunset'), '2099-01-01T00:00:00Z')
   t.equal(legacy.json<Row[]>()[0]?.id, snapshotId, 'same payload as before')
 
-  // A 6.x-era SDK: version → /api/v6.0/, login, users/me, snapshots, the management table; its
-  // refresh keeps the same token (rotation starts with 6.1).
-  t.match((await call(after, 'GET', '/api/version')).json(), { apiVersion: 'v6.0' }, 'the advertised apiVersion is configurable')
-  const sdk = await call(after, 'POST', '/api/v6.0/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })
+  // A 5.x/6.x-era SDK start-up: version → /api/v<min(own, apiVersion)>/ = /api/v5.0/, login,
+  // users/me, the management table with every column the 6.0 SDK's snapshot model requires,
+  // snapshots; its refresh keeps the same token (rotation starts with 6.1).
+  const advertised = (await call(after, 'GET', '/api/version')).json<{ apiVersion: string; releaseVersion: string }>()
+  t.match(advertised, { apiVersion: 'v5.0', releaseVersion: /^5\.0\./ }, 'the recipe advertises v5.0, and the release agrees')
+  const sdk = await call(after, 'POST', '/api/v5.0/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })
   t.equal(sdk.status, 200, 'a 6.0 SDK logs in')
   const sdkSession = sdk.json<{ accessToken: string; refreshToken: string }>()
-  t.ok((await call(after, 'GET', '/api/v6.0/users/me', { headers: bearer(sdkSession.accessToken) })).json<{ roleIds?: unknown }>().roleIds, 'users/me has roleIds')
-  const managed = await call(after, 'POST', '/api/v6.0/tables/management/snapshots', {
+  t.ok((await call(after, 'GET', '/api/v5.0/users/me', { headers: bearer(sdkSession.accessToken) })).json<{ roleIds?: unknown }>().roleIds, 'users/me has roleIds')
+  const managed = await call(after, 'POST', '/api/v5.0/tables/management/snapshots', {
     headers: bearer(sdkSession.accessToken),
-    body: { columns: ['id', 'status', 'finishStatus', 'tsEnd'], filters: { and: [{ status: ['eq', 'done'] }, { finishStatus: ['eq', 'done'] }] }, sort: { column: 'tsEnd', order: 'desc' }, pagination: { limit: 1000 } },
+    body: { columns: SDK_SNAPSHOT_COLUMNS, filters: { and: [{ status: ['eq', 'done'] }, { finishStatus: ['eq', 'done'] }] }, sort: { column: 'tsEnd', order: 'desc' }, pagination: { limit: 1000 } },
   })
-  t.match(managed.json<Page>().data, [{ id: snapshotId, status: 'done' }], 'the management table lists the snapshot')
-  const sdkRefresh = await call(after, 'POST', '/api/v6.0/auth/token', { body: { refreshToken: sdkSession.refreshToken } })
+  t.equal(managed.status, 200, managed.text.slice(0, 300))
+  const model = managed.json<Page>().data.find((s) => s.id === snapshotId)!
+  t.same(Object.keys(model).sort(), [...SDK_SNAPSHOT_COLUMNS].sort(), 'every column the SDK names, and only those')
+  for (const k of ['loadedSize', 'unloadedSize', 'interfaceActiveCount', 'interfaceEdgeCount', 'userCount', 'interfaceCount', 'totalDevCount']) t.ok(Number.isSafeInteger(model[k]) && (model[k] as number) > 0, `${k} is a real count (${model[k]})`)
+  t.ok((model.loadedSize as number) > (model.unloadedSize as number), 'indexes count when loaded')
+  t.ok((model.interfaceActiveCount as number) < (model.interfaceCount as number), 'not every interface is up')
+  t.match(model, { status: 'done', finishStatus: 'done', fromArchive: false, isLastSnapshot: true, sites: Array })
+  t.equal((await call(after, 'GET', '/api/v5.0/snapshots', { headers: bearer(sdkSession.accessToken) })).status, 200)
+  const sdkRefresh = await call(after, 'POST', '/api/v5.0/auth/token', { body: { refreshToken: sdkSession.refreshToken } })
   t.same(Object.keys(sdkRefresh.json()), ['accessToken'], 'a 6.0 refresh answers an access token only')
-  t.equal((await call(after, 'POST', '/api/v6.0/auth/token', { body: { refreshToken: sdkSession.refreshToken } })).status, 200, 'and the first refresh token stays valid')
+  t.equal((await call(after, 'POST', '/api/v5.0/auth/token', { body: { refreshToken: sdkSession.refreshToken } })).status, 200, 'and the first refresh token stays valid')
 
   const keys = await call(after, 'GET', '/api/api-tokens', { headers: bearer(pair.accessToken) })
   const used = keys.json<Array<{ description: string; usageCount: number; lastUsed: number | null }>>().find((k) => k.description === 'e2e read')

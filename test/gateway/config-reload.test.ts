@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { watchConfig } from '../../src/gateway/config-watch.js'
 import { memoryLog, send, startTestGateway } from './helpers.js'
+import { RELEASE_VERSION } from '../../src/shared/product.js'
 
 async function until(cond: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
@@ -30,7 +31,7 @@ t.test('api.json changes apply without a restart; a bad file keeps the running c
 
   writeConfig(dir, { versioning: { apiVersion: 'v6.0' } })
   await until(() => gw.gateway.config().versioning.apiVersion === 'v6.0', 'file change')
-  t.same((await send(gw.url, '/api/version')).json(), { apiVersion: 'v6.0', releaseVersion: '7.6.0' })
+  t.same((await send(gw.url, '/api/version')).json(), { apiVersion: 'v6.0', releaseVersion: `6.0.0+netinv.${RELEASE_VERSION}` })
 
   writeConfig(dir, { rateLimit: { perSecond: 'lots' } })
   await until(() => lines.some((l) => l.msg === 'configuration reload failed; keeping the running configuration'), 'error log')

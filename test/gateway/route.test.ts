@@ -2,7 +2,7 @@ import t from 'tap'
 import fc from 'fast-check'
 import { parseApiPath, unsafePath } from '../../src/gateway/pipeline/route.js'
 import { ApiError } from '../../src/shared/errors.js'
-import { RELEASE_VERSION } from '../../src/shared/product.js'
+import { PRODUCT_VERSION, RELEASE_VERSION } from '../../src/shared/product.js'
 import { send, startTestGateway, startUpstream } from './helpers.js'
 
 function codeOf(path: string): string | null {
@@ -111,9 +111,11 @@ t.test('gateway-owned public endpoints: version and os/version', async (t) => {
   const gw = await startTestGateway(t, { config: { versioning: { apiVersion: 'v6.0' } } })
   const v = await send(gw.url, '/api/version', { headers: { 'x-api-token': 'stale-and-invalid' } })
   t.equal(v.status, 200)
-  t.same(v.json(), { apiVersion: 'v6.0', releaseVersion: '7.6.0' })
+  t.same(v.json(), { apiVersion: 'v6.0', releaseVersion: `6.0.0+netinv.${RELEASE_VERSION}` }, 'the release follows the advertised apiVersion')
   const os = await send(gw.url, '/api/v1/os/version')
-  t.same(os.json(), { version: '7.6.0' })
+  t.same(os.json(), { version: RELEASE_VERSION })
+  const own = await startTestGateway(t)
+  t.same((await send(own.url, '/api/version')).json(), { apiVersion: PRODUCT_VERSION, releaseVersion: RELEASE_VERSION }, 'by default the product speaks for itself')
 })
 
 t.test('unsafePath refuses exactly what the reference patterns refuse', async (t) => {

@@ -133,8 +133,8 @@ t.test('the legacy-clients example runs: migrate, inventory and gateway as the c
 
   const version = await fetch(`http://127.0.0.1:${gatewayPort}/api/version`)
   t.equal(version.status, 200)
-  t.match(await version.json(), { apiVersion: 'v6.0' }, "the example's advertised apiVersion reaches the gateway")
-  const legacy = await fetch(`http://127.0.0.1:${gatewayPort}/api/v6.0/version`)
+  t.match(await version.json(), { apiVersion: 'v5.0', releaseVersion: /^5\.0\.0\+netinv\./ }, "the example's advertised apiVersion (and a release that agrees) reaches the gateway")
+  const legacy = await fetch(`http://127.0.0.1:${gatewayPort}/api/v5.0/version`)
   t.equal(legacy.headers.get('deprecation'), 'true', 'path-versioned requests are marked deprecated')
   t.match(legacy.headers.get('sunset') ?? '', /2027/, "the example's later sunset is announced")
   t.not(legacy.status, 410, 'not enforced: the path generation keeps working')

@@ -64,9 +64,11 @@ t.test('every example renders an api.json the product accepts, with the example 
     if (example.config) t.match(config, example.config, `${file}: carries the example's settings`)
   }
   const legacy = apiJson(await render(['examples/legacy-clients.yaml']))
-  t.equal(legacy.versioning.apiVersion, 'v6.0')
-  t.same(legacy.versioning.generations.path, { deprecated: true, sunset: '2027-06-30T00:00:00Z', enforce: false })
-  t.same(legacy.versioning.endpointSunsets['auth/token@1'], { sunset: '2027-01-31T00:00:00Z', enforce: true })
+  const doc = readFileSync('docs/api-versions.md', 'utf8')
+  const recipe = JSON.parse(/## Older clients: one recipe[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)![1]!) as { versioning: { apiVersion: string; generations: { path: unknown } } }
+  t.equal(legacy.versioning.apiVersion, recipe.versioning.apiVersion, 'the legacy example is the documented recipe: its apiVersion')
+  t.same(legacy.versioning.generations.path, recipe.versioning.generations.path, 'and its path generation sunset')
+  t.equal(legacy.versioning.oldestRelease, '4.0', 'old releases stay accepted')
   const production = apiJson(await render(['examples/production.yaml']))
   t.equal(production.rateLimit.endpoints['auth/login'], 3)
   t.equal(production.rateLimit.endpoints['auth/token'], 30, 'example overrides merge with the default endpoint limits')

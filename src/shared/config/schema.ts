@@ -223,7 +223,7 @@ export const CONFIG_SCHEMA = {
           default: 'v7.6',
           pattern: /^v\d+\.\d+$/,
           description:
-            'The `apiVersion` reported by GET /api/version. 6.x-era SDKs address /api/v<major>.<minor>/ with the lower of this and their own version and refuse a higher major; ops serving such clients set e.g. "v6.0".',
+            'The `apiVersion` reported by GET /api/version (releaseVersion follows it). 5.x/6.x-era SDKs address /api/v<major>.<minor>/ with the lower of this and their own version and refuse a higher major: "v5.0" lets both in (docs/api-versions.md, "Older clients").',
         },
         oldestRelease: {
           type: 'string',
