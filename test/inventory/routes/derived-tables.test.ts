@@ -1,0 +1,137 @@
+/**
+ * Through the inventory's HTTP API on both engines: every table computed from others (at load or
+ * as a view) agrees with the tables it is computed from, the snapshot's figures agree with its
+ * rows, the v4 camelCase names answer under /api/v1/, and GET tables lists the catalog.
+ */
+import t, { type Test } from 'tap'
+import { ENGINES, freshDb } from '../../helpers/db.js'
+import { TABLES } from '../../../src/inventory/catalog/index.js'
+import { ENDPOINTS } from '../../../src/shared/manifest.js'
+import { INTERNAL_HEADER, encodeInternal, encodePrincipal } from '../../../src/shared/principal.js'
+import { ALICE, SECRET, startApp, type Client } from '../app.js'
+
+type Row = Record<string, unknown>
+
+async function all(t: Test, app: Client, path: string, snapshot: string | undefined, columns: string[]): Promise<Row[]> {
+  const r = await app.call('POST', `tables/${path}`, { ...(snapshot ? { snapshot } : {}), columns, pagination: { limit: 10000 } })
+  t.equal(r.status, 200, `${path}: ${r.text.slice(0, 200)}`)
+  return (r.body as { data: Row[] }).data
+}
+
+const key = (...parts: unknown[]) => parts.join('|')
+function tally<T>(list: readonly T[], by: (x: T) => string): Map<string, number> {
+  const m = new Map<string, number>()
+  for (const x of list) m.set(by(x), (m.get(by(x)) ?? 0) + 1)
+  return m
+}
+
+for (const engine of ENGINES) {
+  t.test(`tables computed from others agree with them (${engine})`, async (t) => {
+    const db = await freshDb(t, engine)
+    const app = await startApp(t, db)
+    // ROME-01 of the small profile has a link seen from one end, BERLIN-02 a duplicated address
+    const id = await app.discover({ profile: 'small', sites: ['ROME-01', 'BERLIN-02'] })
+    const rows = (path: string, columns: string[]) => all(t, app, path, id, columns)
+
+    const vlans = await rows('vlan/device', ['sn', 'siteName', 'vlanId', 'status'])
+    const perDevice = await rows('vlan/device-summary', ['sn', 'siteKey', 'siteName', 'totalVlanCount', 'activeVlanCount'])
+    const sites = new Map((await rows('inventory/sites', ['siteName', 'siteKey', 'id', 'networksCount'])).map((s) => [s.siteName, s]))
+    t.same(new Map(perDevice.map((d) => [d.sn, d.totalVlanCount])), tally(vlans, (v) => String(v.sn)), 'VLANs per device')
+    t.ok(perDevice.every((d) => d.activeVlanCount === vlans.filter((v) => v.sn === d.sn && v.status === 'active').length), 'active VLANs per device')
+    t.ok(perDevice.every((d) => d.siteKey === sites.get(d.siteName)!.siteKey), 'siteKey is the key of inventory/sites')
+    t.ok([...sites.values()].every((s) => s.siteKey === s.id))
+    const perSite = await rows('vlan/site-summary', ['siteName', 'vlanId', 'devCount'])
+    t.same(new Map(perSite.map((s) => [key(s.siteName, s.vlanId), s.devCount])), tally(vlans, (v) => key(v.siteName, v.vlanId)), 'switches per VLAN and site')
+    const network = await rows('vlan/network-summary', ['vlanId', 'siteCount', 'devCount'])
+    t.same(new Map(network.map((n) => [String(n.vlanId), n.devCount])), tally(vlans, (v) => String(v.vlanId)), 'switches per VLAN')
+
+    const managed = await rows('addressing/managed-devs', ['sn', 'intName', 'ip', 'net', 'vrf', 'type', 'siteName', 'vlanId'])
+    const own = managed.filter((m) => m.type !== 'virtual')
+    const byIp = tally(own, (m) => String(m.ip))
+    const duplicates = await rows('addressing/duplicate-ip', ['ip', 'sn', 'intName', 'count'])
+    t.ok(duplicates.length > 0, 'BERLIN-02 has a duplicated address')
+    t.same(duplicates.length, own.filter((m) => byIp.get(String(m.ip))! > 1).length, 'every interface holding a duplicated address')
+    t.ok(duplicates.every((d) => d.count === byIp.get(String(d.ip))))
+    const networks = await rows('networks', ['net', 'vrf', 'siteName', 'intCount'])
+    for (const [name, site] of sites) t.equal(new Set(networks.filter((n) => n.siteName === name).map((n) => n.net)).size, site.networksCount, `${name}: networks agree with inventory/sites`)
+    t.equal(networks.reduce((s, n) => s + (n.intCount as number), 0), own.length, 'every address is in one network')
+    const l3 = await rows('vlan/l3-gateways', ['sn', 'intName', 'vlanId'])
+    t.equal(l3.length, managed.filter((m) => m.type === 'primary' && m.vlanId !== null).length)
+
+    const routes = await rows('networks/routes', ['sn', 'vrf'])
+    const detail = await rows('vrf/detail', ['sn', 'vrf', 'intCount', 'routeCount'])
+    t.ok(detail.every((d) => d.routeCount === routes.filter((r) => r.sn === d.sn && r.vrf === d.vrf).length), 'routes per device and VRF')
+    const summary = await rows('vrf/summary', ['vrf', 'devCount', 'intCount', 'routeCount'])
+    t.equal(summary.reduce((s, v) => s + (v.routeCount as number), 0), routes.length, 'VRFs hold every route')
+    t.equal(summary.reduce((s, v) => s + (v.intCount as number), 0), (await rows('vrf/interfaces', ['id'])).length)
+
+    const neighbours = await rows('neighbors/all', ['id', 'localSn', 'localInt', 'remoteSn', 'remoteInt'])
+    const seen = new Set(neighbours.map((n) => key(n.localSn, n.localInt, n.remoteSn, n.remoteInt)))
+    const oneWay = neighbours.filter((n) => !seen.has(key(n.remoteSn, n.remoteInt, n.localSn, n.localInt))).map((n) => n.id)
+    t.ok(oneWay.length > 0, 'ROME-01 has a link seen from one end')
+    t.same((await rows('neighbors/unidirectional', ['id'])).map((n) => n.id).sort(), oneWay.sort(), 'unidirectional: the neighbors/all rows without a reverse')
+    const duplex = await rows('interfaces/duplex', ['id', 'duplex', 'neiDuplex', 'status'])
+    t.equal(duplex.length, neighbours.length, 'one duplex row per link end')
+    t.ok(duplex.every((d) => d.status === (d.neiDuplex === null ? 'missing' : d.duplex === d.neiDuplex ? 'ok' : 'mismatch')))
+
+    const interfaces = await rows('inventory/interfaces', ['id', 'l1', 'l2', 'errDisabled'])
+    const disabled = await rows('interfaces/errors/disabled', ['id', 'errorReason'])
+    t.same(disabled.map((d) => d.id).sort(), interfaces.filter((i) => i.l1 === 'err-disabled').map((i) => i.id).sort(), 'err-disabled interfaces')
+    const load = await rows('interfaces/load', ['inBytes', 'speedValue', 'inLoad'])
+    t.ok(load.every((l) => l.speedValue === null || Math.abs((l.inLoad as number) - ((l.inBytes as number) * 800) / (l.speedValue as number)) < 0.01), 'load is bits over speed')
+    const errors = await rows('interfaces/errors/bidirectional', ['pkts', 'errPkts', 'errPktsPct', 'impactErr'])
+    t.ok(errors.every((e) => (e.errPkts === 0) === (e.impactErr === 0)), 'impact 0 only without errors')
+    t.ok(errors.some((e) => (e.impactErr as number) > 0), 'some interfaces have errors')
+
+    const devices = await rows('inventory/devices', ['platform', 'version'])
+    const versions = await rows('management/osver-consistency', ['platform', 'version', 'count', 'pct'])
+    t.same(new Map(versions.map((v) => [key(v.platform, v.version), v.count])), tally(devices, (d) => key(d.platform, d.version)), 'devices per platform and version')
+    for (const [platform, n] of tally(versions, (v) => String(v.platform))) {
+      const pcts = versions.filter((v) => v.platform === platform).reduce((s, v) => s + (v.pct as number), 0)
+      t.ok(Math.abs(pcts - 100) < 0.05 * n, `${platform}: shares add up to 100 (${pcts})`)
+    }
+    const eof = await rows('reports/eof/detail', ['pid'])
+    t.same(new Map((await rows('reports/eof/summary', ['pid', 'count'])).map((e) => [e.pid, e.count])), tally(eof, (e) => String(e.pid)), 'end of life summary')
+
+    // the snapshot's figures are its rows'
+    const snap = (await all(t, app, 'management/snapshots', undefined, ['id', 'interfaceActiveCount', 'interfaceEdgeCount', 'userCount', 'loadedSize', 'unloadedSize', 'fromArchive', 'interfaceCount'])).find((s) => s.id === id)!
+    t.equal(snap.interfaceActiveCount, interfaces.filter((i) => i.l2 === 'up').length, 'interfaceActiveCount: interfaces whose line protocol is up')
+    t.equal(snap.interfaceCount, interfaces.length)
+    const edges = new Set((await rows('addressing/mac', ['sn', 'intName', 'edge'])).filter((m) => m.edge).map((m) => key(m.sn, m.intName)))
+    t.equal(snap.interfaceEdgeCount, edges.size, 'interfaceEdgeCount: ports facing hosts')
+    t.equal(snap.userCount, new Set((await rows('addressing/hosts', ['mac'])).map((h) => h.mac)).size, 'userCount: distinct end hosts')
+    t.ok((snap.loadedSize as number) > (snap.unloadedSize as number) && (snap.unloadedSize as number) > 0, `sizes: ${snap.loadedSize} with indexes, ${snap.unloadedSize} without`)
+    t.equal(snap.fromArchive, false)
+
+    // configurations across snapshots: one row per device and configuration seen
+    const second = await app.discover({ profile: 'small', sites: ['ROME-01', 'BERLIN-02'] })
+    const configs = await all(t, app, 'management/configuration', undefined, ['sn', 'hash', 'lastChangeAt', 'lastCheckAt', 'snapshotCount'])
+    const saved = [...(await all(t, app, 'management/configuration/saved', id, ['sn', 'hash'])), ...(await all(t, app, 'management/configuration/saved', second, ['sn', 'hash']))]
+    t.equal(configs.length, new Set(saved.map((c) => key(c.sn, c.hash))).size, 'distinct configurations of both snapshots')
+    t.ok(configs.every((c) => (c.lastChangeAt as number) <= (c.lastCheckAt as number)))
+    t.ok(configs.some((c) => c.snapshotCount === 2), 'unchanged configurations are seen by both')
+  })
+}
+
+t.test('v4 camelCase names answer under /api/v1/; GET tables lists the catalog', async (t) => {
+  const db = await freshDb(t, 'pglite')
+  const app = await startApp(t, db)
+  const id = await app.discover({ sites: ['ROME-01'] })
+  const v1 = { [INTERNAL_HEADER]: encodeInternal({ secret: SECRET, principal: encodePrincipal(ALICE), apiVersion: 1, generation: 'original' }) }
+  const aliases = ENDPOINTS.find((e) => e.path === 'tables/*')!.legacyAliases ?? []
+  const legacy = TABLES.flatMap((x) => (x.legacyPaths ?? []).map((p) => [p, x.path] as const))
+  t.same(legacy.map(([p]) => `tables/${p}`).filter((p) => !aliases.includes(p)), [], 'the manifest lists every v4 name of the catalog')
+  for (const [old, path] of legacy) {
+    const body = { snapshot: id, columns: ['id'], pagination: { limit: 3 } }
+    const a = await app.call('POST', `tables/${old}`, body, v1)
+    const b = await app.call('POST', `tables/${path}`, body)
+    t.equal(a.status, 200, `${old}: ${a.text.slice(0, 100)}`)
+    t.same(a.body, b.body, `${old} is ${path}`)
+  }
+  const list = await app.call('GET', 'tables')
+  t.equal(list.status, 200)
+  const tables = list.body as Array<{ path: string; description: string; snapshotScoped: boolean; columns: Array<{ name: string; type: string; description: string }> }>
+  t.same(tables.map((x) => x.path), TABLES.map((x) => x.path), 'every table, in catalog order')
+  t.ok(tables.every((x) => x.description.length > 10 && x.columns.length > 1 && x.columns.every((c) => c.type && c.description)), 'each with its description and columns')
+  t.match(tables.find((x) => x.path === 'vlan/device-summary'), { legacyPaths: ['vlan/deviceSummary'], snapshotScoped: true, defaultSort: { column: 'hostname' } })
+})
