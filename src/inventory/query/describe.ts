@@ -67,6 +67,11 @@ export function summarizeTable(table: TableDef): TableSummary {
   return { ...rest, columns: columns.map(({ operators: _operators, ...c }) => c) }
 }
 
+function rowsOf(table: TableDef): string {
+  if (table.source.kind === 'derived') return 'view'
+  return table.source.compute === undefined ? 'stored' : 'computed at load'
+}
+
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 }
@@ -79,7 +84,10 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     '<!-- Generated from the table catalog by renderTablesDoc() (src/inventory/query/describe.ts): run `npm run docs`. Do not edit. -->',
     '',
     'Every table answers `POST /api/tables/<path>` with a table request (`columns`, `filters`, `pagination`,',
-    '`sort`, `reports`, `format`) and describes itself at `GET /api/tables/<path>/description`.',
+    '`sort`, `reports`, `format`) and describes itself at `GET /api/tables/<path>/description`; `GET /api/tables`',
+    'lists them all with their columns. The v4-era camelCase names ("Also at") answer too, e.g. under `/api/v1/`.',
+    'Rows are stored per snapshot as discovery (or an imported file) found them, computed from the other tables when',
+    'the snapshot is loaded, or read through a view of other tables (column "Rows").',
     'Filters: `[operator, value]`; `["column", op, otherColumn]`; `["color", op, severity]` (with `reports`);',
     '`["any" | "all", op, value]` on array columns; `and` / `or` hold lists of filter objects.',
     'Negated operators (`neq`, `nieq`, `notlike`, `nreg`, `nireg`) match null values. Sorting puts nulls last',
@@ -96,9 +104,9 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     'interrupt a running statement, so a very expensive query (e.g. a costly regular expression over a large snapshot) runs',
     'to its end and holds up other requests meanwhile. Use PostgreSQL for large networks or untrusted callers.',
     '',
-    '| Table | Path | Snapshot |',
-    '|---|---|---|',
-    ...tables.map((t) => `| [${cell(t.title)}](#${t.path.replace(/[^a-z0-9]+/gi, '-')}) | \`${t.path}\` | ${t.snapshotScoped ? 'yes' : 'no'} |`),
+    '| Table | Path | Snapshot | Rows |',
+    '|---|---|---|---|',
+    ...tables.map((t) => `| [${cell(t.title)}](#${t.path.replace(/[^a-z0-9]+/gi, '-')}) | \`${t.path}\` | ${t.snapshotScoped ? 'yes' : 'no'} | ${rowsOf(t)} |`),
     '',
   ]
   for (const table of tables) {
