@@ -8,6 +8,14 @@ import type { StoredTableDef, TableDef } from './types.js'
 /** Serial number of the part itself, as `sn` of its inventory/pn row. */
 const partSn = (what: string) => col('partSn', 'string', `Serial number of the ${what} itself (the \`sn\` of its inventory/pn row), null when the device reports none.`)
 
+/** Name, description, part number and serial of a part, as its inventory/pn row has them. */
+const partColumns = (what: string, example: string) => [
+  col('name', 'string', `Name of the ${what} as the device reports it, e.g. "${example}" (the \`name\` of its inventory/pn row).`),
+  col('dscr', 'string', `Description of the ${what} as reported by the device.`),
+  col('pid', 'string', `Product identifier (orderable part number) of the ${what}.`),
+  partSn(what),
+]
+
 export const FANS: StoredTableDef = {
   path: 'inventory/fans',
   title: 'Fans',
@@ -37,10 +45,7 @@ export const POWER_SUPPLIES: StoredTableDef = {
   columns: [
     idColumn('power supply'),
     ...deviceColumns(),
-    col('name', 'string', 'Name of the power supply as the device reports it, e.g. "Power Supply 1" (the `name` of its inventory/pn row).'),
-    col('dscr', 'string', 'Description of the unit as reported by the device.'),
-    col('pid', 'string', 'Product identifier (orderable part number) of the unit.'),
-    partSn('power supply'),
+    ...partColumns('power supply', 'Power Supply 1'),
     col('pwSupplyState', 'string', 'Operational state (lower case): ok when it delivers power, present when inserted without input power, fail on a fault.', {
       values: ['ok', 'present', 'fail'],
     }),
@@ -59,10 +64,7 @@ export const MODULES: StoredTableDef = {
   columns: [
     idColumn('module'),
     ...deviceColumns(),
-    col('name', 'string', 'Name of the module as the device reports it, e.g. "Switch 2" (the `name` of its inventory/pn row).'),
-    col('dscr', 'string', 'Description of the module as reported by the device.'),
-    col('pid', 'string', 'Product identifier (orderable part number) of the module.'),
-    partSn('module'),
+    ...partColumns('module', 'Switch 2'),
     col('moduleState', 'string', 'Operational state (lower case): powered-up when running, powered-down when switched off, err-disabled when shut down by a fault.', {
       values: ['powered-up', 'powered-down', 'err-disabled'],
     }),

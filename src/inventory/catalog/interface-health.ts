@@ -13,6 +13,15 @@ const portColumns = (): ColumnDef[] => [
 
 const rate = (name: string, what: string) => col(name, 'integer', `${what} per second, averaged over the interval the device reports (e.g. 5 minutes).`)
 
+/** Speed and data rates, as interfaces/counters stores them and interfaces/load shows them. */
+const traffic = (): ColumnDef[] => [
+  col('speedValue', 'integer', 'Operational speed in bits per second, null when unknown.'),
+  rate('inBytes', 'Bytes received'),
+  rate('outBytes', 'Bytes sent'),
+  rate('inPkts', 'Packets received'),
+  rate('outPkts', 'Packets sent'),
+]
+
 export const COUNTERS: StoredTableDef = {
   path: 'interfaces/counters',
   title: 'Interface counters',
@@ -23,11 +32,7 @@ export const COUNTERS: StoredTableDef = {
   columns: [
     idColumn('interface (the id of its inventory/interfaces row)'),
     ...portColumns(),
-    col('speedValue', 'integer', 'Operational speed in bits per second, null when unknown.'),
-    rate('inBytes', 'Bytes received'),
-    rate('outBytes', 'Bytes sent'),
-    rate('inPkts', 'Packets received'),
-    rate('outPkts', 'Packets sent'),
+    ...traffic(),
     rate('inErrPkts', 'Received packets with errors (CRC, runts, giants, alignment)'),
     rate('outErrPkts', 'Packets that could not be sent because of errors (collisions, late collisions)'),
     rate('inDropPkts', 'Received packets discarded without an error (input queue full, no buffer)'),
@@ -55,11 +60,7 @@ export const LOAD: TableDef = {
   columns: [
     idColumn('interface'),
     ...portColumns(),
-    col('speedValue', 'integer', 'Operational speed in bits per second, null when unknown.'),
-    rate('inBytes', 'Bytes received'),
-    rate('outBytes', 'Bytes sent'),
-    rate('inPkts', 'Packets received'),
-    rate('outPkts', 'Packets sent'),
+    ...traffic(),
     col('inLoad', 'number', 'Received bits as a percentage of the speed (0–100), null when the speed is unknown.'),
     col('outLoad', 'number', 'Sent bits as a percentage of the speed (0–100), null when the speed is unknown.'),
   ],

@@ -55,29 +55,34 @@ function foreignNeighborColumns(kind: string): ColumnDef[] {
   ]
 }
 
-export const NEIGHBORS_UNMANAGED: StoredTableDef = {
-  path: 'neighbors/unmanaged',
-  title: 'Unmanaged neighbours',
-  description: 'Network devices seen through CDP/LLDP that discovery did not discover (e.g. a provider edge router or a partner switch).',
-  snapshotScoped: true,
-  source: { kind: 'stored', table: 'inventory.neighbors_unmanaged' },
-  columns: foreignNeighborColumns('unmanaged'),
-  defaultSort: { column: 'localHost', order: 'asc' },
-  indexes: [['localHost', 'id'], ['localSn']],
-  webPath: '/technology/cdp-lldp/unmanaged-neighbors',
+/** A table of neighbours that discovery saw through CDP/LLDP but did not discover itself. */
+function foreignNeighbors(kind: 'unmanaged' | 'endpoints', title: string, description: string, indexes: ReadonlyArray<readonly string[]>): StoredTableDef {
+  return {
+    path: `neighbors/${kind}`,
+    title,
+    description,
+    snapshotScoped: true,
+    source: { kind: 'stored', table: `inventory.neighbors_${kind}` },
+    columns: foreignNeighborColumns(kind === 'unmanaged' ? 'unmanaged' : 'end point'),
+    defaultSort: { column: 'localHost', order: 'asc' },
+    indexes: [['localHost', 'id'], ['localSn'], ...indexes],
+    webPath: `/technology/cdp-lldp/${kind === 'unmanaged' ? 'unmanaged-neighbors' : 'endpoints'}`,
+  }
 }
 
-export const NEIGHBORS_ENDPOINTS: StoredTableDef = {
-  path: 'neighbors/endpoints',
-  title: 'End point neighbours',
-  description: 'End points that announce themselves through CDP/LLDP (IP phones, cameras, printers) on ports of discovered devices.',
-  snapshotScoped: true,
-  source: { kind: 'stored', table: 'inventory.neighbors_endpoints' },
-  columns: foreignNeighborColumns('end point'),
-  defaultSort: { column: 'localHost', order: 'asc' },
-  indexes: [['localHost', 'id'], ['localSn'], ['remoteIp']],
-  webPath: '/technology/cdp-lldp/endpoints',
-}
+export const NEIGHBORS_UNMANAGED = foreignNeighbors(
+  'unmanaged',
+  'Unmanaged neighbours',
+  'Network devices seen through CDP/LLDP that discovery did not discover (e.g. a provider edge router or a partner switch).',
+  [],
+)
+
+export const NEIGHBORS_ENDPOINTS = foreignNeighbors(
+  'endpoints',
+  'End point neighbours',
+  'End points that announce themselves through CDP/LLDP (IP phones, cameras, printers) on ports of discovered devices.',
+  [['remoteIp']],
+)
 
 export const PHONES: StoredTableDef = {
   path: 'inventory/phones',

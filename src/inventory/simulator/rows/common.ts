@@ -23,6 +23,11 @@ export function macVendor(mac: string): string | null {
   return HOST_OUI.get(oui) ?? OUI_VENDOR.get(parseInt(oui, 16)) ?? null
 }
 
+/** The columns that name the device a row was collected from (sn, hostname, siteName). */
+export function deviceFields(dev: SimDevice): { sn: string; hostname: string; siteName: string } {
+  return { sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name }
+}
+
 export function isL3(dev: SimDevice): boolean {
   return dev.role === 'router' || dev.role === 'dist' || dev.role === 'fw'
 }

@@ -5,7 +5,7 @@
 import { TAG, hash, unit } from '../prng.js'
 import type { SimNetwork } from '../network.js'
 import type { SiteModel } from '../model.js'
-import type { Row } from './common.js'
+import { deviceFields, type Row } from './common.js'
 
 /** Share of devices whose configuration changes between two discoveries. */
 const CHANGE = 0.05
@@ -24,6 +24,6 @@ export function* configRows(net: SimNetwork, model: SiteModel): Generator<Row> {
     let version = 0
     for (let g = 1; g <= generation; g++) if (changed(g)) version++
     const unsaved = changed(generation) && unit(seed, TAG.config, dev.index, generation, 1) < UNSAVED
-    yield { id: dev.sn, sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name, hash: fingerprint(seed, TAG.config, dev.index, version), status: unsaved ? 'unsaved' : 'saved' }
+    yield { id: dev.sn, ...deviceFields(dev), hash: fingerprint(seed, TAG.config, dev.index, version), status: unsaved ? 'unsaved' : 'saved' }
   }
 }

@@ -7,7 +7,7 @@
 import { TAG, between, hash, unit } from '../prng.js'
 import type { SimInterface, SiteModel } from '../model.js'
 import type { SimNetwork } from '../network.js'
-import type { Row } from './common.js'
+import { deviceFields, type Row } from './common.js'
 
 /** Interfaces that carry traffic of their own (not loopbacks or SVIs, whose traffic the ports carry). */
 const COUNTED = new Set<SimInterface['kind']>(['port', 'uplink', 'lag', 'sub', 'mgmt', 'radio'])
@@ -52,9 +52,7 @@ export function* counterRows(net: SimNetwork, model: SiteModel): Generator<Row> 
       const dropPct = congested ? 2.5 * unit(...at, generation, 10) ** 2 : 0
       yield {
         id: `${dev.sn}/${i.name}`,
-        sn: dev.sn,
-        hostname: dev.hostname,
-        siteName: dev.site.name,
+        ...deviceFields(dev),
         intName: i.name,
         dscr: i.dscr,
         speedValue: i.speedValue,

@@ -8,7 +8,7 @@ import { ipString } from '../prng.js'
 import type { SimDevice, SimNetwork } from '../network.js'
 import type { SimHost, SiteModel } from '../model.js'
 import { providerAs } from './layer3.js'
-import type { Row } from './common.js'
+import { deviceFields, type Row } from './common.js'
 
 /** Host types that announce themselves through CDP/LLDP, with the platform they advertise. */
 const ANNOUNCED: Readonly<Record<string, (h: SimHost) => { platform: string; capabilities: string[] }>> = {
@@ -58,9 +58,7 @@ export function* phoneRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
     const sw = h.port.dev
     yield {
       id: `${sw.sn}/${h.port.name}`,
-      sn: sw.sn,
-      hostname: sw.hostname,
-      siteName: sw.site.name,
+      ...deviceFields(sw),
       intName: h.port.name,
       name: phoneName(h),
       model: ANNOUNCED.phone!(h).platform,

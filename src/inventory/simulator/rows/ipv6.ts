@@ -8,7 +8,7 @@
 import type { SimDevice, SimNetwork, SimSite } from '../network.js'
 import type { SimInterface, SiteModel } from '../model.js'
 import { ebgpState, OSPF_LINK_COST, OSPF_LOOPBACK_COST, OSPF_SVI_COST, ospfLink } from './layer3.js'
-import type { Row } from './common.js'
+import { deviceFields, type Row } from './common.js'
 
 /** 10.0.0.0 as a 32-bit integer: sites hold 10.x.y.0/20 blocks from it. */
 const SITE_BLOCKS = (10 << 24) >>> 0
@@ -34,9 +34,7 @@ export function* ipv6RouteRows(net: SimNetwork, model: SiteModel): Generator<Row
     if (dev.role !== 'router' && dev.role !== 'dist') continue
     const route = (network: string, protocol: string, nexthop: Hop[]): Row => ({
       id: `${dev.sn}//${network}`,
-      sn: dev.sn,
-      hostname: dev.hostname,
-      siteName: site.name,
+      ...deviceFields(dev),
       vrf: '',
       network,
       prefix: Number(network.split('/')[1]),

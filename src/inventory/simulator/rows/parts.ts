@@ -7,7 +7,7 @@ import { TAG, between, unit } from '../prng.js'
 import type { SimDevice, SimNetwork } from '../network.js'
 import type { SiteModel } from '../model.js'
 import { MILESTONES } from '../platforms.js'
-import type { Row } from './common.js'
+import { deviceFields, type Row } from './common.js'
 
 const PSU_PIDS: Readonly<Record<string, string>> = {
   cisco: 'PWR-C1-715WAC-P',
@@ -63,7 +63,6 @@ export function deviceParts(dev: SimDevice, model: SiteModel): Part[] {
   return parts
 }
 
-const onDevice = (dev: SimDevice) => ({ sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name })
 
 export function* partRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
   for (const dev of model.devices) {
@@ -92,7 +91,7 @@ function* partsOfKind(net: SimNetwork, model: SiteModel, kind: Part['kind'], ext
   const era = Math.floor(net.settings.generation / FAILURE_SPAN)
   for (const dev of model.devices) {
     for (const part of deviceParts(dev, model)) {
-      if (part.kind === kind) yield { id: `${dev.sn}/${part.name}`, ...onDevice(dev), name: part.name, partSn: part.sn, ...extra(dev, part, era) }
+      if (part.kind === kind) yield { id: `${dev.sn}/${part.name}`, ...deviceFields(dev), name: part.name, partSn: part.sn, ...extra(dev, part, era) }
     }
   }
 }
@@ -128,7 +127,7 @@ export function* eofRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
     for (const part of deviceParts(dev, model)) {
       const m = MILESTONES.get(part.pid)
       if (!m) continue
-      yield { id: `${dev.sn}/${part.name}`, ...onDevice(dev), vendor: dev.platform.vendor, pid: part.pid, partSn: part.sn, replacement: m.replacement, endSale: m.endSale, endMaintenance: m.endMaintenance, endSupport: m.endSupport }
+      yield { id: `${dev.sn}/${part.name}`, ...deviceFields(dev), vendor: dev.platform.vendor, pid: part.pid, partSn: part.sn, replacement: m.replacement, endSale: m.endSale, endMaintenance: m.endMaintenance, endSupport: m.endSupport }
     }
   }
 }

@@ -8,12 +8,11 @@ import type { SimDevice, SimNetwork } from '../network.js'
 import type { SimInterface, SiteModel } from '../model.js'
 import { activeGatewayOrdinal, virtualIp } from './interfaces.js'
 import { OSPF_LINK_COST, ospfLink, stateTime } from './layer3.js'
-import { isSwitch, type Row } from './common.js'
+import { deviceFields, isSwitch, type Row } from './common.js'
 
 /** Sites where the active FHRP gateways kept the default priority (100) instead of a raised one. */
 const DEFAULT_PRIORITY = 0.05
 
-const onDevice = (dev: SimDevice) => ({ sn: dev.sn, hostname: dev.hostname, siteName: dev.site.name })
 const loopbackIp = (model: SiteModel, dev: SimDevice) => model.interfaces.get(dev)!.find((i) => i.kind === 'loopback')?.ip ?? null
 
 export function* ospfRows(net: SimNetwork, model: SiteModel): Generator<Row> {
@@ -26,7 +25,7 @@ export function* ospfRows(net: SimNetwork, model: SiteModel): Generator<Row> {
     const pair = [seed, TAG.neighbors, Math.min(dev.index, peer.dev.index), Math.max(dev.index, peer.dev.index), generation]
     yield {
       id: `${dev.sn}//${link.name}/${ipString(peer.ip!)}`,
-      ...onDevice(dev),
+      ...deviceFields(dev),
       vrf: '',
       area: '0.0.0.0',
       intName: link.name,
@@ -52,7 +51,7 @@ export function* fhrpRows(net: SimNetwork, model: SiteModel): Generator<Row> {
       const active = activeGatewayOrdinal(svi.vlan) === dev.ordinal
       yield {
         id: `${dev.sn}/${svi.name}/${svi.vlan}`,
-        ...onDevice(dev),
+        ...deviceFields(dev),
         intName: svi.name,
         vlanId: svi.vlan,
         protocol,
@@ -82,7 +81,7 @@ export function* stpRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
     if (!isSwitch(dev)) continue
     yield {
       id: dev.sn,
-      ...onDevice(dev),
+      ...deviceFields(dev),
       stpDomain: `${dev.site.code}-stp1`,
       // the older Catalyst 2960-X image still runs per-VLAN spanning tree
       mode: dev.platform.platform === 'c2960x' ? 'pvst' : (STP_MODE[dev.platform.vendor] ?? 'rstp'),
@@ -102,7 +101,7 @@ export function* portChannelRows(_net: SimNetwork, model: SiteModel): Generator<
       const members = list.filter((i) => i.lag === po).map((i: SimInterface) => ({ intName: i.name, state: i.l1 === 'up' && i.l2 === 'up' ? 'bundled' : 'down' }))
       yield {
         id: `${dev.sn}/${po.name}`,
-        ...onDevice(dev),
+        ...deviceFields(dev),
         intName: po.name,
         dscr: po.dscr,
         protocol: 'lacp',
