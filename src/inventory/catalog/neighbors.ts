@@ -4,6 +4,7 @@
  * points), and the IP phones among them.
  */
 import { col, deviceColumns, idColumn } from './columns.js'
+import { NEIGHBORS } from './layer2.js'
 import type { ColumnDef, StoredTableDef, TableDef } from './types.js'
 
 export const NEIGHBORS_UNIDIRECTIONAL: StoredTableDef = {
@@ -21,18 +22,10 @@ export const NEIGHBORS_UNIDIRECTIONAL: StoredTableDef = {
       'WHERE r.local_sn = n.remote_sn AND r.local_int = n.remote_int AND r.remote_sn = n.local_sn AND r.remote_int = n.local_int)',
     ].join(' '),
   },
-  columns: [
-    idColumn('neighbour relation (the id of its neighbors/all row)'),
-    col('localSn', 'string', 'Serial number of the device that reports the neighbour.'),
-    col('localHost', 'string', 'Hostname of the device that reports the neighbour.'),
-    col('localInt', 'string', 'Local interface of the link.'),
-    col('remoteSn', 'string', 'Serial number of the neighbour, which does not report this link.'),
-    col('remoteHost', 'string', 'Hostname of the neighbour.'),
-    col('remoteInt', 'string', 'Interface of the neighbour on the link.'),
-    col('remoteIp', 'ip', 'Management address the neighbour advertises, null when none.'),
-    col('protocols', 'stringArray', 'Discovery protocols that saw the link, e.g. ["lldp"].'),
-    col('siteName', 'string', 'Site of the reporting device.'),
-  ],
+  // the columns of neighbors/all, whose rows these are
+  columns: NEIGHBORS.columns.map((c) =>
+    c.name === 'id' ? idColumn('neighbour relation (the id of its neighbors/all row)') : c.name === 'remoteSn' ? { ...c, description: 'Serial number of the neighbour, which does not report this link.' } : c,
+  ),
   defaultSort: { column: 'localHost', order: 'asc' },
   indexes: [['localHost', 'id']],
   webPath: '/technology/cdp-lldp/unidirectional-neighbors',
@@ -40,12 +33,10 @@ export const NEIGHBORS_UNIDIRECTIONAL: StoredTableDef = {
 
 /** Columns of a neighbour that discovery saw through CDP/LLDP but did not discover itself. */
 function foreignNeighborColumns(kind: string): ColumnDef[] {
+  const local = new Set(['localSn', 'localHost', 'localInt', 'siteName'])
   return [
     idColumn(`${kind} neighbour`),
-    col('localSn', 'string', 'Serial number of the discovered device that reports the neighbour.'),
-    col('localHost', 'string', 'Hostname of the discovered device that reports the neighbour.'),
-    col('localInt', 'string', 'Local interface the neighbour is seen on.'),
-    col('siteName', 'string', 'Site of the reporting device.'),
+    ...NEIGHBORS.columns.filter((c) => local.has(c.name)),
     col('remoteName', 'string', 'Name the neighbour advertises (CDP device id or LLDP system name).'),
     col('remoteInt', 'string', 'Port the neighbour advertises (CDP port id or LLDP port description), null when none.'),
     col('remoteIp', 'ip', 'Management address the neighbour advertises, null when none.'),
