@@ -4,7 +4,7 @@
  * (late collisions) and now and then a bad cable; drops from busy uplinks and WAN circuits.
  * Rates move between discoveries.
  */
-import { TAG, between, hash, unit } from '../prng.js'
+import { TAG, hash, unit } from '../prng.js'
 import type { SimInterface, SiteModel } from '../model.js'
 import type { SimNetwork } from '../network.js'
 import { deviceFields, type Row } from './common.js'
@@ -28,8 +28,8 @@ function utilisationRange(i: SimInterface): readonly [number, number] {
 }
 
 /** A share in [lo, hi], skewed towards lo (most ports are quiet). */
-function share(lo: number, hi: number, ...parts: number[]): number {
-  return lo + (hi - lo) * unit(...parts) ** 3
+function share(lo: number, hi: number, u: number): number {
+  return lo + (hi - lo) * u ** 3
 }
 
 export function* counterRows(net: SimNetwork, model: SiteModel): Generator<Row> {
@@ -37,19 +37,23 @@ export function* counterRows(net: SimNetwork, model: SiteModel): Generator<Row> 
   for (const dev of model.devices) {
     for (const i of model.interfaces.get(dev)!) {
       if (!COUNTED.has(i.kind) || i.l2 !== 'up') continue
-      const at = [seed, TAG.counters, dev.index, i.slot] as const
+      // one hash per interface for what lasts (cables, packet sizes), one per discovery for what
+      // moves; the draws are cheap hashes of those (a row costs a few hashes, not a dozen)
+      const stable = hash(seed, TAG.counters, dev.index, i.slot)
+      const now = hash(stable, generation)
       const speed = i.speedValue ?? 1e9
       const [lo, hi] = utilisationRange(i)
-      const inBytes = Math.round((speed * share(lo, hi, ...at, generation, 1)) / 8)
-      const outBytes = Math.round((speed * share(lo, hi, ...at, generation, 2)) / 8)
+      const inBytes = Math.round((speed * share(lo, hi, unit(now, 1))) / 8)
+      const outBytes = Math.round((speed * share(lo, hi, unit(now, 2))) / 8)
       // average packet sizes: small for phones and management, large for bulk transfers
-      const inPkts = Math.round(inBytes / between(180, 1200, ...at, 3))
-      const outPkts = Math.round(outBytes / between(180, 1200, ...at, 4))
+      const inPkts = Math.round(inBytes / (180 + 1020 * unit(stable, 3)))
+      const outPkts = Math.round(outBytes / (180 + 1020 * unit(stable, 4)))
       let errPct = 0
-      if (i.duplex === 'half') errPct = 1 + 7 * unit(...at, generation, 5)
-      else if (unit(...at, 6) < BAD_CABLE) errPct = unit(...at, 7) < VERY_BAD ? 10 + 15 * unit(...at, generation, 8) : 3 * unit(...at, generation, 8)
-      const congested = (i.kind === 'uplink' || i.kind === 'lag' || i.dscr === 'WAN provider circuit') && unit(...at, generation, 9) < CONGESTED
-      const dropPct = congested ? 2.5 * unit(...at, generation, 10) ** 2 : 0
+      if (i.duplex === 'half') errPct = 1 + 7 * unit(now, 5)
+      else if (unit(stable, 6) < BAD_CABLE) errPct = unit(stable, 7) < VERY_BAD ? 10 + 15 * unit(now, 8) : 3 * unit(now, 8)
+      const congested = (i.kind === 'uplink' || i.kind === 'lag' || i.dscr === 'WAN provider circuit') && unit(now, 9) < CONGESTED
+      const dropPct = congested ? 2.5 * unit(now, 10) ** 2 : 0
+      const inputDrops = unit(now, 11) < 0.02 ? 1 + Math.floor(20 * unit(now, 12)) : 0
       yield {
         id: `${dev.sn}/${i.name}`,
         ...deviceFields(dev),
@@ -62,7 +66,7 @@ export function* counterRows(net: SimNetwork, model: SiteModel): Generator<Row> 
         outPkts,
         inErrPkts: Math.round((inPkts * errPct) / 100),
         outErrPkts: i.duplex === 'half' ? Math.round((outPkts * errPct) / 200) : 0,
-        inDropPkts: hash(...at, generation, 11) % 50 === 0 ? between(1, 20, ...at, generation, 12) : 0,
+        inDropPkts: inputDrops,
         outDropPkts: Math.round((outPkts * dropPct) / 100),
       }
     }
