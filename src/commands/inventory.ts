@@ -17,7 +17,7 @@ export const inventoryCommand: Command = {
       host: rt.env.inventoryHost,
     })
     onShutdown(rt.log, async () => {
-      await inv.close()
+      await inv.close(rt.config.server.shutdownGraceMs)
       await db.close()
     }, rt.config.server.shutdownGraceMs)
     return -1

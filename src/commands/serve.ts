@@ -13,11 +13,15 @@ export const serveCommand: Command = {
     // The inventory listens on loopback only, on a free port: the gateway is the only public door.
     const inv = await startInventory({ db, config: rt.config, log: rt.log, internalSecret, port: 0, host: '127.0.0.1' })
     const gw = await launchGateway(rt, { db, inventoryUrl: inv.url, internalSecret, port: rt.env.port })
+    const graceMs = rt.config.server.shutdownGraceMs
+    // The gateway drains first (its requests in flight still need the inventory), then the
+    // inventory, which by then has no connection left, within what is left of the grace.
     onShutdown(rt.log, async () => {
+      const until = Date.now() + graceMs
       await gw.stop()
-      await inv.close()
+      await inv.close(Math.max(0, until - Date.now()))
       await db.close()
-    }, rt.config.server.shutdownGraceMs)
+    }, graceMs)
     return -1
   },
 }

@@ -11,7 +11,6 @@ import { sendJson } from '../shared/http/index.js'
 import type { AuthService } from './auth/types.js'
 import { handlerKey, type LocalHandler, type RequestContext } from './context.js'
 import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/index.js'
-import { InFlight } from './in-flight.js'
 import { metaHandlers } from './meta.js'
 import { createMetrics, type GatewayMetrics } from './metrics.js'
 import { accessLogger, observeResponse } from './pipeline/access-log.js'
@@ -55,7 +54,7 @@ export interface Gateway {
   /** Applies a new (validated) configuration to the following requests. */
   setConfig(config: Readonly<Config>): void
   metrics: GatewayMetrics
-  /** From now on: /readyz answers 503 and responses close their connection. */
+  /** From now on /readyz answers 503 (the listener's drain closes connections: server.ts). */
   startDrain(): void
   ready(): Promise<Readiness>
   close(): Promise<void>
@@ -76,8 +75,6 @@ export interface Readiness {
 export function createGateway(deps: GatewayDeps): Gateway {
   let config = deps.config
   let draining = false
-  /** Responses not yet finished: told to close their connection when draining starts. */
-  const inFlight = new InFlight()
   const now = deps.now ?? Date.now
   const metrics = deps.metrics ?? createMetrics()
   const log = deps.log
@@ -218,25 +215,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const ctx = this[REQUEST]
     if (ctx === undefined) return
     this[REQUEST] = undefined
-    inFlight.delete(this)
     observeResponse(ctx, metrics, access)
-  }
-
-  function leaveInFlight(this: ServerResponse): void {
-    inFlight.delete(this)
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/'
     const q = url.indexOf('?')
     const path = q < 0 ? url : url.slice(0, q)
-    // Once draining, responses are not tracked: they close their connection instead.
-    if (!draining) inFlight.add(res)
-    else res.shouldKeepAlive = false
-    if (health(path, res)) {
-      res.on('close', leaveInFlight)
-      return
-    }
+    if (health(path, res)) return
     const ctx = new GatewayRequest(req, res, log, req.method ?? 'GET', path, q < 0 ? '' : url.slice(q + 1))
     ;(res as Observed)[REQUEST] = ctx
     res.on('close', closed)
@@ -289,7 +275,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
     metrics,
     startDrain() {
       draining = true
-      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false
     },
     ready,
     async close() {

@@ -8,9 +8,8 @@
  *   its own deadlines);
  * - what node's HTTP parser refuses (broken framing, oversized headers, the header timeout) is
  *   answered with our JSON body, where node would answer with an empty one;
- * - CONNECT, and an Expect other than 100-continue, are refused with our JSON body;
- * - when draining, connections that hold no request in flight (idle, or still sending their
- *   headers) are closed at once instead of holding the shutdown for its whole grace period.
+ * - CONNECT, and an Expect other than 100-continue, are refused with our JSON body.
+ * Draining is not done here: src/shared/http/drain.ts.
  */
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
@@ -29,11 +28,6 @@ export interface ConnectionGuardOptions {
    * line, connection closed after); false when `res` belongs to no API request.
    */
   answerTimeout(res: ServerResponse): boolean
-}
-
-export interface ConnectionGuard {
-  /** Closes every connection that holds no request in flight (for draining). */
-  closeWithoutRequest(): void
 }
 
 /**
@@ -74,18 +68,12 @@ function waitsForBody(req: IncomingMessage): boolean {
   return !req.complete && req.readableLength < req.readableHighWaterMark
 }
 
-export function guardConnections(server: Server, options: ConnectionGuardOptions): ConnectionGuard {
+export function guardConnections(server: Server, options: ConnectionGuardOptions): void {
   const { metrics, log } = options
   const { headersTimeoutMs, clientTimeoutMs } = options.config().server
   server.headersTimeout = headersTimeoutMs
   // Node arms every new connection with this inactivity timeout; 'timeout' below decides.
   server.timeout = clientTimeoutMs
-  const sockets = new Set<Duplex>()
-  server.on('connection', (socket: Duplex) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-
   server.on('timeout', (socket: Socket) => {
     const res = currentResponse(socket)
     // Silent before a request (a first one, or after a kept-alive one): close.
@@ -128,10 +116,4 @@ export function guardConnections(server: Server, options: ConnectionGuardOptions
     metrics.clientError('unsupported')
     refuse(res.socket!, 'API_EXPECTATION_FAILED')
   })
-
-  return {
-    closeWithoutRequest() {
-      for (const socket of sockets) if (currentResponse(socket) === undefined) socket.destroy()
-    },
-  }
 }

@@ -1,10 +1,11 @@
 /**
  * Runs the gateway: the public listener and the admin listener (/metrics), kept apart from the
- * app. close() drains: stop accepting, let in-flight requests finish (up to the grace period),
- * then close what is left.
+ * app. close() drains (src/shared/http/drain.ts): stop accepting, answer every request received,
+ * let in-flight requests finish (up to the grace period), then close what is left.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { drainable } from '../shared/http/drain.js'
 import { createGateway, type Gateway, type GatewayDeps } from './app.js'
 import { guardConnections } from './connections.js'
 
@@ -41,19 +42,6 @@ function urlOf(host: string, port: number): string {
   return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`
 }
 
-/** Stops accepting, waits for in-flight requests up to `graceMs`, then cuts what is left. */
-export function drain(server: Server, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) return resolve()
-    const timer = setTimeout(() => server.closeAllConnections(), graceMs)
-    server.close(() => {
-      clearTimeout(timer)
-      resolve()
-    })
-    server.closeIdleConnections()
-  })
-}
-
 export async function startGateway(options: StartGatewayOptions): Promise<RunningGateway> {
   const gateway = createGateway(options)
   const host = options.host ?? '0.0.0.0'
@@ -72,8 +60,10 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     },
     gateway.handle,
   )
-  const guard = guardConnections(server, { config: gateway.config, metrics: gateway.metrics, log: options.log, answerTimeout: gateway.answerTimeout })
+  guardConnections(server, { config: gateway.config, metrics: gateway.metrics, log: options.log, answerTimeout: gateway.answerTimeout })
   const admin = createServer(gateway.handleAdmin)
+  const publicDrain = drainable(server)
+  const adminDrain = drainable(admin)
   const port = await listen(server, options.port, host)
   const adminPort = await listen(admin, options.adminPort, adminHost)
   const url = urlOf(host, port)
@@ -89,10 +79,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     close(graceMs) {
       closing ??= (async () => {
         gateway.startDrain()
-        // Connections still sending headers hold no request to finish.
-        guard.closeWithoutRequest()
-        await drain(server, graceMs ?? gateway.config().server.shutdownGraceMs)
-        await drain(admin, 0)
+        await publicDrain.drain(graceMs ?? gateway.config().server.shutdownGraceMs)
+        await adminDrain.drain(0)
         await gateway.close()
       })()
       return closing

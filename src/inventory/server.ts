@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
 import type { Config } from '../shared/config/index.js'
 import type { Db } from '../shared/db/index.js'
+import { drainable } from '../shared/http/drain.js'
 import { migrateInventory } from './migrations/index.js'
 import { createInventoryApp, type InventoryApp } from './app.js'
 
@@ -11,7 +12,8 @@ export interface RunningInventory {
   app: InventoryApp
   server: Server
   url: string
-  close(): Promise<void>
+  /** Drains the listener (src/shared/http/drain.ts; in-flight requests get `graceMs`), then closes the app. */
+  close(graceMs: number): Promise<void>
 }
 
 export async function startInventory(options: {
@@ -28,6 +30,7 @@ export async function startInventory(options: {
   // Only the gateway calls the inventory, and it bounds its clients' silence itself; node's
   // default limit on receiving a whole request (300 s) would cut a long snapshot upload.
   const server = createServer({ keepAliveTimeout: 65000, requestTimeout: 0, headersTimeout: 60000 }, app.handle)
+  const draining = drainable(server)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve())
@@ -39,11 +42,8 @@ export async function startInventory(options: {
     app,
     server,
     url,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeIdleConnections()
-      })
+    async close(graceMs) {
+      await draining.drain(graceMs)
       await app.close()
     },
   }

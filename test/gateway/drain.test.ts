@@ -22,7 +22,8 @@ t.test('close() drains: in-flight forwarded requests finish, new connections are
   const inFlight = send(gw.url, '/api/snapshots', { headers: { 'x-api-token': 'reader-key' } })
   await arrival
   const closing = gw.close(10_000)
-  await new Promise((r) => setImmediate(r))
+  // The listener closes once the connections already queued have been accepted.
+  while (gw.server.listening) await new Promise((r) => setImmediate(r))
   await t.rejects(send(gw.url, '/api/version'), { code: 'ECONNREFUSED' }, 'no new connections')
   release()
   const r = await inFlight

@@ -1,15 +1,10 @@
 import t from 'tap'
-import { ServerResponse, IncomingMessage } from 'node:http'
 import { Socket } from 'node:net'
-import { InFlight } from '../../src/gateway/in-flight.js'
-
-function response(): ServerResponse {
-  return new ServerResponse(new IncomingMessage(new Socket()))
-}
+import { Slots } from '../../src/shared/slots.js'
 
 t.test('holds what was added and not deleted; slots are reused; deletes are idempotent', async (t) => {
-  const set = new InFlight()
-  const [a, b, c] = [response(), response(), response()]
+  const set = new Slots<Socket>()
+  const [a, b, c] = [new Socket(), new Socket(), new Socket()]
   set.add(a)
   set.add(b)
   t.same([...set], [a, b])
@@ -18,7 +13,7 @@ t.test('holds what was added and not deleted; slots are reused; deletes are idem
   t.same([...set], [b])
   set.add(c)
   t.same([...set], [c, b], 'the freed slot is taken again')
-  set.delete(response())
+  set.delete(new Socket())
   t.same([...set], [c, b], 'deleting a stranger changes nothing')
   set.delete(b)
   set.delete(c)
