@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { launchGateway } from '../gateway/launch.js'
 import { startInventory } from '../inventory/server.js'
+import { resolveCredentialKey } from '../inventory/settings/secret-key.js'
 import type { Command } from './index.js'
 import { loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
 
@@ -10,8 +11,17 @@ export const serveCommand: Command = {
     const rt = loadRuntime('netinv')
     const db = await openRuntimeDb(rt)
     const internalSecret = rt.env.internalSecret ?? randomBytes(32).toString('base64url')
+    const credentialKey = resolveCredentialKey({ key: rt.env.credentialsKey, keyFile: rt.env.credentialsKeyFile, dataDir: rt.env.dataDir, log: rt.log })
     // The inventory listens on loopback only, on a free port: the gateway is the only public door.
-    const inv = await startInventory({ db, config: rt.config, log: rt.log, internalSecret, port: 0, host: '127.0.0.1' })
+    const inv = await startInventory({
+      credentialKey,
+      db,
+      config: rt.config,
+      log: rt.log,
+      internalSecret,
+      port: 0,
+      host: '127.0.0.1',
+    })
     const gw = await launchGateway(rt, { db, inventoryUrl: inv.url, internalSecret, port: rt.env.port })
     const graceMs = rt.config.server.shutdownGraceMs
     // The gateway drains first (its requests in flight still need the inventory), then the

@@ -8,6 +8,8 @@ export interface InventoryDeps {
   db: Db
   config: Readonly<Config>
   log: Logger
+  /** Key that seals SNMP credentials at rest; without one, a key for this process only (with a warning). */
+  credentialKey?: Buffer
 }
 
 export interface InventoryRequest {

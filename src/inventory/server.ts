@@ -23,10 +23,12 @@ export async function startInventory(options: {
   internalSecret: string
   port: number
   host?: string
+  /** Key that seals SNMP credentials at rest. */
+  credentialKey?: Buffer
 }): Promise<RunningInventory> {
-  const { db, config, log, internalSecret } = options
+  const { db, config, log, internalSecret, credentialKey } = options
   await migrateInventory(db)
-  const app = await createInventoryApp({ db, config, log, internalSecret })
+  const app = await createInventoryApp({ db, config, log, internalSecret, ...(credentialKey ? { credentialKey } : {}) })
   // Only the gateway calls the inventory, and it bounds its clients' silence itself; node's
   // default limit on receiving a whole request (300 s) would cut a long snapshot upload.
   const server = createServer({ keepAliveTimeout: 65000, requestTimeout: 0, headersTimeout: 60000 }, app.handle)

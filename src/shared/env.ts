@@ -24,6 +24,9 @@ export interface Env {
   /** Directory of `*.pem` public keys of earlier signing keys that still verify (key rotation). */
   jwtPreviousPublicKeysDir: string | undefined
   adminPassword: string | undefined
+  /** Key that seals SNMP credentials (32 bytes, hex or base64), or a file holding it. */
+  credentialsKey: string | undefined
+  credentialsKeyFile: string | undefined
   logLevel: string
 }
 
@@ -67,6 +70,8 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     jwtPrivateKeyFile: optional(source.JWT_PRIVATE_KEY_FILE),
     jwtPreviousPublicKeysDir: optional(source.JWT_PREVIOUS_PUBLIC_KEYS_DIR),
     adminPassword: optional(source.ADMIN_PASSWORD),
+    credentialsKey: optional(source.CREDENTIALS_KEY),
+    credentialsKeyFile: optional(source.CREDENTIALS_KEY_FILE),
     logLevel: source.LOG_LEVEL || 'info',
   }
 }

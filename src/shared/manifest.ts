@@ -105,8 +105,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'snapshots/:id/clone', service: 'inventory', methods: { POST: 'write' }, description: 'Clone a snapshot.' }),
   endpoint({ path: 'snapshots/:id/settings', service: 'inventory', methods: { GET: 'read', PATCH: 'write' }, description: 'Discovery settings a snapshot was taken with.' }),
   endpoint({ path: 'snapshots/:id/download', service: 'inventory', methods: { GET: 'read' }, description: 'Export a snapshot file (netinv-snapshot line-oriented JSON).' }),
-  endpoint({ path: 'settings', service: 'inventory', methods: { GET: 'settings', PATCH: 'settings' }, description: 'Global discovery settings (profile, seed, sites).' }),
+  endpoint({ path: 'settings', service: 'inventory', methods: { GET: 'settings', PATCH: 'settings' }, description: 'Global discovery settings (simulator profile, seed and sites; network include/exclude, limits, site rules, schedule).' }),
+  endpoint({ path: 'settings/seed', service: 'inventory', methods: { GET: 'settings', PUT: 'settings' }, description: 'Seed addresses and networks network discovery starts from (a JSON array).' }),
+  endpoint({ path: 'settings/snmp', service: 'inventory', methods: { GET: 'settings', POST: 'settings' }, description: 'SNMP credentials (v2c communities, SNMPv3 users) in the order they are tried; secrets masked.' }),
+  endpoint({ path: 'settings/snmp/:id', service: 'inventory', methods: { PATCH: 'settings', DELETE: 'settings' }, description: 'Change (or reorder) or delete an SNMP credential.' }),
   endpoint({ path: 'jobs/:id', service: 'inventory', methods: { GET: 'read' }, description: 'A discovery job with its progress.' }),
+  endpoint({ path: 'jobs/:id/stop', service: 'inventory', methods: { POST: 'write' }, description: 'Stop a running discovery: its snapshot ends in error, nothing of it loaded.' }),
 
   // ── intent (colour) reports ──────────────────────────────────────────────────
   endpoint({ path: 'reports/groups', service: 'inventory', methods: { GET: 'read' }, description: 'Report groups.' }),

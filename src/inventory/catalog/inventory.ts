@@ -22,7 +22,7 @@ export const DEVICES: StoredTableDef = {
     col('image', 'string', 'Software image file the device booted.'),
     col('devType', 'string', 'Role of the device.', { values: DEVICE_TYPES }),
     col('loginIp', 'ip', 'Management address discovery logged in to.'),
-    col('loginType', 'string', 'Protocol used to log in.', { values: ['ssh', 'telnet', 'api'] }),
+    col('loginType', 'string', 'Protocol used to log in.', { values: ['ssh', 'telnet', 'api', 'snmp'] }),
     col('mac', 'mac', 'Base MAC address of the device (lower-case, colon separated).'),
     col('uptime', 'integer', 'Seconds since the last reload, at discovery time.'),
     col('reload', 'string', 'Reason of the last reload as reported by the device.'),

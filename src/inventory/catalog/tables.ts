@@ -1,6 +1,7 @@
 /** Every table of the API in catalog order (docs, GET tables), and the stored ones in load order. */
 import { ADDRESSING_TABLES, ARP, HOSTS, MAC, MANAGED_DEVS } from './addressing.js'
 import { CONSISTENCY_TABLES } from './consistency.js'
+import { DISCOVERY_TABLES } from './discovery.js'
 import { ENVIRONMENT_TABLES } from './environment.js'
 import { INTERFACE_HEALTH_TABLES } from './interface-health.js'
 import { DEVICES, INTERFACES, INVENTORY_TABLES, PART_NUMBERS, SITES } from './inventory.js'
@@ -23,6 +24,7 @@ export const TABLES: readonly TableDef[] = [
   ...NEIGHBOR_TABLES,
   ...INTERFACE_HEALTH_TABLES,
   ...CONSISTENCY_TABLES,
+  ...DISCOVERY_TABLES,
   ...MANAGEMENT_TABLES,
 ]
 

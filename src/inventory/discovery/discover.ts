@@ -1,7 +1,8 @@
 /**
  * Discovery: accept a request (snapshot and job rows written before answering), then discover in
- * the background: simulate, bulk-load every table into the snapshot's partitions, analyze,
- * and mark the snapshot done — or error, with the reason in the job.
+ * the background: produce every table's rows from the source (the simulator or the network),
+ * bulk-load them into the snapshot's partitions, analyze, and mark the snapshot done — or error,
+ * with the reason in the job (a user's stop, a service shutdown, a failure).
  */
 import { randomUUID } from 'node:crypto'
 import { PRODUCT_VERSION } from '../../shared/product.js'
@@ -9,7 +10,7 @@ import { STORED_TABLES, partitionTable, type StoredTableDef } from '../catalog/i
 import { simulate } from '../simulator/index.js'
 import { loadSnapshotRows, type TableRows } from '../storage/index.js'
 import type { DiscoverySettings } from '../settings/index.js'
-import { insertSnapshot, updateSnapshot } from '../snapshots/store.js'
+import { insertSnapshot, updateSnapshot, type SnapshotOrigin, type SnapshotSite } from '../snapshots/store.js'
 import { measureSnapshot } from '../snapshots/figures.js'
 import { insertJob, jobFinished, jobProgress, jobStarted } from './jobs.js'
 import type { InventoryServices } from './runner.js'
@@ -22,6 +23,14 @@ export interface DiscoveryRequest {
   name: string | null
   note: string | null
   username: string | null
+}
+
+/** The reason a job's signal carries when a user stopped it. */
+export class StopRequested extends Error {
+  constructor(readonly by: string | null) {
+    super(`stopped by ${by ?? 'a user'}`)
+    this.name = 'StopRequested'
+  }
 }
 
 /** Identity of a simulated network (kept in the snapshot's settings; PATCH never changes it). */
@@ -57,76 +66,117 @@ function* abortable(source: Iterable<TableRows>, signal: AbortSignal, onTable: (
 }
 
 /** Marks a snapshot and its job failed. */
-export async function failSnapshot(svc: InventoryServices, id: string, jobId: string, errorType: string, message: string): Promise<void> {
+export async function failSnapshot(svc: InventoryServices, id: string, jobId: string, errorType: string, message: string, errors: Array<{ errorType: string; count: number }> = []): Promise<void> {
   const now = svc.now()
-  await updateSnapshot(svc.db, id, { status: 'error', loaded: false, loading: false, ts_end: now, ts_change: now, errors: [{ errorType, count: 1 }] })
+  await updateSnapshot(svc.db, id, { status: 'error', loaded: false, loading: false, ts_end: now, ts_change: now, errors: [{ errorType, count: 1 }, ...errors] })
   await jobFinished(svc.db, jobId, now, message)
 }
 
-/** Writes the snapshot and job rows and starts discovery in the background. */
-export async function startDiscovery(svc: InventoryServices, req: DiscoveryRequest): Promise<{ id: string; jobId: string }> {
+export interface OpenedDiscovery {
+  id: string
+  jobId: string
+}
+
+/** Writes the snapshot and job rows of a new discovery in one transaction. */
+export async function openDiscovery(
+  svc: InventoryServices,
+  s: { origin: SnapshotOrigin; settings: Record<string, unknown>; sites: SnapshotSite[]; name: string | null; note: string | null; username: string | null },
+): Promise<OpenedDiscovery> {
   const id = randomUUID()
   const jobId = randomUUID()
   const now = svc.now()
+  await svc.db.transaction(async (tx) => {
+    await insertSnapshot(tx, { id, name: s.name, note: s.note, status: 'run', origin: s.origin, settings: s.settings, sites: s.sites, tsStart: now, creator: s.username, version: PRODUCT_VERSION, initialVersion: PRODUCT_VERSION, jobId })
+    await insertJob(tx, { id: jobId, name: 'discovery', snapshotId: id, username: s.username, now, owner: svc.runner.instance })
+  })
+  return { id, jobId }
+}
+
+export interface LoadedFigures {
+  counts: Record<string, number>
+  added: number
+  removed: number
+  sites?: SnapshotSite[]
+  errors?: Array<{ errorType: string; count: number }>
+}
+
+/**
+ * Loads a source's rows into the snapshot (progress from `from` to 0.95 of the job), analyzes
+ * and marks it done with its figures (`figures` gets the row counts per table).
+ */
+export async function loadAndFinish(
+  svc: InventoryServices,
+  d: OpenedDiscovery,
+  source: Iterable<TableRows>,
+  slices: number,
+  from: number,
+  signal: AbortSignal,
+  figures: (counts: Record<string, number>) => Promise<LoadedFigures>,
+): Promise<void> {
+  let current = 0
+  const total = Math.max(1, slices)
+  const counts = await loadSnapshotRows(
+    svc.db,
+    d.id,
+    abortable(source, signal, (i) => (current = i)),
+    (table, n) => jobProgress(svc.db, d.jobId, from + ((current + 0.5) / total) * (0.95 - from), `loading ${table.path}: ${n} rows`),
+    svc.db.kind === 'postgres' ? LOAD_CONCURRENCY : 1,
+  )
+  await updateSnapshot(svc.db, d.id, { status: 'finishing', ts_change: svc.now() })
+  await jobProgress(svc.db, d.jobId, 0.96, 'analyzing')
+  for (const table of STORED_TABLES) await svc.db.query(`ANALYZE ${partitionTable(table, d.id)}`)
+  const f = await figures(counts)
+  const measures = await measureSnapshot(svc.db, d.id)
+  const end = svc.now()
+  await updateSnapshot(svc.db, d.id, {
+    ...measures,
+    status: 'done',
+    loaded: true,
+    counts,
+    total_dev_count: counts['inventory/devices'] ?? 0,
+    licensed_dev_count: counts['inventory/devices'] ?? 0,
+    device_added_count: f.added,
+    device_removed_count: f.removed,
+    interface_count: counts['inventory/interfaces'] ?? 0,
+    ts_end: end,
+    ts_change: end,
+    ...(f.sites ? { sites: f.sites } : {}),
+    ...(f.errors ? { errors: f.errors } : {}),
+  })
+  await jobFinished(svc.db, d.jobId, end)
+}
+
+/** Records why a discovery ended early: a user's stop, the service stopping, or a failure. */
+export async function recordFailure(svc: InventoryServices, d: OpenedDiscovery, signal: AbortSignal, err: unknown, errors: Array<{ errorType: string; count: number }> = []): Promise<void> {
+  const reason: unknown = signal.reason
+  const [type, message] =
+    signal.aborted && reason instanceof StopRequested
+      ? ['STOPPED', reason.message]
+      : signal.aborted
+        ? ['INTERRUPTED', 'interrupted: the service stopped']
+        : ['DISCOVERY_FAILED', `discovery failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500)]
+  if (type === 'DISCOVERY_FAILED') svc.log.error({ err, snapshot: d.id }, 'discovery failed')
+  else svc.log.info({ snapshot: d.id, reason: message }, 'discovery ended early')
+  await failSnapshot(svc, d.id, d.jobId, type, message, errors).catch((e: unknown) => svc.log.error({ err: e }, 'could not record the failure'))
+}
+
+/** Starts a discovery of the simulated network the settings name. */
+export async function startDiscovery(svc: InventoryServices, req: DiscoveryRequest): Promise<OpenedDiscovery> {
   const generation = await nextGeneration(svc, req.settings)
   const settings = { ...req.settings, generation, network: networkKey(req.settings) }
   const sim = simulate(settings)
-  await svc.db.transaction(async (tx) => {
-    await insertSnapshot(tx, {
-      id,
-      name: req.name,
-      note: req.note,
-      status: 'run',
-      origin: 'simulator',
-      settings,
-      sites: sim.summary.sites,
-      tsStart: now,
-      creator: req.username,
-      version: PRODUCT_VERSION,
-      initialVersion: PRODUCT_VERSION,
-      jobId,
-    })
-    await insertJob(tx, { id: jobId, name: 'discovery', snapshotId: id, username: req.username, now, owner: svc.runner.instance })
-  })
-  svc.runner.run(`discovery ${id}`, async (signal) => {
-    try {
-      await jobStarted(svc.db, jobId, svc.now())
-      let current = 0
-      const total = Math.max(1, sim.slices)
-      const source = abortable(sim.tables(), signal, (i) => (current = i))
-      const counts = await loadSnapshotRows(
-        svc.db,
-        id,
-        source,
-        (table, n) => jobProgress(svc.db, jobId, ((current + 0.5) / total) * 0.95, `loading ${table.path}: ${n} rows`),
-        svc.db.kind === 'postgres' ? LOAD_CONCURRENCY : 1,
-      )
-      await updateSnapshot(svc.db, id, { status: 'finishing', ts_change: svc.now() })
-      await jobProgress(svc.db, jobId, 0.96, 'analyzing')
-      for (const table of STORED_TABLES) await svc.db.query(`ANALYZE ${partitionTable(table, id)}`)
-      const measures = await measureSnapshot(svc.db, id)
-      const end = svc.now()
-      await updateSnapshot(svc.db, id, {
-        ...measures,
-        status: 'done',
-        loaded: true,
-        counts,
-        total_dev_count: counts['inventory/devices'] ?? 0,
-        licensed_dev_count: counts['inventory/devices'] ?? 0,
-        device_added_count: sim.summary.deviceAddedCount,
-        device_removed_count: sim.summary.deviceRemovedCount,
-        interface_count: counts['inventory/interfaces'] ?? 0,
-        ts_end: end,
-        ts_change: end,
-      })
-      await jobFinished(svc.db, jobId, end)
-    } catch (err) {
-      svc.log.error({ err, snapshot: id }, 'discovery failed')
-      const interrupted = signal.aborted
-      await failSnapshot(svc, id, jobId, interrupted ? 'INTERRUPTED' : 'DISCOVERY_FAILED', interrupted ? 'interrupted: the service stopped' : 'discovery failed').catch(
-        (e: unknown) => svc.log.error({ err: e }, 'could not record the failure'),
-      )
-    }
-  })
-  return { id, jobId }
+  const d = await openDiscovery(svc, { origin: 'simulator', settings, sites: sim.summary.sites, name: req.name, note: req.note, username: req.username })
+  svc.runner.run(
+    `discovery ${d.id}`,
+    async (signal) => {
+      try {
+        await jobStarted(svc.db, d.jobId, svc.now())
+        await loadAndFinish(svc, d, sim.tables(), sim.slices, 0, signal, async () => ({ counts: {}, added: sim.summary.deviceAddedCount, removed: sim.summary.deviceRemovedCount }))
+      } catch (err) {
+        await recordFailure(svc, d, signal, err)
+      }
+    },
+    d.jobId,
+  )
+  return d
 }

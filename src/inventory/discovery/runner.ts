@@ -14,16 +14,37 @@ export class JobRunner {
   readonly instance = randomUUID()
   private readonly running = new Set<Promise<void>>()
   private readonly controller = new AbortController()
+  /** Abort controllers of tasks started with a key (a job id), so one can be stopped. */
+  private readonly keyed = new Map<string, AbortController>()
 
   constructor(private readonly log: Logger) {}
 
-  /** Starts a task in the background; its failures are logged, never thrown. */
-  run(name: string, task: Task): void {
+  /**
+   * Starts a task in the background; its failures are logged, never thrown. Its signal aborts
+   * when the runner closes, or when `stop(key)` is called for the key it was started with.
+   */
+  run(name: string, task: Task, key?: string): void {
     if (this.controller.signal.aborted) throw new Error('the job runner is closed')
-    const p: Promise<void> = task(this.controller.signal)
+    const own = new AbortController()
+    const onClose = () => own.abort(this.controller.signal.reason)
+    this.controller.signal.addEventListener('abort', onClose, { once: true })
+    if (key !== undefined) this.keyed.set(key, own)
+    const p: Promise<void> = task(own.signal)
       .catch((err: unknown) => this.log.error({ err, task: name }, 'background task failed'))
-      .finally(() => this.running.delete(p))
+      .finally(() => {
+        this.running.delete(p)
+        if (key !== undefined && this.keyed.get(key) === own) this.keyed.delete(key)
+        this.controller.signal.removeEventListener('abort', onClose)
+      })
     this.running.add(p)
+  }
+
+  /** Aborts the task started with `key`; false when no such task runs here. */
+  stop(key: string, reason: Error): boolean {
+    const c = this.keyed.get(key)
+    if (!c) return false
+    c.abort(reason)
+    return true
   }
 
   /** Number of tasks in progress. */
@@ -48,6 +69,8 @@ export interface InventoryServices {
   log: Logger
   config: Readonly<Config>
   runner: JobRunner
+  /** Key that seals SNMP credentials at rest. */
+  credentialKey: Buffer
   /** Current time in ms since the epoch (injectable for tests). */
   now: () => number
 }

@@ -1,7 +1,9 @@
 /** Registers every inventory route; each area owns its own module. */
+import { randomBytes } from 'node:crypto'
 import type { Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { JobRunner, recoverInterrupted, startWatchdog, type InventoryServices } from '../discovery/index.js'
+import { startSchedule } from '../discovery/schedule.js'
 import { registerJobRoutes } from './jobs.js'
 import { registerReportRoutes } from './reports.js'
 import { registerSettingsRoutes } from './settings.js'
@@ -20,7 +22,12 @@ export interface RoutesOptions {
 }
 
 export async function registerRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: RoutesOptions = {}): Promise<RoutesLifecycle> {
-  const svc: InventoryServices = { ...deps, runner: new JobRunner(deps.log), now: options.now ?? Date.now }
+  let credentialKey = deps.credentialKey
+  if (!credentialKey) {
+    credentialKey = randomBytes(32)
+    deps.log.warn('no key for SNMP credentials was given: credentials stored now cannot be read after a restart')
+  }
+  const svc: InventoryServices = { ...deps, credentialKey, runner: new JobRunner(deps.log), now: options.now ?? Date.now }
   try {
     const recovered = await recoverInterrupted(deps.db, svc.now())
     if (recovered.jobs > 0 || recovered.snapshots > 0) deps.log.warn(recovered, 'marked work interrupted by a restart as failed')
@@ -36,9 +43,11 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   registerReportRoutes(router, deps)
   registerTableRoutes(router, deps)
   const stopWatchdog = startWatchdog(svc)
+  const stopSchedule = startSchedule(svc)
   return {
     async close() {
       stopWatchdog()
+      stopSchedule()
       await svc.runner.close()
     },
   }

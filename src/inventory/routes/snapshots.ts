@@ -3,7 +3,9 @@ import type { ServerResponse } from 'node:http'
 import { ApiError, invalidInput, type ValidationIssue } from '../../shared/errors.js'
 import { readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
 import type { InventoryRequest } from '../context.js'
-import { startDiscovery, type InventoryServices } from '../discovery/index.js'
+import { startDiscovery, startNetworkDiscovery, planDiscovery, type DiscoveryPlan, type InventoryServices } from '../discovery/index.js'
+import { countCredentials } from '../settings/credential-store.js'
+import { getNetworkSettings } from '../settings/network.js'
 import { getSettings, mergeSettings, type DiscoverySettings } from '../settings/index.js'
 import { updateSnapshot } from '../snapshots/store.js'
 import {
@@ -64,16 +66,16 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
     const body = await readJsonObject(req, limit)
     const issues: ValidationIssue[] = []
     const text = textFields(body, { snapshotName: 'name', snapshotNote: 'note' }, issues)
-    const { snapshotName: _n, snapshotNote: _t, ...overrides } = body
-    let settings: DiscoverySettings | undefined
+    let plan: DiscoveryPlan | undefined
     try {
-      settings = mergeSettings(await getSettings(svc.db), overrides)
+      plan = planDiscovery(body, await getSettings(svc.db), await getNetworkSettings(svc.db), await countCredentials(svc.db))
     } catch (err) {
       if (!(err instanceof ApiError) || !err.errors) throw err
-      issues.push(...err.errors.map((e) => ({ ...e, message: e.message.replace('allowed keys are [', 'allowed keys are [snapshotName, snapshotNote, ') })))
+      issues.push(...err.errors)
     }
-    if (issues.length > 0 || !settings) throw invalidInput(issues)
-    const { id, jobId } = await startDiscovery(svc, { settings, name: text.name ?? null, note: text.note ?? null, username: user(ctx) })
+    if (issues.length > 0 || !plan) throw invalidInput(issues)
+    const common = { name: text.name ?? null, note: text.note ?? null, username: user(ctx) }
+    const { id, jobId } = plan.source === 'network' ? await startNetworkDiscovery(svc, { run: plan.run, ...common }) : await startDiscovery(svc, { settings: plan.settings, ...common })
     sendJson(res, 201, { success: true, id, jobId })
   })
 
@@ -127,6 +129,7 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
     const s = await getSnapshot(svc.db, m.params.id!)
     const body = await readJsonObject(req, limit)
     if (s.locked) throw new ApiError('API_SNAPSHOT_LOCKED', `Snapshot ${s.id} is locked; unlock it before changing its settings`)
+    if (s.origin === 'network') throw new ApiError('API_CONFLICT', `Snapshot ${s.id} is a discovery of the network; its settings record what was discovered and cannot change`)
     const current = s.settings
     const base: DiscoverySettings = {
       profile: isProfileName(current.profile) ? current.profile : 'lab',

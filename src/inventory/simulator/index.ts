@@ -4,7 +4,6 @@
  * profile never sits in memory; only one site's model exists at a time.
  */
 import type { StoredTableDef } from '../catalog/index.js'
-import { storageColumns } from '../catalog/index.js'
 import { ARP, HOSTS, MAC, MANAGED_DEVS } from '../catalog/addressing.js'
 import { CONFIG_SAVED } from '../catalog/consistency.js'
 import { EOF_DETAIL, FANS, MODULES, POWER_SUPPLIES } from '../catalog/environment.js'
@@ -14,7 +13,7 @@ import { NEIGHBORS, SWITCHPORTS, VLANS } from '../catalog/layer2.js'
 import { NEIGHBORS_ENDPOINTS, NEIGHBORS_UNMANAGED, PHONES } from '../catalog/neighbors.js'
 import { BGP_NEIGHBORS, FHRP_GROUP_STATE, IPV6_ROUTES, OSPF_NEIGHBORS, ROUTES } from '../catalog/routing.js'
 import { STP_BRIDGES } from '../catalog/vlans.js'
-import type { TableRows } from '../storage/index.js'
+import { objectValues, type TableRows } from '../storage/index.js'
 import { buildNetwork, type SimNetwork, type SimSettings } from './network.js'
 import { buildSiteModel } from './site.js'
 import type { SiteModel } from './model.js'
@@ -75,11 +74,6 @@ export function* tableObjects(net: SimNetwork, generate: Generate): Generator<Ro
   for (const site of net.sites) yield* generate(net, buildSiteModel(net, site))
 }
 
-function* asValues(table: StoredTableDef, rows: Iterable<Row>): Generator<unknown[]> {
-  const names = storageColumns(table).map((c) => c.name)
-  for (const row of rows) yield names.map((n) => row[n] ?? null)
-}
-
 export interface SimulationSummary {
   sites: Array<{ siteName: string; uid: string; id: string }>
   totalDevCount: number
@@ -125,7 +119,7 @@ export function simulate(settings: SimSettings): Simulation {
       for (let i = 0; i < network.sites.length; i += SITE_BATCH) {
         const models = network.sites.slice(i, i + SITE_BATCH).map((site) => buildSiteModel(network, site))
         for (const [table, generate] of GENERATORS) {
-          yield { table, rows: asValues(table, (function* () { for (const m of models) yield* generate(network, m) })()) }
+          yield { table, rows: objectValues(table, (function* () { for (const m of models) yield* generate(network, m) })()) }
         }
       }
     },

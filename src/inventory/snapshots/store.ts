@@ -4,7 +4,7 @@ import { ApiError } from '../../shared/errors.js'
 import { isSnapshotId } from '../catalog/index.js'
 
 export type SnapshotStatus = 'run' | 'finishing' | 'done' | 'error'
-export type SnapshotOrigin = 'simulator' | 'import' | 'clone'
+export type SnapshotOrigin = 'simulator' | 'network' | 'import' | 'clone'
 
 export interface SnapshotSite {
   siteName: string

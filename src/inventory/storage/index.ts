@@ -10,3 +10,4 @@ export {
   type TableRows,
 } from './partitions.js'
 export { csvChunks, csvField, type CsvColumn } from './csv.js'
+export { objectValues } from './objects.js'

@@ -1,0 +1,147 @@
+/**
+ * Collection of one device: find a credential that works (the one remembered for the address
+ * first, then the list in order), then read every MIB group. A group that fails is a warning on
+ * the device, not the end of its collection.
+ */
+import type { SnmpCredential } from '../../settings/credentials.js'
+import { collectBridge } from './mibs/bridge.js'
+import { collectCdp } from './mibs/cdp.js'
+import { collectEntity } from './mibs/entity.js'
+import { collectInterfaces } from './mibs/interfaces.js'
+import { collectAddresses, collectArp, collectForwarding } from './mibs/ip.js'
+import { collectLldp } from './mibs/lldp.js'
+import { collectRoutes } from './mibs/routes.js'
+import { collectBgp, collectOspf } from './mibs/routing.js'
+import { collectMemory, collectSystem } from './mibs/system.js'
+import type { CollectedDevice, SystemInfo, Warning } from './model.js'
+import { SnmpClient, type SnmpLimits } from './snmp/client.js'
+import { ERROR_TYPES, SnmpError, classify } from './snmp/errors.js'
+
+/** MIB groups read at once from one device (agents answer one request at a time; two hide the round trip). */
+const GROUPS_AT_ONCE = 2
+
+export type AttemptResult = 'ok' | 'timeout' | 'auth' | 'refused' | 'error'
+
+export interface Attempt {
+  address: string
+  result: AttemptResult
+  /** Name of the credential that worked, null when none did. */
+  credential: string | null
+  credentialId: string | null
+  error: string | null
+  durationMs: number
+  /** Credentials tried. */
+  tries: number
+  device: CollectedDevice | null
+}
+
+async function login(
+  address: string,
+  credentials: readonly SnmpCredential[],
+  limits: SnmpLimits,
+  signal: AbortSignal,
+): Promise<{ client: SnmpClient; credential: SnmpCredential; system: SystemInfo; tries: number } | { error: SnmpError; tries: number }> {
+  let last: SnmpError = new SnmpError('auth', 'no SNMP credential is configured')
+  let tries = 0
+  for (const credential of credentials) {
+    tries++
+    const client = new SnmpClient(address, credential, limits, signal)
+    try {
+      const system = await collectSystem(client)
+      if (system.objectId === null && system.name === null) throw new SnmpError('protocol', 'the agent returned no system group')
+      return { client, credential, system, tries }
+    } catch (err) {
+      client.close()
+      last = classify(err)
+      if (last.kind === 'stopped') throw last
+      // an auth failure names the problem better than a later timeout of another credential
+      if (last.kind === 'refused') break
+    }
+  }
+  return { error: last, tries }
+}
+
+const RESULT: Readonly<Record<string, AttemptResult>> = { timeout: 'timeout', auth: 'auth', refused: 'refused' }
+
+export async function collectDevice(address: string, credentials: readonly SnmpCredential[], limits: SnmpLimits, signal: AbortSignal): Promise<Attempt> {
+  const started = performance.now()
+  const session = await login(address, credentials, limits, signal)
+  if ('error' in session) {
+    return {
+      address,
+      result: RESULT[session.error.kind] ?? 'error',
+      credential: null,
+      credentialId: null,
+      error: session.error.message,
+      durationMs: Math.round(performance.now() - started),
+      tries: session.tries,
+      device: null,
+    }
+  }
+  const { client, credential, system } = session
+  const warnings: Warning[] = []
+  const device: CollectedDevice = {
+    address,
+    credential: { id: credential.id, name: credential.name },
+    system,
+    entity: [],
+    interfaces: [],
+    addresses: [],
+    arp: [],
+    routes: [],
+    ipForwarding: null,
+    lldp: null,
+    cdp: [],
+    bgp: { localAs: null, peers: [] },
+    ospf: [],
+    bridge: null,
+    memory: null,
+    warnings,
+    requests: 0,
+    durationMs: 0,
+  }
+  const groups: Array<[string, () => Promise<void>]> = [
+    ['interfaces', async () => void (device.interfaces = await collectInterfaces(client))],
+    ['entity', async () => void (device.entity = await collectEntity(client))],
+    ['addresses', async () => void (device.addresses = await collectAddresses(client))],
+    ['arp', async () => void (device.arp = await collectArp(client))],
+    ['forwarding', async () => void (device.ipForwarding = await collectForwarding(client))],
+    ['routes', async () => void (device.routes = await collectRoutes(client))],
+    ['lldp', async () => void (device.lldp = await collectLldp(client))],
+    ['cdp', async () => void (device.cdp = await collectCdp(client))],
+    ['bgp', async () => void (device.bgp = await collectBgp(client))],
+    ['ospf', async () => void (device.ospf = await collectOspf(client))],
+    ['bridge', async () => void (device.bridge = await collectBridge(client))],
+    ['memory', async () => void (device.memory = await collectMemory(client))],
+  ]
+  try {
+    let next = 0
+    const worker = async () => {
+      while (next < groups.length) {
+        const [name, run] = groups[next++]!
+        try {
+          await run()
+        } catch (err) {
+          const e = classify(err)
+          if (e.kind === 'stopped') throw e
+          warnings.push({ type: ERROR_TYPES[e.kind], message: `${name}: ${e.message}` })
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: GROUPS_AT_ONCE }, worker))
+  } finally {
+    client.close()
+  }
+  device.requests = client.requests
+  device.durationMs = Math.round(performance.now() - started)
+  return {
+    address,
+    result: 'ok',
+    credential: credential.name,
+    credentialId: credential.id,
+    error: warnings.length > 0 ? warnings.map((w) => w.message).join('; ') : null,
+    durationMs: device.durationMs,
+    tries: session.tries,
+    device,
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The crawl: start from the seed addresses, collect each device, and queue every LLDP and CDP
+ * neighbour's management address that lies inside the include networks and outside the exclude
+ * ones. At most `concurrency` devices are collected at once. A device reached by several
+ * addresses is collected once (an address another device owns is not contacted, and a second
+ * collection of a known serial is dropped as a duplicate). Every address tried is reported.
+ */
+import { inNetwork, ipToInt, isIpv4 } from '../../../shared/ipv4.js'
+import type { SnmpCredential } from '../../settings/credentials.js'
+import { collectDevice, type Attempt } from './collect.js'
+import { deviceSn, hostnameOf } from './identity.js'
+import type { CollectedDevice } from './model.js'
+
+export interface Net {
+  base: number
+  prefix: number
+}
+
+export interface CrawlLimits {
+  concurrency: number
+  timeoutMs: number
+  retries: number
+  maxDevices: number
+}
+
+export type FoundBy = 'seed' | 'lldp' | 'cdp'
+
+export interface CrawlAttempt extends Omit<Attempt, 'result'> {
+  result: Attempt['result'] | 'duplicate' | 'skipped'
+  source: FoundBy
+  /** Hostname of the device whose neighbour table named the address (null for seeds). */
+  foundBy: string | null
+  /** Serial and hostname of the device the address belongs to (also for duplicates). */
+  sn: string | null
+  hostname: string | null
+}
+
+export interface CrawlProgress {
+  done: number
+  queued: number
+  failed: number
+  devices: number
+}
+
+export interface CrawlOptions {
+  seeds: readonly string[]
+  include: readonly Net[]
+  exclude: readonly Net[]
+  credentials: readonly SnmpCredential[]
+  /** Credential id that worked last time, per address: tried first. */
+  remembered: ReadonlyMap<string, string>
+  limits: CrawlLimits
+  signal: AbortSignal
+  onProgress?: (p: CrawlProgress) => void
+}
+
+export interface CrawlResult {
+  devices: Array<{ sn: string; device: CollectedDevice }>
+  attempts: CrawlAttempt[]
+}
+
+/** Whether the crawl may follow an address (seeds are always tried). */
+export function allowed(address: string, include: readonly Net[], exclude: readonly Net[]): boolean {
+  if (!isIpv4(address)) return false
+  const ip = ipToInt(address)
+  if (exclude.some((n) => inNetwork(ip, n))) return false
+  return include.length === 0 || include.some((n) => inNetwork(ip, n))
+}
+
+/** Credentials in the order to try them for one address: the remembered one first. */
+function ordered(credentials: readonly SnmpCredential[], rememberedId: string | undefined): SnmpCredential[] {
+  const first = credentials.find((c) => c.id === rememberedId)
+  return first ? [first, ...credentials.filter((c) => c !== first)] : [...credentials]
+}
+
+export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
+  const { include, exclude, limits, signal } = options
+  const queue: Array<{ address: string; source: FoundBy; foundBy: string | null }> = []
+  const seen = new Set<string>()
+  /** Address → the device (sn, hostname) that owns it. */
+  const owner = new Map<string, { sn: string; hostname: string }>()
+  const bySn = new Map<string, CollectedDevice>()
+  const devices: CrawlResult['devices'] = []
+  const attempts: CrawlAttempt[] = []
+  let running = 0
+  let failed = 0
+
+  const progress = () => options.onProgress?.({ done: attempts.length, queued: queue.length + running, failed, devices: devices.length })
+  const enqueue = (address: string, source: FoundBy, foundBy: string | null) => {
+    if (seen.has(address) || owner.has(address)) return
+    seen.add(address)
+    if (source !== 'seed' && !allowed(address, include, exclude)) {
+      attempts.push({ address, result: 'skipped', credential: null, credentialId: null, error: 'outside the include networks or inside an exclude network', durationMs: 0, tries: 0, device: null, source, foundBy, sn: null, hostname: null })
+      return
+    }
+    queue.push({ address, source, foundBy })
+  }
+  for (const s of options.seeds) enqueue(s, 'seed', null)
+
+  const accept = (item: (typeof queue)[number], attempt: Attempt) => {
+    const base = { ...attempt, source: item.source, foundBy: item.foundBy }
+    const d = attempt.device
+    if (!d) {
+      failed++
+      attempts.push({ ...base, sn: null, hostname: null })
+      return
+    }
+    const sn = deviceSn(d)
+    const { hostname } = hostnameOf(d)
+    const known = bySn.get(sn)
+    if (known) {
+      attempts.push({ ...base, device: null, result: 'duplicate', error: `same device as ${hostnameOf(known).hostname} (${known.address})`, sn, hostname })
+      return
+    }
+    bySn.set(sn, d)
+    devices.push({ sn, device: d })
+    attempts.push({ ...base, sn, hostname })
+    for (const a of [d.address, ...d.addresses.map((x) => x.ip)]) owner.set(a, { sn, hostname })
+    for (const r of d.lldp?.remotes ?? []) for (const a of r.mgmtAddresses) enqueue(a, 'lldp', hostname)
+    for (const c of d.cdp) if (c.address) enqueue(c.address, 'cdp', hostname)
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    const pump = () => {
+      if (signal.aborted) {
+        if (running === 0) reject(signal.reason instanceof Error ? signal.reason : new Error('the discovery was stopped'))
+        return
+      }
+      while (running < limits.concurrency && queue.length > 0) {
+        const item = queue.shift()!
+        if (owner.has(item.address)) continue
+        if (devices.length + running >= limits.maxDevices) {
+          attempts.push({ address: item.address, result: 'skipped', credential: null, credentialId: null, error: `the limit of ${limits.maxDevices} devices per discovery was reached`, durationMs: 0, tries: 0, device: null, source: item.source, foundBy: item.foundBy, sn: null, hostname: null })
+          continue
+        }
+        running++
+        const credentials = ordered(options.credentials, options.remembered.get(item.address))
+        collectDevice(item.address, credentials, limits, signal).then(
+          (attempt) => {
+            running--
+            accept(item, attempt)
+            progress()
+            pump()
+          },
+          (err: unknown) => {
+            running--
+            if (signal.aborted) pump()
+            else reject(err)
+          },
+        )
+      }
+      if (running === 0 && queue.length === 0) resolve()
+    }
+    pump()
+  })
+  return { devices, attempts }
+}

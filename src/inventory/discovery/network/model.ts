@@ -1,0 +1,165 @@
+/**
+ * What the collector learns about one device, MIB group by MIB group, before any table row is
+ * made of it. A value the device did not report is null (or an empty list), never a guess.
+ */
+
+export interface SystemInfo {
+  name: string | null
+  descr: string | null
+  objectId: string | null
+  uptimeSeconds: number | null
+  location: string | null
+  contact: string | null
+}
+
+export type PhysicalClass = 'other' | 'unknown' | 'chassis' | 'backplane' | 'container' | 'powerSupply' | 'fan' | 'sensor' | 'module' | 'port' | 'stack' | 'cpu'
+
+export interface EntityPart {
+  index: number
+  class: PhysicalClass
+  parent: number | null
+  name: string | null
+  descr: string | null
+  serial: string | null
+  model: string | null
+  hardwareRev: string | null
+  firmwareRev: string | null
+  softwareRev: string | null
+  mfgName: string | null
+}
+
+export interface Iface {
+  index: number
+  /** ifName, else ifDescr. */
+  name: string
+  descr: string | null
+  alias: string | null
+  type: number | null
+  admin: 'up' | 'down' | 'testing' | null
+  oper: 'up' | 'down' | 'testing' | 'unknown' | 'dormant' | 'notPresent' | 'lowerLayerDown' | null
+  speedBps: number | null
+  mtu: number | null
+  mac: string | null
+  duplex: 'full' | 'half' | null
+  inOctets: number | null
+  outOctets: number | null
+  inErrors: number | null
+  outErrors: number | null
+  inDiscards: number | null
+  outDiscards: number | null
+}
+
+export interface IpAddr {
+  ip: string
+  prefix: number
+  ifIndex: number
+}
+
+export interface ArpEntry {
+  ifIndex: number
+  ip: string
+  mac: string
+  type: 'dynamic' | 'static' | 'local' | 'other'
+}
+
+export interface Route {
+  dest: string
+  prefix: number
+  nextHop: string | null
+  ifIndex: number | null
+  /** Protocol the agent reports; null when it does not say (e.g. Linux reports every route as "local"). */
+  protocol: string | null
+  metric: number | null
+}
+
+export interface LldpPort {
+  id: string | null
+  subtype: number | null
+  descr: string | null
+}
+
+export interface LldpRemote {
+  localPort: number
+  chassisId: string | null
+  chassisSubtype: number | null
+  portId: string | null
+  portSubtype: number | null
+  portDescr: string | null
+  sysName: string | null
+  mgmtAddresses: string[]
+}
+
+export interface Lldp {
+  chassisId: string | null
+  chassisSubtype: number | null
+  ports: Map<number, LldpPort>
+  remotes: LldpRemote[]
+}
+
+export interface CdpNeighbor {
+  ifIndex: number
+  deviceId: string | null
+  address: string | null
+  port: string | null
+  platform: string | null
+}
+
+export type BgpState = 'idle' | 'connect' | 'active' | 'opensent' | 'openconfirm' | 'established'
+
+export interface BgpPeer {
+  remoteAddress: string
+  localAddress: string | null
+  remoteAs: number | null
+  state: BgpState | null
+  /** Seconds in (or, when not established, since leaving) the established state. */
+  establishedTime: number | null
+}
+
+export interface OspfNeighbor {
+  ip: string
+  routerId: string | null
+  state: string | null
+  priority: number | null
+}
+
+export interface BridgeData {
+  baseMac: string | null
+  /** Bridge port number → ifIndex. */
+  portIfIndex: Map<number, number>
+  vlans: Array<{ id: number; name: string | null; status: 'active' | 'suspend' | null }>
+  fdb: Array<{ mac: string; port: number; vlan: number | null; status: 'dynamic' | 'static' | 'other' }>
+}
+
+export interface Memory {
+  totalBytes: number
+  usedBytes: number
+}
+
+/** A problem with one MIB group of a device that did not stop its collection. */
+export interface Warning {
+  type: string
+  message: string
+}
+
+export interface CollectedDevice {
+  /** Address the device answered on. */
+  address: string
+  credential: { id: string; name: string }
+  system: SystemInfo
+  entity: EntityPart[]
+  interfaces: Iface[]
+  addresses: IpAddr[]
+  arp: ArpEntry[]
+  routes: Route[]
+  ipForwarding: boolean | null
+  lldp: Lldp | null
+  cdp: CdpNeighbor[]
+  bgp: { localAs: number | null; peers: BgpPeer[] }
+  ospf: OspfNeighbor[]
+  bridge: BridgeData | null
+  memory: Memory | null
+  warnings: Warning[]
+  /** Requests sent and time taken (the connectivity report and the bench read them). */
+  requests: number
+  durationMs: number
+}

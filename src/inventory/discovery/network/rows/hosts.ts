@@ -1,0 +1,68 @@
+/**
+ * Rows of addressing/hosts: addresses in the ARP caches of discovered devices that belong to no
+ * discovered device, with the devices that route for them (gateways) and the switch ports their
+ * MAC address was learned on (edges).
+ */
+import { inNetwork, ipToInt, parseCidr } from '../../../../shared/ipv4.js'
+import type { Row } from '../../../simulator/index.js'
+import { ifName, type Device, type Network } from '../assemble.js'
+import { shortName } from '../ifname.js'
+import { linkInterfaces } from './layer2.js'
+
+interface Host {
+  ip: string
+  mac: string
+  siteName: string
+  gateways: Array<{ sn: string; hostname: string; intName: string | null; ip: string | null }>
+}
+
+/** The device's own address on the interface, in the same network as `ip`. */
+function gatewayIp(dev: Device, ifIndex: number, ip: string): string | null {
+  const n = ipToInt(ip)
+  return dev.d.addresses.find((a) => a.ifIndex === ifIndex && inNetwork(n, parseCidr(`${a.ip}/${a.prefix}`)))?.ip ?? null
+}
+
+export function hostsOf(net: Network): Map<string, Host> {
+  const hosts = new Map<string, Host>()
+  for (const dev of net.devices) {
+    for (const e of dev.d.arp) {
+      if (e.type === 'local' || net.byAddress.has(e.ip)) continue
+      const host = hosts.get(e.ip) ?? { ip: e.ip, mac: e.mac, siteName: dev.siteName, gateways: [] }
+      const name = ifName(dev, e.ifIndex)
+      host.gateways.push({ sn: dev.sn, hostname: dev.hostname, intName: name === null ? null : shortName(name), ip: gatewayIp(dev, e.ifIndex, e.ip) })
+      hosts.set(e.ip, host)
+    }
+  }
+  return hosts
+}
+
+export function* hostRows(net: Network): Generator<Row> {
+  const edges = new Map<string, Array<{ sn: string; hostname: string; intName: string | null; vlan: number | null }>>()
+  for (const dev of net.devices) {
+    const bridge = dev.d.bridge
+    if (!bridge) continue
+    const links = linkInterfaces(dev)
+    for (const e of bridge.fdb) {
+      const ifIndex = bridge.portIfIndex.get(e.port)
+      if (ifIndex === undefined || links.has(ifIndex)) continue
+      const name = ifName(dev, ifIndex)
+      edges.set(e.mac, [...(edges.get(e.mac) ?? []), { sn: dev.sn, hostname: dev.hostname, intName: name === null ? null : shortName(name), vlan: e.vlan }])
+    }
+  }
+  for (const h of hostsOf(net).values()) {
+    const at = edges.get(h.mac) ?? []
+    yield {
+      id: h.ip,
+      ip: h.ip,
+      mac: h.mac,
+      vlan: at.find((x) => x.vlan !== null)?.vlan ?? null,
+      vrf: '',
+      dnsName: null,
+      siteName: h.siteName,
+      edges: at.map(({ sn, hostname, intName }) => ({ sn, hostname, intName })),
+      gateways: h.gateways,
+      type: null,
+      vendor: null,
+    }
+  }
+}

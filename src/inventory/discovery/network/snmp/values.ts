@@ -1,0 +1,114 @@
+/**
+ * Reading varbinds: values as text, integers, MAC and IP addresses, and table rows assembled
+ * from walked columns by their index.
+ */
+import snmp from 'net-snmp'
+
+export interface Vb {
+  oid: string
+  type: number
+  value: unknown
+}
+
+const END_TYPES = new Set<number>([snmp.ObjectType.EndOfMibView, snmp.ObjectType.NoSuchObject, snmp.ObjectType.NoSuchInstance])
+
+/** Whether a varbind of a column walk is past the column (or marks the end of the agent's view). */
+export function isEndOfColumn(vb: { oid: string; type?: number }, column: string): boolean {
+  return (vb.type !== undefined && END_TYPES.has(vb.type)) || !vb.oid.startsWith(`${column}.`)
+}
+
+/** Text of an OCTET STRING (trailing NULs dropped), or null. */
+export function text(vb: Vb | undefined): string | null {
+  if (!vb) return null
+  const v = vb.value
+  if (Buffer.isBuffer(v)) return v.toString('utf8').replace(/\0+$/, '')
+  if (typeof v === 'string') return v
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v)
+  return null
+}
+
+/** An integer value (Counter64 included, as a safe number), or null. */
+export function int(vb: Vb | undefined): number | null {
+  if (!vb) return null
+  const v = vb.value
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null
+  if (typeof v === 'bigint') return Number(v)
+  if (Buffer.isBuffer(v) && vb.type === snmp.ObjectType.Counter64) {
+    let n = 0n
+    for (const b of v) n = (n << 8n) | BigInt(b)
+    return Number(n)
+  }
+  return null
+}
+
+export function macFromBytes(bytes: Buffer | readonly number[]): string | null {
+  if (bytes.length !== 6) return null
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0'))
+  const mac = hex.join(':')
+  return mac === '00:00:00:00:00:00' ? null : mac
+}
+
+/** A MAC address from six octets, or null (empty, zero, or another length). */
+export function mac(vb: Vb | undefined): string | null {
+  if (!vb || !Buffer.isBuffer(vb.value)) return null
+  return macFromBytes(vb.value)
+}
+
+/** Value of an OBJECT IDENTIFIER or IpAddress varbind as a string. */
+export function str(vb: Vb | undefined): string | null {
+  if (!vb) return null
+  return typeof vb.value === 'string' ? vb.value : text(vb)
+}
+
+/** Numbers of the OID after the column: the row's index. */
+export function indexOf(oid: string, column: string): number[] {
+  return oid.slice(column.length + 1).split('.').map(Number)
+}
+
+/** An IPv4 address from four index numbers starting at `at`. */
+export function ipFromIndex(parts: readonly number[], at: number): string | null {
+  const four = parts.slice(at, at + 4)
+  return four.length === 4 && four.every((n) => Number.isInteger(n) && n >= 0 && n <= 255) ? four.join('.') : null
+}
+
+/**
+ * An InetAddress in an index (type, length, octets) starting at `at`: the address (IPv4 dotted,
+ * IPv6 in full hex groups) and where the next index part starts. Null for an unknown type.
+ */
+export function inetFromIndex(parts: readonly number[], at: number): { family: 4 | 6; address: string; next: number } | null {
+  const type = parts[at]
+  const len = parts[at + 1]
+  if (len === undefined) return null
+  const bytes = parts.slice(at + 2, at + 2 + len)
+  if ((type === 1 || type === 3) && len === 4) return { family: 4, address: bytes.join('.'), next: at + 2 + len }
+  if ((type === 2 || type === 4) && len === 16) {
+    const groups: string[] = []
+    for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16))
+    return { family: 6, address: groups.join(':'), next: at + 2 + len }
+  }
+  return null
+}
+
+export interface TableRow {
+  /** Index of the row as numbers. */
+  index: number[]
+  /** The row's cells by the names the caller gave the columns. */
+  cells: Record<string, Vb | undefined>
+}
+
+/** Rows of a table from its walked columns (`names`: name → column OID), in index order of first appearance. */
+export function tableRows(walked: Map<string, Vb[]>, names: Readonly<Record<string, string>>): TableRow[] {
+  const rows = new Map<string, TableRow>()
+  for (const [name, column] of Object.entries(names)) {
+    for (const vb of walked.get(column) ?? []) {
+      const key = vb.oid.slice(column.length + 1)
+      let row = rows.get(key)
+      if (!row) {
+        row = { index: key.split('.').map(Number), cells: {} }
+        rows.set(key, row)
+      }
+      row.cells[name] = vb
+    }
+  }
+  return [...rows.values()]
+}

@@ -1,0 +1,94 @@
+/**
+ * Configuration files of one lab router: snmpd (master agent, AgentX over TCP on the
+ * namespace's own loopback), FRR's zebra, ospfd and bgpd (AgentX subagents found through
+ * SNMPCONFPATH), lldpd (AgentX subagent, port ids as interface names, fast timers) and the
+ * script that starts them all in the router's namespace under its own host name.
+ */
+import { bgpSessions, findRouter, routerEnds, type Topology } from './topology.js'
+
+export const AGENTX = 'tcp:127.0.0.1:705'
+export const FRR_DAEMONS = ['zebra', 'ospfd', 'bgpd'] as const
+
+export function snmpdConf(topo: Topology, router: string): string {
+  const r = findRouter(topo, router)
+  const { v3 } = topo.credentials
+  const access = r.snmp ?? 'v2c'
+  const lines = [
+    'agentAddress udp:161',
+    'master agentx',
+    `agentXSocket ${AGENTX}`,
+    `sysName ${r.name}`,
+    `sysLocation ${r.location}`,
+    'sysContact noc@lab.invalid',
+  ]
+  if (access === 'v2c') lines.push(`rocommunity ${topo.credentials.community} default`)
+  else if (typeof access === 'object') lines.push(`rocommunity ${access.community} default`)
+  lines.push(`createUser ${v3.user} ${v3.authProtocol} ${v3.authPassword} ${v3.privProtocol} ${v3.privPassword}`, `rouser ${v3.user} priv`)
+  return `${lines.join('\n')}\n`
+}
+
+/** Read by every net-snmp subagent library (FRR's daemons) through SNMPCONFPATH. */
+export function subagentConf(): string {
+  return `agentXSocket ${AGENTX}\n`
+}
+
+function ospfInterface(name: string, passive: boolean): string[] {
+  if (passive) return [`interface ${name}`, ' ip ospf passive', 'exit']
+  return [`interface ${name}`, ' ip ospf network point-to-point', ' ip ospf hello-interval 1', ' ip ospf dead-interval 3', 'exit']
+}
+
+export function zebraConf(router: string): string {
+  return `hostname ${router}\nagentx\n`
+}
+
+export function ospfdConf(topo: Topology, router: string): string {
+  const r = findRouter(topo, router)
+  const lines = [`hostname ${router}`, 'agentx']
+  for (const e of routerEnds(topo, router)) lines.push(...ospfInterface(e.interface, false))
+  for (const h of topo.hosts.filter((x) => x.router === router)) lines.push(...ospfInterface(h.interface, true))
+  if (topo.management.router === router) lines.push(...ospfInterface('mgmt0', true))
+  lines.push('router ospf', ` ospf router-id ${r.loopback}`, ` network ${topo.supernet} area 0`, 'exit')
+  return `${lines.join('\n')}\n`
+}
+
+/** The lines under `router bgp` that configure one session (also used to add one at run time). */
+export function bgpNeighborLines(session: { peerAddress: string; peerAs: number; localAs: number }): string[] {
+  const lines = [` neighbor ${session.peerAddress} remote-as ${session.peerAs}`, ` neighbor ${session.peerAddress} timers 1 3`, ` neighbor ${session.peerAddress} timers connect 1`]
+  if (session.peerAs === session.localAs) lines.push(` neighbor ${session.peerAddress} update-source lo`)
+  return lines
+}
+
+export function bgpdConf(topo: Topology, router: string): string {
+  const r = findRouter(topo, router)
+  const lines = [`hostname ${router}`, 'agentx', `router bgp ${r.as}`, ` bgp router-id ${r.loopback}`, ' no bgp ebgp-requires-policy', ' no bgp network import-check']
+  for (const s of bgpSessions(topo).filter((x) => x.router === router)) lines.push(...bgpNeighborLines(s))
+  lines.push(' address-family ipv4 unicast', `  network ${r.loopback}/32`, ' exit-address-family', 'exit')
+  return `${lines.join('\n')}\n`
+}
+
+/** Commands lldpcli runs when lldpd starts. */
+export function lldpdConf(): string {
+  return ['configure lldp portidsubtype ifname', 'configure lldp tx-interval 1', 'configure lldp tx-hold 4', ''].join('\n')
+}
+
+/** Shell script run in the router's namespace (and a UTS namespace of its own). */
+export function startScript(topo: Topology, router: string, dir: string): string {
+  const r = findRouter(topo, router)
+  const frr = FRR_DAEMONS.map(
+    (d) =>
+      `/usr/lib/frr/${d} -d -M snmp -u frr -g frr -f ${dir}/${d}.conf -i ${dir}/${d}.pid -z ${dir}/zserv.api --vty_socket ${dir} -P 0${d === 'bgpd' ? ' -p 179' : ''} --log file:${dir}/${d}.log`,
+  )
+  return [
+    'set -e',
+    `hostname ${router}`,
+    'ip link set lo up',
+    'sysctl -qw net.ipv4.ip_forward=1',
+    `SNMP_PERSISTENT_DIR=${dir}/snmp-state snmpd -C -c ${dir}/snmpd.conf -Lf ${dir}/snmpd.log -p ${dir}/snmpd.pid`,
+    `export SNMPCONFPATH=${dir}/snmp`,
+    frr[0],
+    `for i in $(seq 1 100); do [ -S ${dir}/zserv.api ] && break; sleep 0.05; done`,
+    ...frr.slice(1),
+    `lldpd -u ${dir}/lldpd.socket -X ${AGENTX} -I 'eth*' -m ${r.loopback} -O ${dir}/lldpd.conf`,
+    '',
+  ].join('\n')
+}

@@ -1,0 +1,222 @@
+/**
+ * A lab of real network software in network namespaces: every router runs FRR (zebra, ospfd,
+ * bgpd), lldpd and snmpd; end hosts are namespaces with an address and a default route; veth
+ * pairs are the links; a management link joins the machine's own namespace to one router and a
+ * route for the lab's supernet points at it. Addresses exist only inside the lab's namespaces and
+ * on the root end of the management link. `down()` (or `teardown(prefix)` after a crash)
+ * removes all of it.
+ */
+import { chown, mkdir, writeFile } from 'node:fs/promises'
+import { bgpNeighborLines, bgpdConf, lldpdConf, ospfdConf, snmpdConf, startScript, subagentConf, zebraConf } from './configs.js'
+import { checkPrefix, inNs, labNamespaces, mgmtLink, nsName, run, runDir, staleLabs, teardown } from './netns.js'
+import { waitReady } from './ready.js'
+import { bgpSessions, checkTopology, findRouter, hostAddresses, linkEnds, managementAddresses, splitEnd, type LabLink, type LabRouter, type Topology } from './topology.js'
+
+export interface LabOptions {
+  /** Name prefix of the lab's namespaces (`<prefix>-r1`) and of its management link. */
+  prefix: string
+  topology: Topology
+  /** Progress lines (the command line prints them). */
+  log?: (line: string) => void
+  /** Longest wait for the lab to converge (routing, BGP, LLDP, AgentX). */
+  readyTimeoutMs?: number
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time. */
+async function each<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+}
+
+export class Lab {
+  readonly prefix: string
+  /** The topology as it is now (changes applied): the ground truth. */
+  topology: Topology
+  private readonly log: (line: string) => void
+  private readonly readyTimeoutMs: number
+
+  private constructor(options: LabOptions) {
+    this.prefix = checkPrefix(options.prefix)
+    this.topology = checkTopology(structuredClone(options.topology))
+    this.log = options.log ?? (() => {})
+    this.readyTimeoutMs = options.readyTimeoutMs ?? 90_000
+  }
+
+  /** Builds the lab and waits until it has converged; on failure removes what it made. */
+  static async up(options: LabOptions): Promise<Lab> {
+    const lab = new Lab(options)
+    for (const stale of await staleLabs()) {
+      lab.log(`removing lab ${stale} left by a process that is gone`)
+      await teardown(stale)
+    }
+    if ((await labNamespaces(lab.prefix)).length > 0) throw new Error(`a lab with prefix ${lab.prefix} exists; remove it first (netinv lab down --prefix ${lab.prefix})`)
+    const used = await run('ip', ['-4', 'route', 'show', lab.topology.supernet])
+    if (used.trim() !== '') throw new Error(`${lab.topology.supernet} is already routed on this machine (${used.trim()}); another lab uses it`)
+    try {
+      await lab.build()
+      return lab
+    } catch (err) {
+      await teardown(lab.prefix).catch(() => {})
+      throw err
+    }
+  }
+
+  private ns(device: string): string {
+    return nsName(this.prefix, device)
+  }
+
+  private dir(device: string): string {
+    return `${runDir(this.prefix)}/${device}`
+  }
+
+  /** The address discovery starts from: the management router's end of the management link. */
+  get seed(): string {
+    return managementAddresses(this.topology).router
+  }
+
+  private async build(): Promise<void> {
+    const topo = this.topology
+    await mkdir(runDir(this.prefix), { recursive: true })
+    await writeFile(`${runDir(this.prefix)}/owner`, String(process.pid))
+    this.log(`creating ${topo.routers.length} routers and ${topo.hosts.length} hosts`)
+    await each([...topo.routers.map((r) => r.name), ...topo.hosts.map((h) => h.name)], 8, async (name) => {
+      await run('ip', ['netns', 'add', this.ns(name)])
+      await run('ip', ['-n', this.ns(name), 'link', 'set', 'lo', 'up'])
+    })
+    await each(topo.links, 8, (l) => this.addLink(l))
+    await each(topo.hosts, 8, async (h) => {
+      const { gateway, address, prefix } = hostAddresses(h)
+      const host = this.ns(h.name)
+      const router = this.ns(h.router)
+      await run('ip', ['link', 'add', 'name', h.interface, 'netns', router, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', host])
+      await run('ip', ['-n', router, 'addr', 'add', `${gateway}/${prefix}`, 'dev', h.interface])
+      await run('ip', ['-n', router, 'link', 'set', h.interface, 'up'])
+      await run('ip', ['-n', host, 'addr', 'add', `${address}/${prefix}`, 'dev', 'eth0'])
+      await run('ip', ['-n', host, 'link', 'set', 'eth0', 'up'])
+      await run('ip', ['-n', host, 'route', 'add', 'default', 'via', gateway])
+    })
+    const m = managementAddresses(topo)
+    const mgmtNs = this.ns(topo.management.router)
+    await run('ip', ['link', 'add', mgmtLink(this.prefix), 'type', 'veth', 'peer', 'name', 'mgmt0', 'netns', mgmtNs])
+    await run('ip', ['addr', 'add', `${m.root}/${m.prefix}`, 'dev', mgmtLink(this.prefix)])
+    await run('ip', ['link', 'set', mgmtLink(this.prefix), 'up'])
+    await run('ip', ['-n', mgmtNs, 'addr', 'add', `${m.router}/${m.prefix}`, 'dev', 'mgmt0'])
+    await run('ip', ['-n', mgmtNs, 'link', 'set', 'mgmt0', 'up'])
+    await run('ip', ['route', 'add', topo.supernet, 'via', m.router, 'dev', mgmtLink(this.prefix)])
+    this.log('starting snmpd, FRR and lldpd on every router')
+    await each(topo.routers, 6, (r) => this.startRouter(r))
+    await this.ready()
+  }
+
+  private async addLink(l: LabLink): Promise<void> {
+    const [a, b] = linkEnds(l)
+    await run('ip', ['link', 'add', 'name', a.interface, 'netns', this.ns(a.router), 'type', 'veth', 'peer', 'name', b.interface, 'netns', this.ns(b.router)])
+    for (const e of [a, b]) {
+      await run('ip', ['-n', this.ns(e.router), 'addr', 'add', `${e.address}/${e.prefix}`, 'dev', e.interface])
+      if (!e.shut) await run('ip', ['-n', this.ns(e.router), 'link', 'set', e.interface, 'up'])
+    }
+  }
+
+  private async startRouter(r: LabRouter): Promise<void> {
+    const topo = this.topology
+    const dir = this.dir(r.name)
+    await mkdir(`${dir}/snmp`, { recursive: true })
+    await mkdir(`${dir}/snmp-state`, { recursive: true })
+    const files: Array<[string, string]> = [
+      ['snmpd.conf', snmpdConf(topo, r.name)],
+      ['snmp/snmp.conf', subagentConf()],
+      ['zebra.conf', zebraConf(r.name)],
+      ['ospfd.conf', ospfdConf(topo, r.name)],
+      ['bgpd.conf', bgpdConf(topo, r.name)],
+      ['lldpd.conf', lldpdConf()],
+      ['start.sh', startScript(topo, r.name, dir)],
+    ]
+    for (const [name, text] of files) await writeFile(`${dir}/${name}`, text, { mode: 0o640 })
+    const { uid, gid } = await frrIds()
+    await chown(dir, uid, gid)
+    for (const [name] of files) if (name !== 'start.sh' && name !== 'snmpd.conf') await chown(`${dir}/${name}`, uid, gid)
+    await run('ip', ['-n', this.ns(r.name), 'addr', 'add', `${r.loopback}/32`, 'dev', 'lo'])
+    await run('ip', ['netns', 'exec', this.ns(r.name), 'unshare', '--uts', 'sh', `${dir}/start.sh`])
+  }
+
+  /** Waits until routing, BGP, LLDP and the AgentX subagents match the topology. */
+  async ready(): Promise<void> {
+    await waitReady(this.topology, (d) => this.ns(d), (d) => this.dir(d), this.readyTimeoutMs)
+    // the end hosts speak once, so their routers hold ARP entries for them
+    await this.refreshArp()
+  }
+
+  /**
+   * Every host sends one datagram to its gateway, so the router learns the host's address from
+   * its ARP request (entries age out of the routers' tables otherwise).
+   */
+  async refreshArp(): Promise<void> {
+    await each(this.topology.hosts, 8, async (h) => {
+      await inNs(this.ns(h.name), 'bash', ['-c', `echo > /dev/udp/${hostAddresses(h).gateway}/9`]).catch(() => {})
+    })
+  }
+
+  private async vtysh(router: string, commands: string[]): Promise<void> {
+    const args = ['--vty_socket', this.dir(router), ...commands.flatMap((c) => ['-c', c])]
+    await inNs(this.ns(router), 'vtysh', args)
+  }
+
+  /** Shuts one end of a link ("r1:eth2") administratively. */
+  async shutLink(end: string): Promise<void> {
+    const { router, interface: iface } = splitEnd(end)
+    const link = this.topology.links.find((l) => l.a === end || l.b === end)
+    if (!link) throw new Error(`no link ends at ${end}`)
+    await run('ip', ['-n', this.ns(router), 'link', 'set', iface, 'down'])
+    link.shut = link.a === end ? 'a' : 'b'
+    await this.ready()
+  }
+
+  /** Removes the BGP session between two routers, on both of them. */
+  async removeBgp(a: string, b: string): Promise<void> {
+    const sessions = bgpSessions(this.topology).filter((s) => (s.router === a && s.peer === b) || (s.router === b && s.peer === a))
+    if (sessions.length === 0) throw new Error(`no BGP session between ${a} and ${b}`)
+    for (const s of sessions) await this.vtysh(s.router, ['configure terminal', `router bgp ${s.localAs}`, `no neighbor ${s.peerAddress}`])
+    this.topology.bgp = this.topology.bgp.filter((x) => !((x.a === a && x.b === b) || (x.a === b && x.b === a)))
+    await this.ready()
+  }
+
+  /**
+   * Adds a router linked to an existing one (`link.a` on the existing router, `link.b` on the new
+   * one), optionally with a BGP session to it, and waits until the lab has converged again.
+   */
+  async addRouter(router: LabRouter, link: LabLink, bgpWith?: string): Promise<void> {
+    const next = structuredClone(this.topology)
+    next.routers.push(router)
+    next.links.push(link)
+    if (bgpWith) next.bgp.push({ a: bgpWith, b: router.name })
+    checkTopology(next)
+    const [existing] = linkEnds(link)
+    if (existing.router === router.name) throw new Error('the link must start on an existing router')
+    await run('ip', ['netns', 'add', this.ns(router.name)])
+    this.topology = next
+    await this.addLink(link)
+    await this.vtysh(existing.router, ['configure terminal', `interface ${existing.interface}`, 'ip ospf network point-to-point', 'ip ospf hello-interval 1', 'ip ospf dead-interval 3'])
+    if (bgpWith) {
+      const s = bgpSessions(next).find((x) => x.router === bgpWith && x.peer === router.name)!
+      await this.vtysh(bgpWith, ['configure terminal', `router bgp ${s.localAs}`, ...bgpNeighborLines(s).map((l) => l.trim())])
+    }
+    await this.startRouter(findRouter(next, router.name))
+    await this.ready()
+  }
+
+  async down(): Promise<void> {
+    await teardown(this.prefix)
+  }
+}
+
+let ids: { uid: number; gid: number } | undefined
+/** Uid and gid of the `frr` user the FRR daemons run as (they write pid files and sockets). */
+async function frrIds(): Promise<{ uid: number; gid: number }> {
+  if (ids) return ids
+  const [uid, gid] = await Promise.all([run('id', ['-u', 'frr']), run('id', ['-g', 'frr'])])
+  ids = { uid: Number(uid.trim()), gid: Number(gid.trim()) }
+  return ids
+}

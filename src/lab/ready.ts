@@ -1,0 +1,82 @@
+/**
+ * When a lab has converged: on every router the AgentX subagents are connected, OSPF has a
+ * route to every loopback it can reach, the BGP sessions that should be up are established,
+ * and LLDP sees exactly one neighbour per link that is up.
+ */
+import { inNs } from './netns.js'
+import { bgpSessions, linkEnds, routerEnds, type Topology } from './topology.js'
+
+/** AgentX subagents per router: zebra, ospfd, bgpd and lldpd. */
+const SUBAGENTS = 4
+
+/** Routers reachable from `start` over links that are up. */
+export function reachable(topo: Topology, start: string): Set<string> {
+  const seen = new Set([start])
+  const queue = [start]
+  while (queue.length > 0) {
+    const r = queue.shift()!
+    for (const l of topo.links) {
+      const [a, b] = linkEnds(l)
+      if (!a.up) continue
+      const other = a.router === r ? b.router : b.router === r ? a.router : null
+      if (other && !seen.has(other)) {
+        seen.add(other)
+        queue.push(other)
+      }
+    }
+  }
+  return seen
+}
+
+async function problems(topo: Topology, router: string, ns: string, dir: string): Promise<string[]> {
+  const out: string[] = []
+  const agentx = await inNs(ns, 'ss', ['-Htn', 'state', 'established', '( dport = :705 )'])
+  const connected = agentx.split('\n').filter((l) => l.trim() !== '').length
+  if (connected < SUBAGENTS) out.push(`${connected}/${SUBAGENTS} AgentX subagents connected`)
+
+  const routes = new Set((await inNs(ns, 'ip', ['-4', 'route', 'show'])).split('\n').map((l) => l.split(' ')[0]))
+  for (const other of reachable(topo, router)) {
+    const lo = topo.routers.find((r) => r.name === other)!.loopback
+    if (other !== router && !routes.has(lo)) out.push(`no route to ${other} (${lo})`)
+  }
+  if (router !== topo.management.router && reachable(topo, router).has(topo.management.router) && !routes.has(topo.management.network)) {
+    out.push(`no route to the management network ${topo.management.network}`)
+  }
+
+  const wanted = bgpSessions(topo).filter((s) => s.router === router && s.established)
+  if (wanted.length > 0) {
+    const summary = JSON.parse(await inNs(ns, 'vtysh', ['--vty_socket', dir, '-c', 'show bgp summary json'])) as {
+      ipv4Unicast?: { peers?: Record<string, { state?: string }> }
+    }
+    const peers = summary.ipv4Unicast?.peers ?? {}
+    for (const s of wanted) if (peers[s.peerAddress]?.state !== 'Established') out.push(`BGP to ${s.peerAddress} is ${peers[s.peerAddress]?.state ?? 'not configured'}`)
+  }
+
+  const upLinks = routerEnds(topo, router).filter((e) => e.up).length
+  const lldp = JSON.parse(await inNs(ns, 'lldpcli', ['-u', `${dir}/lldpd.socket`, '-f', 'json', 'show', 'neighbors'])) as { lldp?: { interface?: unknown } }
+  const ifaces = lldp.lldp?.interface
+  const seen = Array.isArray(ifaces) ? ifaces.length : ifaces && typeof ifaces === 'object' ? Object.keys(ifaces).length : 0
+  if (seen !== upLinks) out.push(`LLDP sees ${seen} neighbours, ${upLinks} links are up`)
+  return out
+}
+
+/** Polls every router until none has a problem left; throws listing them after `timeoutMs`. */
+export async function waitReady(topo: Topology, ns: (device: string) => string, dir: (device: string) => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  let pending = topo.routers.map((r) => r.name)
+  let last = new Map<string, string[]>()
+  for (;;) {
+    const found = new Map<string, string[]>()
+    for (const r of pending) {
+      const p = await problems(topo, r, ns(r), dir(r)).catch((err: unknown) => [err instanceof Error ? err.message : String(err)])
+      if (p.length > 0) found.set(r, p)
+    }
+    pending = [...found.keys()]
+    last = found
+    if (pending.length === 0) return
+    if (Date.now() > deadline) break
+    await new Promise((resolve) => setTimeout(resolve, 300))
+  }
+  const detail = [...last].map(([r, p]) => `${r}: ${p.join('; ')}`).join(' | ')
+  throw new Error(`the lab did not converge within ${Math.round(timeoutMs / 1000)} s: ${detail}`)
+}
