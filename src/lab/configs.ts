@@ -8,6 +8,8 @@ import { bgpSessions, findRouter, routerEnds, type Topology } from './topology.j
 
 export const AGENTX = 'tcp:127.0.0.1:705'
 export const FRR_DAEMONS = ['zebra', 'ospfd', 'bgpd'] as const
+/** Community the lab uses on each router's loopback (127.0.0.1 only) to tune snmpd. */
+export const LAB_ADMIN_COMMUNITY = 'lab-admin'
 
 export function snmpdConf(topo: Topology, router: string): string {
   const r = findRouter(topo, router)
@@ -23,7 +25,10 @@ export function snmpdConf(topo: Topology, router: string): string {
   ]
   if (access === 'v2c') lines.push(`rocommunity ${topo.credentials.community} default`)
   else if (typeof access === 'object') lines.push(`rocommunity ${access.community} default`)
-  lines.push(`createUser ${v3.user} ${v3.authProtocol} ${v3.authPassword} ${v3.privProtocol} ${v3.privPassword}`, `rouser ${v3.user} priv`)
+  // a router with a community of its own has no SNMPv3 user
+  if (typeof access !== 'object') lines.push(`createUser ${v3.user} ${v3.authProtocol} ${v3.authPassword} ${v3.privProtocol} ${v3.privPassword}`, `rouser ${v3.user} priv`)
+  // the lab itself, from inside the namespace only, shortens the agent's caches (see CACHE_SECONDS)
+  lines.push(`rwcommunity ${LAB_ADMIN_COMMUNITY} 127.0.0.1`)
   return `${lines.join('\n')}\n`
 }
 

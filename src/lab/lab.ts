@@ -7,7 +7,7 @@
  * removes all of it.
  */
 import { chown, mkdir, writeFile } from 'node:fs/promises'
-import { bgpNeighborLines, bgpdConf, lldpdConf, ospfdConf, snmpdConf, startScript, subagentConf, zebraConf } from './configs.js'
+import { LAB_ADMIN_COMMUNITY, bgpNeighborLines, bgpdConf, lldpdConf, ospfdConf, snmpdConf, startScript, subagentConf, zebraConf } from './configs.js'
 import { checkPrefix, inNs, labNamespaces, mgmtLink, nsName, run, runDir, staleLabs, teardown } from './netns.js'
 import { waitReady } from './ready.js'
 import { bgpSessions, checkTopology, findRouter, hostAddresses, linkEnds, managementAddresses, splitEnd, type LabLink, type LabRouter, type Topology } from './topology.js'
@@ -21,6 +21,10 @@ export interface LabOptions {
   /** Longest wait for the lab to converge (routing, BGP, LLDP, AgentX). */
   readyTimeoutMs?: number
 }
+
+/** NET-SNMP-AGENT-MIB nsCacheTimeout: seconds each of snmpd's caches stays valid. */
+const NS_CACHE_TIMEOUT = '1.3.6.1.4.1.8072.1.5.3.1.2'
+const CACHE_SECONDS = 1
 
 /** Runs `fn` over `items`, at most `limit` at a time. */
 async function each<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -140,6 +144,22 @@ export class Lab {
     for (const [name] of files) if (name !== 'start.sh' && name !== 'snmpd.conf') await chown(`${dir}/${name}`, uid, gid)
     await run('ip', ['-n', this.ns(r.name), 'addr', 'add', `${r.loopback}/32`, 'dev', 'lo'])
     await run('ip', ['netns', 'exec', this.ns(r.name), 'unshare', '--uts', 'sh', `${dir}/start.sh`])
+    await this.shortenCaches(r.name)
+  }
+
+  /**
+   * snmpd keeps what it reads from the kernel (interfaces, routes, ARP) for up to a minute;
+   * the lab shortens every cache of each agent to CACHE_SECONDS, so that a change shows in the
+   * next discovery as it would on a device polled a minute later.
+   */
+  private async shortenCaches(router: string): Promise<void> {
+    const ns = this.ns(router)
+    const auth = ['-v2c', '-c', LAB_ADMIN_COMMUNITY, '-t', '2', '-r', '3']
+    const out = await inNs(ns, 'snmpbulkwalk', [...auth, '-On', '-Oq', '127.0.0.1', NS_CACHE_TIMEOUT])
+    const oids = out.split('\n').map((l) => l.split(' ')[0] ?? '').filter((o) => o.startsWith(`.${NS_CACHE_TIMEOUT}.`))
+    for (let i = 0; i < oids.length; i += 20) {
+      await inNs(ns, 'snmpset', [...auth, '-Oq', '127.0.0.1', ...oids.slice(i, i + 20).flatMap((o) => [o, 'i', String(CACHE_SECONDS)])])
+    }
   }
 
   /** Waits until routing, BGP, LLDP and the AgentX subagents match the topology. */

@@ -35,30 +35,34 @@ export interface Attempt {
   device: CollectedDevice | null
 }
 
+/** Kinds of failure in the order they explain a device best: a refusal says more than silence. */
+const WEIGHT: Readonly<Record<string, number>> = { refused: 4, auth: 3, protocol: 2, 'too-big': 2, timeout: 1 }
+
 async function login(
   address: string,
   credentials: readonly SnmpCredential[],
   limits: SnmpLimits,
   signal: AbortSignal,
 ): Promise<{ client: SnmpClient; credential: SnmpCredential; system: SystemInfo; tries: number } | { error: SnmpError; tries: number }> {
-  let last: SnmpError = new SnmpError('auth', 'no SNMP credential is configured')
-  let tries = 0
+  const failures: Array<{ credential: string; error: SnmpError }> = []
   for (const credential of credentials) {
-    tries++
     const client = new SnmpClient(address, credential, limits, signal)
     try {
       const system = await collectSystem(client)
       if (system.objectId === null && system.name === null) throw new SnmpError('protocol', 'the agent returned no system group')
-      return { client, credential, system, tries }
+      return { client, credential, system, tries: failures.length + 1 }
     } catch (err) {
       client.close()
-      last = classify(err)
-      if (last.kind === 'stopped') throw last
-      // an auth failure names the problem better than a later timeout of another credential
-      if (last.kind === 'refused') break
+      const e = classify(err)
+      if (e.kind === 'stopped') throw e
+      failures.push({ credential: credential.name, error: e })
+      if (e.kind === 'refused') break
     }
   }
-  return { error: last, tries }
+  if (failures.length === 0) return { error: new SnmpError('auth', 'no SNMP credential is configured'), tries: 0 }
+  const worst = failures.reduce((a, b) => ((WEIGHT[b.error.kind] ?? 0) > (WEIGHT[a.error.kind] ?? 0) ? b : a))
+  const message = failures.length === 1 ? worst.error.message : failures.map((f) => `${f.credential}: ${f.error.message}`).join('; ')
+  return { error: new SnmpError(worst.error.kind, message), tries: failures.length }
 }
 
 const RESULT: Readonly<Record<string, AttemptResult>> = { timeout: 'timeout', auth: 'auth', refused: 'refused' }

@@ -5,6 +5,7 @@
  * addresses is collected once (an address another device owns is not contacted, and a second
  * collection of a known serial is dropped as a duplicate). Every address tried is reported.
  */
+import { setMaxListeners } from 'node:events'
 import { inNetwork, ipToInt, isIpv4 } from '../../../shared/ipv4.js'
 import type { SnmpCredential } from '../../settings/credentials.js'
 import { collectDevice, type Attempt } from './collect.js'
@@ -75,6 +76,8 @@ function ordered(credentials: readonly SnmpCredential[], rememberedId: string | 
 
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const { include, exclude, limits, signal } = options
+  // every session in flight listens for the stop
+  setMaxListeners(limits.concurrency * 2 + 16, signal)
   const queue: Array<{ address: string; source: FoundBy; foundBy: string | null }> = []
   const seen = new Set<string>()
   /** Address → the device (sn, hostname) that owns it. */

@@ -57,6 +57,11 @@ export class SnmpClient {
 
   private readonly abort = () => this.close()
 
+  /** A request's error; requests cut short by a stop are "stopped", whatever the library says. */
+  private failure(err: unknown): SnmpError {
+    return this.closed || this.signal?.aborted ? new SnmpError('stopped', 'the discovery was stopped') : classify(err)
+  }
+
   private check(): void {
     if (this.signal?.aborted) throw new SnmpError('stopped', 'the discovery was stopped')
     if (this.closed) throw new SnmpError('stopped', 'the session is closed')
@@ -67,7 +72,7 @@ export class SnmpClient {
     this.check()
     this.requests++
     const varbinds = await new Promise<snmp.Varbind[]>((resolve, reject) => {
-      this.session.get([...oids], (err, vbs) => (err ? reject(classify(err)) : resolve(vbs ?? [])))
+      this.session.get([...oids], (err, vbs) => (err ? reject(this.failure(err)) : resolve(vbs ?? [])))
     })
     const out = new Map<string, Vb>()
     for (const vb of varbinds) if (!snmp.isVarbindError(vb)) out.set(vb.oid, vb as Vb)
@@ -78,7 +83,7 @@ export class SnmpClient {
     this.check()
     this.requests++
     return new Promise((resolve, reject) => {
-      this.session.getBulk(oids, 0, repetitions, (err, vbs) => (err ? reject(classify(err)) : resolve((vbs ?? []) as unknown as snmp.Varbind[][])))
+      this.session.getBulk(oids, 0, repetitions, (err, vbs) => (err ? reject(this.failure(err)) : resolve((vbs ?? []) as unknown as snmp.Varbind[][])))
     })
   }
 
