@@ -67,7 +67,8 @@ const cisco: Parser = (d) => {
   const version = first(/Version\s+([^\s,]+)/, d)
   const image = first(/\(([\w-]+)\),\s*Version/, d)
   const xe = /IOS[- ]XE|IOSXE|\bX86_64_LINUX_IOSD\b|cat9k|CAT9K/i.test(d)
-  const platform = image ? image.split('-')[0]!.toLowerCase().replace(/_iosxe$/, '') : null
+  // the image names the platform ("C2960-LANBASEK9-M", "CAT9K_IOSXE"), except the generic IOS-XE router image
+  const platform = image && !/^X86_64_LINUX_IOSD/i.test(image) ? image.split('-')[0]!.toLowerCase().replace(/_iosxe$/, '') : null
   return { family: xe ? 'ios-xe' : 'ios', platform, version }
 }
 

@@ -2,7 +2,7 @@
  * BRIDGE-MIB and Q-BRIDGE-MIB: the bridge's base MAC, port numbers, VLANs and the MAC address
  * table (dot1qTpFdbTable with VLANs, else dot1dTpFdbTable).
  */
-import type { SnmpClient } from '../snmp/client.js'
+import type { MibReader } from '../snmp/client.js'
 import { int, mac, macFromBytes, text } from '../snmp/values.js'
 import type { BridgeData } from '../model.js'
 
@@ -24,7 +24,7 @@ function fdbStatus(n: number | null): 'dynamic' | 'static' | 'other' | null {
 }
 
 /** Bridge data, or null when the device is no bridge (no BRIDGE-MIB). */
-export async function collectBridge(client: SnmpClient): Promise<BridgeData | null> {
+export async function collectBridge(client: MibReader): Promise<BridgeData | null> {
   const base = await client.get([BASE_BRIDGE_ADDRESS])
   const ports = await client.walk([BASE_PORT_IFINDEX])
   const portVbs = ports.get(BASE_PORT_IFINDEX) ?? []

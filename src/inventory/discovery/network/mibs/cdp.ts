@@ -1,5 +1,5 @@
 /** CISCO-CDP-MIB cdpCacheTable: neighbours seen by CDP (index: ifIndex, device index). */
-import type { SnmpClient } from '../snmp/client.js'
+import type { MibReader } from '../snmp/client.js'
 import { int, text, type Vb } from '../snmp/values.js'
 import type { CdpNeighbor } from '../model.js'
 
@@ -18,7 +18,7 @@ function address(type: Vb | undefined, value: Vb | undefined): string | null {
   return [...value.value].join('.')
 }
 
-export async function collectCdp(client: SnmpClient): Promise<CdpNeighbor[]> {
+export async function collectCdp(client: MibReader): Promise<CdpNeighbor[]> {
   return (await client.table(CDP_CACHE)).map(({ index, cells }) => ({
     ifIndex: index[0]!,
     deviceId: text(cells.deviceId) || null,

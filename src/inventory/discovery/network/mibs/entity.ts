@@ -1,5 +1,5 @@
 /** ENTITY-MIB entPhysicalTable: chassis serial and model, modules, power supplies, fans. */
-import type { SnmpClient } from '../snmp/client.js'
+import type { MibReader } from '../snmp/client.js'
 import { int, text } from '../snmp/values.js'
 import type { EntityPart, PhysicalClass } from '../model.js'
 
@@ -21,7 +21,7 @@ const CLASSES: readonly PhysicalClass[] = ['other', 'unknown', 'chassis', 'backp
 
 const clean = (s: string | null) => (s === null || s.trim() === '' ? null : s.trim())
 
-export async function collectEntity(client: SnmpClient): Promise<EntityPart[]> {
+export async function collectEntity(client: MibReader): Promise<EntityPart[]> {
   const rows = await client.table(ENT_PHYSICAL)
   return rows.map((row) => {
     const cls = int(row.cells.class)

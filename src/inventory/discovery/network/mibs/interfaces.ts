@@ -1,5 +1,5 @@
 /** IF-MIB ifTable and ifXTable, and the duplex of EtherLike-MIB. */
-import type { SnmpClient } from '../snmp/client.js'
+import type { MibReader } from '../snmp/client.js'
 import { int, mac, text } from '../snmp/values.js'
 import type { Iface } from '../model.js'
 
@@ -33,7 +33,7 @@ function pick<T>(list: readonly T[], n: number | null): T | null {
   return n === null ? null : (list[n] ?? null)
 }
 
-export async function collectInterfaces(client: SnmpClient): Promise<Iface[]> {
+export async function collectInterfaces(client: MibReader): Promise<Iface[]> {
   const [base, ext, duplex] = await Promise.all([client.table(IF_TABLE), client.table(IFX_TABLE), client.walk([DUPLEX])])
   const byIndex = new Map(ext.map((r) => [r.index[0]!, r.cells]))
   const duplexByIndex = new Map((duplex.get(DUPLEX) ?? []).map((vb) => [Number(vb.oid.slice(DUPLEX.length + 1)), int(vb)]))

@@ -1,6 +1,6 @@
 /** IP-MIB: configured IPv4 addresses, the ARP cache, and whether the device forwards IP. */
 import { maskToPrefix } from '../../../../shared/ipv4.js'
-import type { SnmpClient } from '../snmp/client.js'
+import type { MibReader } from '../snmp/client.js'
 import { inetFromIndex, int, ipFromIndex, mac, str } from '../snmp/values.js'
 import type { ArpEntry, IpAddr } from '../model.js'
 
@@ -10,12 +10,12 @@ export const IP_ADDR = { ifIndex: '1.3.6.1.2.1.4.20.1.2', mask: '1.3.6.1.2.1.4.2
 export const NET_TO_PHYSICAL = { mac: '1.3.6.1.2.1.4.35.1.4', type: '1.3.6.1.2.1.4.35.1.6' }
 export const NET_TO_MEDIA = { mac: '1.3.6.1.2.1.4.22.1.2', type: '1.3.6.1.2.1.4.22.1.4' }
 
-export async function collectForwarding(client: SnmpClient): Promise<boolean | null> {
+export async function collectForwarding(client: MibReader): Promise<boolean | null> {
   const v = int((await client.get([IP_FORWARDING])).get(IP_FORWARDING))
   return v === 1 ? true : v === 2 ? false : null
 }
 
-export async function collectAddresses(client: SnmpClient): Promise<IpAddr[]> {
+export async function collectAddresses(client: MibReader): Promise<IpAddr[]> {
   const out: IpAddr[] = []
   for (const row of await client.table(IP_ADDR)) {
     const ip = ipFromIndex(row.index, 0)
@@ -35,7 +35,7 @@ function arpType(map: Record<number, ArpEntry['type']>, n: number | null): ArpEn
 }
 
 /** IPv4 ARP entries; invalid ones (type 2) are left out. */
-export async function collectArp(client: SnmpClient): Promise<ArpEntry[]> {
+export async function collectArp(client: MibReader): Promise<ArpEntry[]> {
   const out: ArpEntry[] = []
   const physical = await client.table(NET_TO_PHYSICAL)
   for (const row of physical) {

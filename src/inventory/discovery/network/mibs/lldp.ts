@@ -1,5 +1,5 @@
 /** LLDP-MIB (IEEE 802.1AB): the local chassis and ports, and every remote system with its management addresses. */
-import type { SnmpClient } from '../snmp/client.js'
+import type { MibReader } from '../snmp/client.js'
 import { inetFromIndex, int, macFromBytes, type Vb } from '../snmp/values.js'
 import type { Lldp, LldpRemote } from '../model.js'
 
@@ -37,7 +37,7 @@ export function lldpId(vb: Vb | undefined, isMac: boolean): string | null {
 const textOf = (vb: Vb | undefined) => (vb && Buffer.isBuffer(vb.value) ? vb.value.toString('utf8').replace(/\0+$/, '') || null : null)
 
 /** LLDP data, or null when the agent has no LLDP-MIB. */
-export async function collectLldp(client: SnmpClient): Promise<Lldp | null> {
+export async function collectLldp(client: MibReader): Promise<Lldp | null> {
   const [local, ports, remotes, man] = await Promise.all([
     client.get(Object.values(LLDP_LOCAL)),
     client.table(LLDP_LOC_PORT),

@@ -4,7 +4,7 @@
  * "connected"; where the agent only says "local" for a remote route (Linux), it stays null.
  */
 import { maskToPrefix } from '../../../../shared/ipv4.js'
-import type { SnmpClient } from '../snmp/client.js'
+import type { MibReader } from '../snmp/client.js'
 import { inetFromIndex, int, ipFromIndex } from '../snmp/values.js'
 import type { Route } from '../model.js'
 
@@ -40,7 +40,7 @@ function fromCidrIndex(index: number[]): { dest: string; prefix: number; nextHop
   return { dest, prefix, nextHop: hop && hop !== '0.0.0.0' ? hop : null }
 }
 
-export async function collectRoutes(client: SnmpClient): Promise<Route[]> {
+export async function collectRoutes(client: MibReader): Promise<Route[]> {
   let rows = await client.table(INET_CIDR_ROUTE)
   let parse = fromInetIndex
   if (rows.length === 0) {

@@ -1,5 +1,5 @@
 /** BGP4-MIB bgpPeerTable and OSPF-MIB ospfNbrTable. */
-import type { SnmpClient } from '../snmp/client.js'
+import type { MibReader } from '../snmp/client.js'
 import { int, ipFromIndex, str } from '../snmp/values.js'
 import type { BgpPeer, BgpState, OspfNeighbor } from '../model.js'
 
@@ -17,7 +17,7 @@ export const OSPF_NBR = { routerId: '1.3.6.1.2.1.14.10.1.3', priority: '1.3.6.1.
 const BGP_STATES: ReadonlyArray<BgpState | null> = [null, 'idle', 'connect', 'active', 'opensent', 'openconfirm', 'established']
 const OSPF_STATES = [null, 'down', 'attempt', 'init', 'two-way', 'exchange-start', 'exchange', 'loading', 'full'] as const
 
-export async function collectBgp(client: SnmpClient): Promise<{ localAs: number | null; peers: BgpPeer[] }> {
+export async function collectBgp(client: MibReader): Promise<{ localAs: number | null; peers: BgpPeer[] }> {
   const [local, rows] = await Promise.all([client.get([BGP_LOCAL_AS]), client.table(BGP_PEER)])
   const peers: BgpPeer[] = []
   for (const { index, cells } of rows) {
@@ -36,7 +36,7 @@ export async function collectBgp(client: SnmpClient): Promise<{ localAs: number 
   return { localAs: int(local.get(BGP_LOCAL_AS)), peers }
 }
 
-export async function collectOspf(client: SnmpClient): Promise<OspfNeighbor[]> {
+export async function collectOspf(client: MibReader): Promise<OspfNeighbor[]> {
   const out: OspfNeighbor[] = []
   for (const { index, cells } of await client.table(OSPF_NBR)) {
     const ip = ipFromIndex(index, 0)

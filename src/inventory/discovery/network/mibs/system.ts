@@ -1,5 +1,5 @@
 /** SNMPv2-MIB system group and the memory of HOST-RESOURCES-MIB. */
-import type { SnmpClient } from '../snmp/client.js'
+import type { MibReader } from '../snmp/client.js'
 import { int, str, text } from '../snmp/values.js'
 import type { Memory, SystemInfo } from '../model.js'
 
@@ -13,7 +13,7 @@ export const SYSTEM = {
 } as const
 
 /** The first request to a device: proves the credential and names the device. */
-export async function collectSystem(client: SnmpClient): Promise<SystemInfo> {
+export async function collectSystem(client: MibReader): Promise<SystemInfo> {
   const v = await client.get(Object.values(SYSTEM))
   const ticks = int(v.get(SYSTEM.uptime))
   return {
@@ -36,7 +36,7 @@ const HR_STORAGE = {
 const HR_STORAGE_RAM = '1.3.6.1.2.1.25.2.1.2'
 
 /** Main memory (hrStorageRam); null when the agent has no HOST-RESOURCES-MIB. */
-export async function collectMemory(client: SnmpClient): Promise<Memory | null> {
+export async function collectMemory(client: MibReader): Promise<Memory | null> {
   for (const row of await client.table(HR_STORAGE)) {
     if (str(row.cells.type) !== HR_STORAGE_RAM) continue
     const units = int(row.cells.units)

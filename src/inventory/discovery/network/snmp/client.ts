@@ -37,7 +37,14 @@ function openSession(address: string, credential: SnmpCredential, limits: SnmpLi
   return snmp.createV3Session(address, user, options)
 }
 
-export class SnmpClient {
+/** What the MIB modules read through: scalars, column walks and tables (tests give them recorded varbinds). */
+export interface MibReader {
+  get(oids: readonly string[]): Promise<Map<string, Vb>>
+  walk(columns: readonly string[], maxRows?: number): Promise<Map<string, Vb[]>>
+  table(names: Readonly<Record<string, string>>): Promise<TableRow[]>
+}
+
+export class SnmpClient implements MibReader {
   private readonly session: snmp.Session
   private closed = false
   /** Requests sent (for the collector's statistics). */
