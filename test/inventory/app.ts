@@ -3,7 +3,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { compileConfig } from '../../src/shared/config/index.js'
 import type { Db } from '../../src/shared/db/index.js'
-import { silentLogger } from '../../src/shared/log.js'
+import { silentLogger, type Logger } from '../../src/shared/log.js'
 import { INTERNAL_HEADER, encodeInternal, encodePrincipal, type Principal } from '../../src/shared/principal.js'
 import { createInventoryApp } from '../../src/inventory/app.js'
 import { migrateInventory } from '../../src/inventory/migrations/index.js'
@@ -33,9 +33,9 @@ export interface Client {
   waitJob(jobId: string): Promise<Record<string, unknown>>
 }
 
-export async function startApp(t: Teardown, db: Db, raw: Record<string, unknown> = {}): Promise<Client> {
+export async function startApp(t: Teardown, db: Db, raw: Record<string, unknown> = {}, deps: { credentialKey?: Buffer; log?: Logger } = {}): Promise<Client> {
   await migrateInventory(db)
-  const app = await createInventoryApp({ db, config: compileConfig(raw), log: silentLogger(), internalSecret: SECRET })
+  const app = await createInventoryApp({ db, config: compileConfig(raw), log: deps.log ?? silentLogger(), internalSecret: SECRET, ...(deps.credentialKey ? { credentialKey: deps.credentialKey } : {}) })
   const server = createServer(app.handle)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   let closing: Promise<void> | undefined

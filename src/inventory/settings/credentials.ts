@@ -63,7 +63,8 @@ export function mergeCredential(base: SnmpCredential | undefined, input: unknown
   const version = 'version' in body ? body.version : (base?.version ?? undefined)
   if (version !== '2c' && version !== '3') issues.push({ message: '"version" must be one of [2c, 3]', path: 'version' })
   const name = textField(body, 'name', 1, 100, issues) ?? base?.name ?? defaultName
-  if (issues.length > 0) throw invalidInput(issues)
+  // without a version nothing else can be judged
+  if (version !== '2c' && version !== '3') throw invalidInput(issues)
   if (version === '2c') {
     for (const k of ['user', 'authProtocol', 'authPassword', 'privProtocol', 'privPassword']) if (k in body) issues.push({ message: `"${k}" applies to SNMPv3 only`, path: k })
     const community = textField(body, 'community', 1, 255, issues) ?? (base?.version === '2c' ? base.community : undefined)
