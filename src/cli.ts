@@ -10,6 +10,7 @@
  *   netinv user create <username> [--scopes read,write] [--admin]
  *   netinv user passwd <username>
  *   netinv apikey create <username> [--scopes read] [--description text] [--expires-days N]
+ *   netinv lab up|down|clean [--prefix nilab] [--routers N]   a lab of real routers to discover
  */
 import { commands } from './commands/index.js'
 

@@ -8,7 +8,7 @@
  */
 import { chown, mkdir, writeFile } from 'node:fs/promises'
 import { LAB_ADMIN_COMMUNITY, bgpNeighborLines, bgpdConf, lldpdConf, ospfdConf, snmpdConf, startScript, subagentConf, zebraConf } from './configs.js'
-import { checkPrefix, inNs, labNamespaces, mgmtLink, nsName, run, runDir, staleLabs, teardown } from './netns.js'
+import { PERSISTENT, checkPrefix, inNs, labNamespaces, mgmtLink, nsName, run, runDir, staleLabs, teardown } from './netns.js'
 import { waitReady } from './ready.js'
 import { bgpSessions, checkTopology, findRouter, hostAddresses, linkEnds, managementAddresses, splitEnd, type LabLink, type LabRouter, type Topology } from './topology.js'
 
@@ -20,6 +20,8 @@ export interface LabOptions {
   log?: (line: string) => void
   /** Longest wait for the lab to converge (routing, BGP, LLDP, AgentX). */
   readyTimeoutMs?: number
+  /** Keep the lab when the building process ends (the command line); else it is removed as stale once its builder is gone. */
+  persistent?: boolean
 }
 
 /** NET-SNMP-AGENT-MIB nsCacheTimeout: seconds each of snmpd's caches stays valid. */
@@ -37,12 +39,19 @@ async function each<T>(items: readonly T[], limit: number, fn: (item: T) => Prom
 
 export class Lab {
   readonly prefix: string
+  /** Number of routers and hosts, for the command line's summary. */
+  get size(): { routers: number; hosts: number } {
+    return { routers: this.topology.routers.length, hosts: this.topology.hosts.length }
+  }
+
   /** The topology as it is now (changes applied): the ground truth. */
   topology: Topology
   private readonly log: (line: string) => void
   private readonly readyTimeoutMs: number
+  private readonly persistent: boolean
 
   private constructor(options: LabOptions) {
+    this.persistent = options.persistent ?? false
     this.prefix = checkPrefix(options.prefix)
     this.topology = checkTopology(structuredClone(options.topology))
     this.log = options.log ?? (() => {})
@@ -84,7 +93,7 @@ export class Lab {
   private async build(): Promise<void> {
     const topo = this.topology
     await mkdir(runDir(this.prefix), { recursive: true })
-    await writeFile(`${runDir(this.prefix)}/owner`, String(process.pid))
+    await writeFile(`${runDir(this.prefix)}/owner`, this.persistent ? PERSISTENT : String(process.pid))
     this.log(`creating ${topo.routers.length} routers and ${topo.hosts.length} hosts`)
     await each([...topo.routers.map((r) => r.name), ...topo.hosts.map((h) => h.name)], 8, async (name) => {
       await run('ip', ['netns', 'add', this.ns(name)])

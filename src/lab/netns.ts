@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs'
 import { readdir, readFile, rm } from 'node:fs/promises'
 
 export const RUN_ROOT = '/run/netinv-lab'
+/** Owner of a lab that outlives the process that built it. */
+export const PERSISTENT = 'persistent'
 
 /** Runs a command; resolves with stdout, rejects with the command line and its stderr. */
 export function run(cmd: string, args: readonly string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
@@ -48,7 +50,10 @@ export async function staleLabs(): Promise<string[]> {
   const dirs = await readdir(RUN_ROOT).catch(() => [] as string[])
   const stale: string[] = []
   for (const prefix of dirs) {
-    const owner = Number(await readFile(`${RUN_ROOT}/${prefix}/owner`, 'utf8').catch(() => '0'))
+    const text = (await readFile(`${RUN_ROOT}/${prefix}/owner`, 'utf8').catch(() => '0')).trim()
+    // a lab built from the command line lives until `netinv lab down`
+    if (text === PERSISTENT) continue
+    const owner = Number(text)
     if (!Number.isInteger(owner) || owner <= 0 || !alive(owner)) stale.push(prefix)
   }
   return stale

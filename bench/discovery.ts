@@ -1,0 +1,154 @@
+/**
+ * Discovery benchmark: builds a lab of real routers (FRR, lldpd, snmpd in network namespaces;
+ * 52 by default), then discovers it from one seed address (1) with the collector alone at the
+ * configured concurrency and at concurrency 1 (the baseline, same run), and (2) end to end
+ * through the inventory's HTTP API into a fresh database (crawl, rows, COPY, indexes, attach).
+ * For each: wall time, devices per second, collector CPU time per device, and the longest
+ * event-loop delay meanwhile. Prints one JSON line. Needs root and the lab's packages.
+ *
+ *   npm run bench:discovery -- [--routers 52] [--concurrency 16] [--engine postgres|pglite] [--keep]
+ */
+import { randomBytes } from 'node:crypto'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { parseArgs } from 'node:util'
+import pg from 'pg'
+import { Lab, labMissing } from '../src/lab/index.js'
+import { generatedTopology } from '../src/lab/generate.js'
+import { collectNetwork } from '../src/inventory/discovery/network/source.js'
+import { createPgliteDb, createPostgresDb, type Db } from '../src/shared/db/index.js'
+import { createInventoryApp } from '../src/inventory/app.js'
+import { migrateInventory } from '../src/inventory/migrations/index.js'
+import { compileConfig } from '../src/shared/config/index.js'
+import { silentLogger } from '../src/shared/log.js'
+import { INTERNAL_HEADER, encodeInternal, encodePrincipal } from '../src/shared/principal.js'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+const { values } = parseArgs({
+  options: {
+    routers: { type: 'string', default: '52' },
+    concurrency: { type: 'string', default: '16' },
+    engine: { type: 'string', default: 'postgres' },
+    prefix: { type: 'string', default: 'nibench' },
+    keep: { type: 'boolean', default: false },
+  },
+})
+const routers = Number(values.routers)
+const concurrency = Number(values.concurrency)
+const missing = labMissing()
+if (missing) throw new Error(`the discovery benchmark builds a lab and needs ${missing}`)
+
+interface Measure {
+  wallMs: number
+  devices: number
+  devicesPerSecond: number
+  cpuMsPerDevice: number
+  eventLoopMaxMs: number
+}
+
+/** Runs `fn` while measuring wall time, this process's CPU time and the event loop's longest delay. */
+async function measure(fn: () => Promise<number>): Promise<Measure> {
+  const loop = monitorEventLoopDelay({ resolution: 5 })
+  loop.enable()
+  const cpu = process.cpuUsage()
+  const t0 = performance.now()
+  const devices = await fn()
+  const wallMs = performance.now() - t0
+  const used = process.cpuUsage(cpu)
+  loop.disable()
+  return {
+    wallMs: Math.round(wallMs),
+    devices,
+    devicesPerSecond: Math.round((devices / (wallMs / 1000)) * 10) / 10,
+    cpuMsPerDevice: Math.round(((used.user + used.system) / 1000 / Math.max(1, devices)) * 10) / 10,
+    eventLoopMaxMs: Math.round((loop.max / 1e6) * 10) / 10,
+  }
+}
+
+async function openDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (values.engine === 'pglite') {
+    const db = await createPgliteDb()
+    return { db, drop: () => db.close() }
+  }
+  const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const name = `netinv_bench_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: base })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  const db = createPostgresDb({ url: url.toString(), max: 4 })
+  return {
+    db,
+    async drop() {
+      await db.close()
+      const c = new pg.Client({ connectionString: base })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    },
+  }
+}
+
+const topology = generatedTopology(routers)
+const built = performance.now()
+const lab = await Lab.up({ prefix: values.prefix!, topology, readyTimeoutMs: 180_000 })
+const labBuildMs = Math.round(performance.now() - built)
+const credentials = [{ id: 'bench', name: 'lab', version: '2c' as const, community: topology.credentials.community }]
+const run = (c: number) => ({ seeds: [lab.seed], include: [topology.supernet], exclude: [], limits: { concurrency: c, timeoutMs: 2000, retries: 1, maxDevices: 5000 }, siteRules: [], defaultSite: 'lab' })
+
+try {
+  const collect = (c: number) => async () => {
+    const r = await collectNetwork({ run: run(c), credentials, remembered: new Map(), signal: new AbortController().signal, taskKey: 'bench' })
+    return r.network.devices.length
+  }
+  await collect(concurrency)() // warm-up: the agents' first answers (caches, AgentX) are slower
+  const collector = await measure(collect(concurrency))
+  const baseline = await measure(collect(1))
+
+  const { db, drop } = await openDb()
+  let endToEnd: Measure
+  try {
+    await migrateInventory(db)
+    const app = await createInventoryApp({ db, config: compileConfig({}), log: silentLogger(), internalSecret: 'bench-secret-0123456789', credentialKey: randomBytes(32) })
+    const server = createServer(app.handle)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/`
+    const principal = encodePrincipal({ id: 'u', username: 'bench', scopes: ['read', 'write', 'settings'], isAdmin: true, method: 'apiKey' })
+    const headers = { [INTERNAL_HEADER]: encodeInternal({ secret: 'bench-secret-0123456789', principal, apiVersion: 1, generation: 'header' }), 'content-type': 'application/json' }
+    const call = async (method: string, path: string, body?: unknown) => (await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<Record<string, unknown>>
+    await call('POST', 'settings/snmp', { name: 'lab', version: '2c', community: topology.credentials.community })
+    await call('PATCH', 'settings', { include: [topology.supernet], limits: { concurrency } })
+    await call('PUT', 'settings/seed', [lab.seed])
+    endToEnd = await measure(async () => {
+      const { id, jobId } = (await call('POST', 'snapshots', {})) as { id: string; jobId: string }
+      for (;;) {
+        const job = await call('GET', `jobs/${jobId}`)
+        if (job.isDone) break
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      return Number((await call('GET', `snapshots/${id}`)).totalDevCount)
+    })
+    await app.close()
+    server.close()
+  } finally {
+    await drop()
+  }
+  console.log(
+    JSON.stringify({
+      bench: 'discovery',
+      routers,
+      namespaces: routers + topology.hosts.length,
+      labBuildMs,
+      concurrency,
+      collector,
+      baselineConcurrency1: baseline,
+      speedup: Math.round((baseline.wallMs / collector.wallMs) * 10) / 10,
+      endToEnd: { ...endToEnd, engine: values.engine },
+      target: { devices: 50, wallMs: 20_000, eventLoopMaxMs: 50 },
+    }),
+  )
+} finally {
+  if (!values.keep) await lab.down()
+}
