@@ -64,7 +64,7 @@ async function problems(topo: Topology, router: string, ns: string, dir: string)
 export async function waitReady(topo: Topology, ns: (device: string) => string, dir: (device: string) => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs
   let pending = topo.routers.map((r) => r.name)
-  let last = new Map<string, string[]>()
+  let last: Map<string, string[]>
   for (;;) {
     const found = new Map<string, string[]>()
     for (const r of pending) {

@@ -47,21 +47,36 @@ async function nextGeneration(svc: InventoryServices, s: DiscoverySettings): Pro
   return r.rows[0]!.n
 }
 
+function stopped(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('aborted')
+}
+
+/** The rows of a slice, checking every 5000 rows whether the discovery was stopped. */
+function guarded(rows: TableRows['rows'], signal: AbortSignal): TableRows['rows'] {
+  if (Symbol.asyncIterator in rows) {
+    return (async function* () {
+      let n = 0
+      for await (const r of rows) {
+        if (++n % 5000 === 0 && signal.aborted) throw stopped(signal)
+        yield r
+      }
+    })()
+  }
+  return (function* () {
+    let n = 0
+    for (const r of rows) {
+      if (++n % 5000 === 0 && signal.aborted) throw stopped(signal)
+      yield r
+    }
+  })()
+}
+
 function* abortable(source: Iterable<TableRows>, signal: AbortSignal, onTable: (i: number, table: StoredTableDef) => void): Generator<TableRows> {
   let i = 0
   for (const t of source) {
+    if (signal.aborted) throw stopped(signal)
     onTable(i++, t.table)
-    const rows = t.rows as Iterable<readonly unknown[]>
-    yield {
-      table: t.table,
-      rows: (function* () {
-        let n = 0
-        for (const r of rows) {
-          if (++n % 5000 === 0 && signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted')
-          yield r
-        }
-      })(),
-    }
+    yield { table: t.table, rows: guarded(t.rows, signal) }
   }
 }
 

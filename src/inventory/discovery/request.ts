@@ -1,7 +1,8 @@
 /**
  * The body of `POST snapshots`: which source to discover and with what. `{"source": "network"}`
- * (the default once seeds exist) crawls the network from the stored seeds or from `seeds` given
- * for this run; `{"source": "simulator", "profile", "seed", "sites"}` simulates. Every problem
+ * (the default once seeds exist, unless the body names the simulator's keys) crawls the network
+ * from the stored seeds or from `seeds` given for this run; `{"source": "simulator", "profile",
+ * "seed", "sites"}` simulates. Every problem
  * comes back at once in the 422 shape.
  */
 import { ApiError, invalidInput, type ValidationIssue } from '../../shared/errors.js'
@@ -25,7 +26,9 @@ export function planDiscovery(body: Record<string, unknown>, simulator: Discover
   if (requested !== undefined && !(SOURCES as readonly unknown[]).includes(requested)) {
     throw invalidInput([{ message: `"source" must be one of [${SOURCES.join(', ')}]`, path: 'source' }])
   }
-  const source = (requested as (typeof SOURCES)[number] | undefined) ?? (network.seeds.length > 0 || 'seeds' in rest ? 'network' : 'simulator')
+  // a body naming the simulator's keys means the simulator; else the network once it has seeds
+  const simulatorKeys = ['profile', 'seed', 'sites'].some((k) => k in rest)
+  const source = (requested as (typeof SOURCES)[number] | undefined) ?? (!simulatorKeys && (network.seeds.length > 0 || 'seeds' in rest) ? 'network' : 'simulator')
   if (source === 'simulator') {
     try {
       return { source, settings: mergeSettings(simulator, rest) }

@@ -72,6 +72,15 @@ export function expandSeeds(seeds: readonly string[]): string[] {
   return out
 }
 
+/** Rows handed over a few hundred at a time, letting other work run between (the loader encodes them synchronously). */
+async function* breathing<T>(rows: Iterable<T>, every = 200): AsyncGenerator<T> {
+  let n = 0
+  for (const row of rows) {
+    yield row
+    if (++n % every === 0) await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
 export interface NetworkCollection {
   network: Network
   /** Every table's rows, table by table, for the loader. */
@@ -113,7 +122,7 @@ export async function collectNetwork(options: {
     errors: [...counts].map(([errorType, n]) => ({ errorType, count: n })).sort((a, b) => a.errorType.localeCompare(b.errorType)),
     sites: sites.map((siteName, i) => ({ siteName, uid: siteName.toLowerCase().replace(/[^a-z0-9]+/g, '-'), id: `s${i}` })),
     *tables() {
-      for (const [table, rows] of NETWORK_TABLES) yield { table, rows: objectValues(table, rows(network)) }
+      for (const [table, rows] of NETWORK_TABLES) yield { table, rows: breathing(objectValues(table, rows(network))) }
     },
   }
 }
