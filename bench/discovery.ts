@@ -11,11 +11,9 @@
 import { randomBytes } from 'node:crypto'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
-import pg from 'pg'
 import { Lab, labMissing } from '../src/lab/index.js'
 import { generatedTopology } from '../src/lab/generate.js'
 import { collectNetwork } from '../src/inventory/discovery/network/source.js'
-import { createPgliteDb, createPostgresDb, type Db } from '../src/shared/db/index.js'
 import { createInventoryApp } from '../src/inventory/app.js'
 import { migrateInventory } from '../src/inventory/migrations/index.js'
 import { compileConfig } from '../src/shared/config/index.js'
@@ -23,6 +21,7 @@ import { silentLogger } from '../src/shared/log.js'
 import { INTERNAL_HEADER, encodeInternal, encodePrincipal } from '../src/shared/principal.js'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { openBenchDb } from './db.js'
 
 const { values } = parseArgs({
   options: {
@@ -83,32 +82,6 @@ async function measure(fn: () => Promise<number>): Promise<Measure> {
   }
 }
 
-async function openDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (values.engine === 'pglite') {
-    const db = await createPgliteDb()
-    return { db, drop: () => db.close() }
-  }
-  const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-  const name = `netinv_bench_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: base })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const url = new URL(base)
-  url.pathname = `/${name}`
-  const db = createPostgresDb({ url: url.toString(), max: 4 })
-  return {
-    db,
-    async drop() {
-      await db.close()
-      const c = new pg.Client({ connectionString: base })
-      await c.connect()
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await c.end()
-    },
-  }
-}
-
 const topology = generatedTopology(routers)
 const built = performance.now()
 const lab = await Lab.up({ prefix: values.prefix!, topology, readyTimeoutMs: 180_000 })
@@ -125,7 +98,7 @@ try {
   const collector = await measure(collect(concurrency))
   const baseline = await measure(collect(1))
 
-  const { db, drop } = await openDb()
+  const { db, drop } = await openBenchDb(values.engine!)
   let endToEnd: Measure
   try {
     await migrateInventory(db)

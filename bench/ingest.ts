@@ -11,13 +11,8 @@
  * query benchmark). PGlite: on disk in a temporary directory, as the embedded default runs; the
  * line includes the peak resident set size of the process.
  */
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import pg from 'pg'
-import { createPgliteDb, createPostgresDb, type Db } from '../src/shared/db/index.js'
 import { migrateInventory } from '../src/inventory/migrations/index.js'
 import { isProfileName, simulate } from '../src/inventory/simulator/index.js'
 import { loadSnapshotRows } from '../src/inventory/storage/index.js'
@@ -26,6 +21,7 @@ import { STORED_TABLES, partitionTable } from '../src/inventory/catalog/index.js
 import { insertSnapshot, updateSnapshot } from '../src/inventory/snapshots/store.js'
 import { measureSnapshot } from '../src/inventory/snapshots/figures.js'
 import { PRODUCT_VERSION } from '../src/shared/product.js'
+import { openBenchDb } from './db.js'
 
 const { values } = parseArgs({
   options: {
@@ -37,47 +33,11 @@ const { values } = parseArgs({
 })
 const profile = values.profile!
 if (!isProfileName(profile)) throw new Error(`unknown profile ${profile}`)
-const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-
-async function openBenchDb(): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
-  if (values.engine === 'pglite') {
-    // on disk, as the embedded default runs (DATA_DIR)
-    const dir = await mkdtemp(join(tmpdir(), 'netinv-bench-'))
-    const db = await createPgliteDb({ dataDir: dir })
-    return {
-      db,
-      async drop() {
-        await db.close()
-        await rm(dir, { recursive: true, force: true })
-      },
-    }
-  }
-  const name = `netinv_bench_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: baseUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const url = new URL(baseUrl)
-  url.pathname = `/${name}`
-  const db = createPostgresDb({ url: url.toString(), max: 4 })
-  return {
-    db,
-    url: url.toString(),
-    async drop() {
-      await db.close()
-      if (values.keep) return
-      const c = new pg.Client({ connectionString: baseUrl })
-      await c.connect()
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await c.end()
-    },
-  }
-}
 
 let peakRss = 0
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200)
 
-const { db, url, drop } = await openBenchDb()
+const { db, url, drop } = await openBenchDb(values.engine!, values.keep)
 try {
   await migrateInventory(db)
   const id = randomUUID()

@@ -1,7 +1,6 @@
 import { startInventory } from '../inventory/server.js'
-import { resolveCredentialKey } from '../inventory/settings/secret-key.js'
 import type { Command } from './index.js'
-import { loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
+import { credentialKey, loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
 
 export const inventoryCommand: Command = {
   summary: 'run the inventory service alone (INTERNAL_SECRET required)',
@@ -9,9 +8,8 @@ export const inventoryCommand: Command = {
     const rt = loadRuntime('inventory')
     if (!rt.env.internalSecret) throw new Error('INTERNAL_SECRET must be set for a standalone inventory')
     const db = await openRuntimeDb(rt)
-    const credentialKey = resolveCredentialKey({ key: rt.env.credentialsKey, keyFile: rt.env.credentialsKeyFile, dataDir: rt.env.dataDir, log: rt.log })
     const inv = await startInventory({
-      credentialKey,
+      credentialKey: credentialKey(rt),
       db,
       config: rt.config,
       log: rt.log,

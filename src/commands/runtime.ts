@@ -3,6 +3,7 @@ import { readEnv, type Env } from '../shared/env.js'
 import { loadConfig, type Config } from '../shared/config/index.js'
 import { createLogger, releaseLogOutput, type Logger } from '../shared/log.js'
 import { openDb, type Db } from '../shared/db/index.js'
+import { resolveCredentialKey } from '../inventory/settings/secret-key.js'
 
 export interface Runtime {
   env: Env
@@ -53,4 +54,9 @@ export function onShutdown(log: Logger, close: () => Promise<void>, graceMs: num
   }
   process.on('SIGTERM', () => handler('SIGTERM'))
   process.on('SIGINT', () => handler('SIGINT'))
+}
+
+/** The key that seals SNMP credentials (CREDENTIALS_KEY, CREDENTIALS_KEY_FILE, else one kept in DATA_DIR). */
+export function credentialKey(rt: Runtime): Buffer {
+  return resolveCredentialKey({ key: rt.env.credentialsKey, keyFile: rt.env.credentialsKeyFile, dataDir: rt.env.dataDir, log: rt.log })
 }

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { launchGateway } from '../gateway/launch.js'
 import { startInventory } from '../inventory/server.js'
-import { resolveCredentialKey } from '../inventory/settings/secret-key.js'
 import type { Command } from './index.js'
-import { loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
+import { credentialKey, loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
 
 export const serveCommand: Command = {
   summary: 'run gateway (on PORT) and inventory (internal, 127.0.0.1) in one process on the embedded defaults',
@@ -11,10 +10,9 @@ export const serveCommand: Command = {
     const rt = loadRuntime('netinv')
     const db = await openRuntimeDb(rt)
     const internalSecret = rt.env.internalSecret ?? randomBytes(32).toString('base64url')
-    const credentialKey = resolveCredentialKey({ key: rt.env.credentialsKey, keyFile: rt.env.credentialsKeyFile, dataDir: rt.env.dataDir, log: rt.log })
     // The inventory listens on loopback only, on a free port: the gateway is the only public door.
     const inv = await startInventory({
-      credentialKey,
+      credentialKey: credentialKey(rt),
       db,
       config: rt.config,
       log: rt.log,

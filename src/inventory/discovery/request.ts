@@ -7,8 +7,7 @@
  */
 import { ApiError, invalidInput, type ValidationIssue } from '../../shared/errors.js'
 import { mergeSettings, type DiscoverySettings } from '../settings/index.js'
-import { parseSeeds, type NetworkSettings } from '../settings/network.js'
-import type { NetworkRun } from './network/source.js'
+import { parseSeeds, runOf, type NetworkRun, type NetworkSettings } from '../settings/network.js'
 
 export const SOURCES = ['network', 'simulator'] as const
 
@@ -52,6 +51,5 @@ export function planDiscovery(body: Record<string, unknown>, simulator: Discover
   if (issues.length === 0 && seeds.length === 0) issues.push({ message: 'no seed address: set them with PUT settings/seed or give "seeds" in the request', path: 'seeds' })
   if (credentialCount === 0) issues.push({ message: 'no SNMP credential is configured: add one with POST settings/snmp', path: 'source' })
   if (issues.length > 0) throw invalidInput(issues)
-  const { include, exclude, limits, siteRules, defaultSite } = network
-  return { source, run: { seeds, include, exclude, limits, siteRules, defaultSite } }
+  return { source, run: { ...runOf(network), seeds } }
 }

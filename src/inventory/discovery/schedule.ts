@@ -4,7 +4,7 @@
  * share the work through one row: only the replica whose update claims the slot starts it.
  */
 import { countCredentials } from '../settings/credential-store.js'
-import { getNetworkSettings } from '../settings/network.js'
+import { getNetworkSettings, runOf } from '../settings/network.js'
 import { startNetworkDiscovery } from './network-discovery.js'
 import type { InventoryServices } from './runner.js'
 
@@ -28,8 +28,7 @@ export async function runScheduleOnce(svc: InventoryServices): Promise<string | 
     due,
   ])
   if (claim.rows.length === 0) return null
-  const { seeds, include, exclude, limits, siteRules, defaultSite } = s
-  const d = await startNetworkDiscovery(svc, { run: { seeds, include, exclude, limits, siteRules, defaultSite }, name: null, note: 'scheduled discovery', username: null })
+  const d = await startNetworkDiscovery(svc, { run: runOf(s), name: null, note: 'scheduled discovery', username: null })
   svc.log.info({ snapshot: d.id }, 'scheduled network discovery started')
   return d.id
 }

@@ -38,6 +38,15 @@ export interface NetworkSettings {
   schedule: { enabled: boolean; intervalMinutes: number }
 }
 
+/** What one network discovery runs with (kept in the snapshot's settings; no secrets). */
+export type NetworkRun = Omit<NetworkSettings, 'schedule'>
+
+/** The run the settings describe (the schedule is about when, not what). */
+export function runOf(s: NetworkSettings): NetworkRun {
+  const { schedule: _schedule, ...run } = s
+  return structuredClone(run)
+}
+
 export const DEFAULT_NETWORK: Readonly<NetworkSettings> = Object.freeze({
   seeds: [],
   include: [],

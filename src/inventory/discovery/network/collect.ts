@@ -13,7 +13,7 @@ import { collectLldp } from './mibs/lldp.js'
 import { collectRoutes } from './mibs/routes.js'
 import { collectBgp, collectOspf } from './mibs/routing.js'
 import { collectMemory, collectSystem } from './mibs/system.js'
-import type { CollectedDevice, SystemInfo, Warning } from './model.js'
+import { newDevice, type CollectedDevice, type SystemInfo } from './model.js'
 import { SnmpClient, type SnmpLimits } from './snmp/client.js'
 import { ERROR_TYPES, SnmpError, classify } from './snmp/errors.js'
 
@@ -83,27 +83,8 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     }
   }
   const { client, credential, system } = session
-  const warnings: Warning[] = []
-  const device: CollectedDevice = {
-    address,
-    credential: { id: credential.id, name: credential.name },
-    system,
-    entity: [],
-    interfaces: [],
-    addresses: [],
-    arp: [],
-    routes: [],
-    ipForwarding: null,
-    lldp: null,
-    cdp: [],
-    bgp: { localAs: null, peers: [] },
-    ospf: [],
-    bridge: null,
-    memory: null,
-    warnings,
-    requests: 0,
-    durationMs: 0,
-  }
+  const device: CollectedDevice = newDevice(address, { id: credential.id, name: credential.name }, system)
+  const warnings = device.warnings
   const groups: Array<[string, () => Promise<void>]> = [
     ['interfaces', async () => void (device.interfaces = await collectInterfaces(client))],
     ['entity', async () => void (device.entity = await collectEntity(client))],

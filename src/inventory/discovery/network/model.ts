@@ -163,3 +163,27 @@ export interface CollectedDevice {
   requests: number
   durationMs: number
 }
+
+/** A device that answered on `address` with `credential`, before any MIB group beyond the system group is read. */
+export function newDevice(address: string, credential: { id: string; name: string }, system: SystemInfo): CollectedDevice {
+  return {
+    address,
+    credential,
+    system,
+    entity: [],
+    interfaces: [],
+    addresses: [],
+    arp: [],
+    routes: [],
+    ipForwarding: null,
+    lldp: null,
+    cdp: [],
+    bgp: { localAs: null, peers: [] },
+    ospf: [],
+    bridge: null,
+    memory: null,
+    warnings: [],
+    requests: 0,
+    durationMs: 0,
+  }
+}

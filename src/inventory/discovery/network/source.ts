@@ -11,7 +11,9 @@ import { DEVICES, INTERFACES, PART_NUMBERS, SITES } from '../../catalog/inventor
 import { NEIGHBORS, VLANS } from '../../catalog/layer2.js'
 import { BGP_NEIGHBORS, ROUTES } from '../../catalog/routing.js'
 import type { SnmpCredential } from '../../settings/credentials.js'
-import type { NetworkLimits, SiteRule } from '../../settings/network.js'
+import type { NetworkRun } from '../../settings/network.js'
+
+export type { NetworkRun } from '../../settings/network.js'
 import type { Row } from '../../simulator/index.js'
 import { objectValues, type TableRows } from '../../storage/index.js'
 import { assemble, type Network } from './assemble.js'
@@ -45,16 +47,6 @@ export const NETWORK_TABLES: ReadonlyArray<readonly [StoredTableDef, (net: Netwo
   [BGP_NEIGHBORS, bgpRows],
   [CONNECTIVITY, connectivityRows],
 ]
-
-/** What one network discovery runs with (kept in the snapshot's settings; no secrets). */
-export interface NetworkRun {
-  seeds: string[]
-  include: string[]
-  exclude: string[]
-  limits: NetworkLimits
-  siteRules: SiteRule[]
-  defaultSite: string
-}
 
 /** Seed addresses: an address as is, a network as its host addresses. */
 export function expandSeeds(seeds: readonly string[]): string[] {

@@ -18,7 +18,7 @@ import { partRows } from '../../../../src/inventory/discovery/network/rows/parts
 import { neighborRows } from '../../../../src/inventory/discovery/network/rows/neighbors.js'
 import { macRows, vlanRows } from '../../../../src/inventory/discovery/network/rows/layer2.js'
 import { hostRows } from '../../../../src/inventory/discovery/network/rows/hosts.js'
-import type { CollectedDevice } from '../../../../src/inventory/discovery/network/model.js'
+import { newDevice, type CollectedDevice } from '../../../../src/inventory/discovery/network/model.js'
 
 const STR = 4
 const INT = 2
@@ -49,27 +49,8 @@ class Recorded implements MibReader {
 }
 
 function device(address: string, name: string, extra: Partial<CollectedDevice>): CollectedDevice {
-  return {
-    address,
-    credential: { id: 'c', name: 'lab' },
-    system: { name, descr: 'Cisco IOS Software, C2960 Software (C2960-LANBASEK9-M), Version 12.2(55)SE7', objectId: '1.3.6.1.4.1.9.1.1208', uptimeSeconds: 1, location: null, contact: null },
-    entity: [],
-    interfaces: [],
-    addresses: [],
-    arp: [],
-    routes: [],
-    ipForwarding: false,
-    lldp: null,
-    cdp: [],
-    bgp: { localAs: null, peers: [] },
-    ospf: [],
-    bridge: null,
-    memory: null,
-    warnings: [],
-    requests: 0,
-    durationMs: 0,
-    ...extra,
-  }
+  const system = { name, descr: 'Cisco IOS Software, C2960 Software (C2960-LANBASEK9-M), Version 12.2(55)SE7', objectId: '1.3.6.1.4.1.9.1.1208', uptimeSeconds: 1, location: null, contact: null }
+  return { ...newDevice(address, { id: 'c', name: 'lab' }, system), ipForwarding: false, ...extra }
 }
 
 const E = '1.3.6.1.2.1.47.1.1.1.1'

@@ -1,0 +1,46 @@
+/**
+ * A fresh database for one benchmark run: on PostgreSQL a new database next to DATABASE_URL's
+ * (default postgres://postgres@127.0.0.1:5432/test), dropped afterwards unless `keep`; on PGlite
+ * on disk in a temporary directory, as the embedded default runs.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { createPgliteDb, createPostgresDb, type Db } from '../src/shared/db/index.js'
+
+export async function openBenchDb(engine: string, keep = false): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
+  if (engine === 'pglite') {
+    const dir = await mkdtemp(join(tmpdir(), 'netinv-bench-'))
+    const db = await createPgliteDb({ dataDir: dir })
+    return {
+      db,
+      async drop() {
+        await db.close()
+        await rm(dir, { recursive: true, force: true })
+      },
+    }
+  }
+  const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const name = `netinv_bench_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: baseUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  const db = createPostgresDb({ url: url.toString(), max: 4 })
+  return {
+    db,
+    url: url.toString(),
+    async drop() {
+      await db.close()
+      if (keep) return
+      const c = new pg.Client({ connectionString: baseUrl })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    },
+  }
+}
