@@ -18,7 +18,10 @@ for (const engine of ENGINES) {
       const body = { ...(table.snapshotScoped ? { snapshot: '$last' } : {}), columns: ['id'], pagination: { limit: 1 } }
       const r = await app.call('POST', `tables/${table.path}`, body)
       t.equal(r.status, 200, `${table.path}: ${r.text.slice(0, 200)}`)
-      t.ok((r.body as { _meta: { count: number } })._meta.count > 0, `${table.path} has rows`)
+      const count = (r.body as { _meta: { count: number } })._meta.count
+      // a simulated discovery tries no address: its connectivity report is empty
+      if (table.path === 'discovery/connectivity-report') t.equal(count, 0, `${table.path} is empty for the simulator`)
+      else t.ok(count > 0, `${table.path} has rows`)
     }
     const snaps = await app.call('POST', 'tables/management/snapshots', { columns: ['id', 'status', 'finishStatus'], filters: { and: [{ status: ['eq', 'done'] }, { finishStatus: ['eq', 'done'] }] }, sort: { column: 'tsEnd', order: 'desc' }, pagination: { limit: 1000 } })
     t.same((snaps.body as { data: unknown[] }).data, [{ id: first, status: 'done', finishStatus: 'done' }])
