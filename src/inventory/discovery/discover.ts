@@ -134,7 +134,10 @@ export async function loadAndFinish(
     svc.db,
     d.id,
     abortable(source, signal, (i) => (current = i)),
-    (table, n) => jobProgress(svc.db, d.jobId, from + ((current + 0.5) / total) * (0.95 - from), `loading ${table.path}: ${n} rows`),
+    async (table, n) => {
+      const stop = await jobProgress(svc.db, d.jobId, from + ((current + 0.5) / total) * (0.95 - from), `loading ${table.path}: ${n} rows`)
+      if (stop) svc.runner.stop(d.jobId, new StopRequested(stop.by))
+    },
     svc.db.kind === 'postgres' ? LOAD_CONCURRENCY : 1,
   )
   await updateSnapshot(svc.db, d.id, { status: 'finishing', ts_change: svc.now() })

@@ -63,8 +63,17 @@ export async function jobStarted(db: Queryable, id: string, now: number): Promis
   await db.query(`UPDATE inventory.jobs SET status = 'running', started_at = $2 WHERE id = $1`, [id, now])
 }
 
-export async function jobProgress(db: Queryable, id: string, progress: number, message: string): Promise<void> {
-  await db.query(`UPDATE inventory.jobs SET progress = $2, message = $3 WHERE id = $1`, [id, Math.max(0, Math.min(1, progress)), message])
+/**
+ * Records a job's progress; returns who asked to stop it (through any replica), if anyone did:
+ * `{ by }` (by null for an anonymous caller), or null when no stop was requested.
+ */
+export async function jobProgress(db: Queryable, id: string, progress: number, message: string): Promise<{ by: string | null } | null> {
+  const r = await db.query<{ stop_requested_by: string | null; stop_requested_at: number | null }>(
+    `UPDATE inventory.jobs SET progress = $2, message = $3 WHERE id = $1 RETURNING stop_requested_by, stop_requested_at`,
+    [id, Math.max(0, Math.min(1, progress)), message],
+  )
+  const row = r.rows[0]
+  return row?.stop_requested_at != null ? { by: row.stop_requested_by } : null
 }
 
 export async function jobFinished(db: Queryable, id: string, now: number, error?: string): Promise<void> {

@@ -9,7 +9,7 @@ import { DEVICES } from '../catalog/inventory.js'
 import { listCredentials, rememberCredentials, rememberedCredentials } from '../settings/credential-store.js'
 import { collectNetwork, NETWORK_TABLES, type NetworkCollection, type NetworkRun } from './network/source.js'
 import { loadAndFinish, openDiscovery, recordFailure, StopRequested, type OpenedDiscovery } from './discover.js'
-import { jobStarted } from './jobs.js'
+import { jobProgress, jobStarted } from './jobs.js'
 import type { InventoryServices } from './runner.js'
 
 export interface NetworkDiscoveryRequest {
@@ -62,14 +62,9 @@ export async function startNetworkDiscovery(svc: InventoryServices, req: Network
             last = now
             writing = true
             const fraction = (p.done / Math.max(1, p.done + p.queued)) * 0.8
-            svc.db
-              .query<{ stop_requested_by: string | null; stop_requested_at: number | null }>(
-                'UPDATE inventory.jobs SET progress = $2, message = $3 WHERE id = $1 RETURNING stop_requested_by, stop_requested_at',
-                [d.jobId, fraction, `collecting: ${p.devices} devices, ${p.queued} queued, ${p.failed} failed`],
-              )
-              .then((r) => {
-                const row = r.rows[0]
-                if (row?.stop_requested_at != null) svc.runner.stop(d.jobId, new StopRequested(row.stop_requested_by))
+            jobProgress(svc.db, d.jobId, fraction, `collecting: ${p.devices} devices, ${p.queued} queued, ${p.failed} failed`)
+              .then((stop) => {
+                if (stop) svc.runner.stop(d.jobId, new StopRequested(stop.by))
               })
               .catch((err: unknown) => svc.log.warn({ err }, 'could not record discovery progress'))
               .finally(() => (writing = false))

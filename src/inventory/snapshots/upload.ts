@@ -49,7 +49,7 @@ export async function importSnapshot(svc: InventoryServices, body: AsyncIterable
     await insertJob(tx, { id: jobId, name: 'import', snapshotId: id, username, now, status: 'running', owner: svc.runner.instance })
   })
   try {
-    await loadSnapshotRows(svc.db, id, reader.tables(), (table, n) => jobProgress(svc.db, jobId, 0.5, `importing ${table.path}: ${n} rows`))
+    await loadSnapshotRows(svc.db, id, reader.tables(), async (table, n) => void (await jobProgress(svc.db, jobId, 0.5, `importing ${table.path}: ${n} rows`)))
     if (!reader.finished) reader.fail('unexpected end of file (the file is truncated)')
     await reader.rest()
     await updateSnapshot(svc.db, id, { status: 'finishing' })
