@@ -5,7 +5,7 @@
  */
 import t from 'tap'
 import type { MibReader } from '../../../../src/inventory/discovery/network/snmp/client.js'
-import { tableRows, type Vb } from '../../../../src/inventory/discovery/network/snmp/values.js'
+import { compareOid, tableRows, type Vb } from '../../../../src/inventory/discovery/network/snmp/values.js'
 import { collectEntity } from '../../../../src/inventory/discovery/network/mibs/entity.js'
 import { collectCdp } from '../../../../src/inventory/discovery/network/mibs/cdp.js'
 import { collectBridge } from '../../../../src/inventory/discovery/network/mibs/bridge.js'
@@ -24,12 +24,6 @@ const STR = 4
 const INT = 2
 const OCTETS = (s: string) => Buffer.from(s)
 
-function compareOid(a: string, b: string): number {
-  const x = a.split('.').map(Number)
-  const y = b.split('.').map(Number)
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!
-  return x.length - y.length
-}
 
 /** An agent made of recorded varbinds. */
 class Recorded implements MibReader {

@@ -6,7 +6,7 @@
 import snmp from 'net-snmp'
 import type { SnmpCredential } from '../../../settings/credentials.js'
 import { SnmpError, classify } from './errors.js'
-import { isEndOfColumn, tableRows, type TableRow, type Vb } from './values.js'
+import { compareOid, isEndOfColumn, tableRows, type TableRow, type Vb } from './values.js'
 
 export interface SnmpLimits {
   timeoutMs: number
@@ -122,7 +122,8 @@ export class SnmpClient implements MibReader {
         const rows = result.get(a.column)!
         let done = false
         for (const vb of response[i] ?? []) {
-          if (isEndOfColumn(vb, a.column) || vb.oid === a.last) {
+          // an agent that answers an OID not after the last one would walk in circles
+          if (isEndOfColumn(vb, a.column) || compareOid(vb.oid, a.last) <= 0) {
             done = true
             break
           }

@@ -60,6 +60,14 @@ export function str(vb: Vb | undefined): string | null {
   return typeof vb.value === 'string' ? vb.value : text(vb)
 }
 
+/** Order of two OIDs as SNMP walks them (numerically, sub-identifier by sub-identifier). */
+export function compareOid(a: string, b: string): number {
+  const x = a.split('.').map(Number)
+  const y = b.split('.').map(Number)
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!
+  return x.length - y.length
+}
+
 /** Numbers of the OID after the column: the row's index. */
 export function indexOf(oid: string, column: string): number[] {
   return oid.slice(column.length + 1).split('.').map(Number)
