@@ -21,6 +21,8 @@ export interface Truth {
   bgp: string[]
   /** End host addresses with the router that has them in its ARP cache: "router:interface=ip". */
   arp: string[]
+  /** OSPF adjacencies over the links that are up: "router>neighbour address state". */
+  ospf: string[]
 }
 
 const sorted = (list: Iterable<string>) => [...new Set(list)].sort()
@@ -53,6 +55,7 @@ export function truthOf(topo: Topology, reachableFrom?: string): Truth {
     connected: sorted(connected),
     loopbackRoutes: sorted(loopbackRoutes),
     bgp: sorted(bgpSessions(topo).filter((s) => seen.has(s.router)).map((s) => `${s.router}>${s.peerAddress} AS ${s.peerAs} ${s.established ? 'up' : 'down'}`)),
+    ospf: sorted(ends.filter((e) => e.up).map((e) => `${e.router}>${e.peer.address} full`)),
     arp: sorted([
       ...topo.hosts.filter((h) => seen.has(h.router)).map((h) => `${h.router}:${h.interface}=${hostAddresses(h).address}`),
       `${topo.management.router}:mgmt0=${m.root}`,

@@ -5,7 +5,10 @@
  */
 import type { Migration } from '../../shared/db/index.js'
 
-/** Frozen text (an applied migration never changes), written from the catalog's definition. */
+/**
+ * Frozen text (an applied migration never changes), written from the catalog's definition.
+ * Snapshots taken before it read as empty here until next attached, which creates their partition.
+ */
 const CONNECTIVITY_SQL = `
 CREATE TABLE IF NOT EXISTS inventory.connectivity (
   snapshot_id text NOT NULL,
@@ -20,20 +23,7 @@ CREATE TABLE IF NOT EXISTS inventory.connectivity (
   "found_by" text,
   "sn" text,
   "hostname" text
-) PARTITION BY LIST (snapshot_id);
--- snapshots stored before this table existed get an empty partition, attached when theirs are
--- (no line of the block ends in a semicolon: migrations are split into statements there)
-DO $$ DECLARE r record; hex text; sid text; BEGIN
-  FOR r IN SELECT c.relname, c.relispartition FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-           WHERE n.nspname = 'inventory' AND c.relname LIKE 'devices\\_s\\_%' LOOP
-    hex := substr(r.relname, 11); sid := substr(hex, 1, 8) || '-' || substr(hex, 9, 4) || '-' || substr(hex, 13, 4) || '-' || substr(hex, 17, 4) || '-' || substr(hex, 21, 12)
-    ; EXECUTE format('CREATE TABLE IF NOT EXISTS inventory.%I (LIKE inventory.connectivity INCLUDING DEFAULTS, CONSTRAINT %I CHECK (snapshot_id = %L))',
-      'connectivity_s_' || hex, 'connectivity_s_' || hex || '_snap', sid)
-    ; IF r.relispartition THEN
-      EXECUTE format('ALTER TABLE inventory.connectivity ATTACH PARTITION inventory.%I FOR VALUES IN (%L)', 'connectivity_s_' || hex, sid)
-    ; END IF
-  ; END LOOP
-; END $$
+) PARTITION BY LIST (snapshot_id)
 `
 
 export const DISCOVERY_MIGRATIONS: readonly Migration[] = [

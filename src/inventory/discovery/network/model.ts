@@ -122,6 +122,13 @@ export interface OspfNeighbor {
   priority: number | null
 }
 
+/** An interface address OSPF runs on, with its area and cost (ospfIfTable, ospfIfMetricTable). */
+export interface OspfInterface {
+  ip: string
+  area: string | null
+  cost: number | null
+}
+
 export interface BridgeData {
   baseMac: string | null
   /** Bridge port number → ifIndex. */
@@ -155,7 +162,7 @@ export interface CollectedDevice {
   lldp: Lldp | null
   cdp: CdpNeighbor[]
   bgp: { localAs: number | null; peers: BgpPeer[] }
-  ospf: OspfNeighbor[]
+  ospf: { neighbors: OspfNeighbor[]; interfaces: OspfInterface[] }
   bridge: BridgeData | null
   memory: Memory | null
   warnings: Warning[]
@@ -179,7 +186,7 @@ export function newDevice(address: string, credential: { id: string; name: strin
     lldp: null,
     cdp: [],
     bgp: { localAs: null, peers: [] },
-    ospf: [],
+    ospf: { neighbors: [], interfaces: [] },
     bridge: null,
     memory: null,
     warnings: [],

@@ -9,7 +9,8 @@ import { ARP, HOSTS, MAC, MANAGED_DEVS } from '../../catalog/addressing.js'
 import { CONNECTIVITY } from '../../catalog/discovery.js'
 import { DEVICES, INTERFACES, PART_NUMBERS, SITES } from '../../catalog/inventory.js'
 import { NEIGHBORS, VLANS } from '../../catalog/layer2.js'
-import { BGP_NEIGHBORS, ROUTES } from '../../catalog/routing.js'
+import { BGP_NEIGHBORS, OSPF_NEIGHBORS, ROUTES } from '../../catalog/routing.js'
+import { FANS, MODULES, POWER_SUPPLIES } from '../../catalog/environment.js'
 import type { SnmpCredential } from '../../settings/credentials.js'
 import type { NetworkRun } from '../../settings/network.js'
 
@@ -30,6 +31,8 @@ import { managedDevRows } from './rows/managed.js'
 import { neighborRows } from './rows/neighbors.js'
 import { partRows } from './rows/parts.js'
 import { siteRows } from './rows/sites.js'
+import { ospfRows } from './rows/ospf.js'
+import { fanRows, moduleRows, powerSupplyRows } from './rows/environment.js'
 
 /** Each table a MIB fills and the module that maps the collected data to its rows. */
 export const NETWORK_TABLES: ReadonlyArray<readonly [StoredTableDef, (net: Network) => Iterable<Row>]> = [
@@ -45,6 +48,10 @@ export const NETWORK_TABLES: ReadonlyArray<readonly [StoredTableDef, (net: Netwo
   [VLANS, vlanRows],
   [NEIGHBORS, neighborRows],
   [BGP_NEIGHBORS, bgpRows],
+  [OSPF_NEIGHBORS, ospfRows],
+  [FANS, fanRows],
+  [POWER_SUPPLIES, powerSupplyRows],
+  [MODULES, moduleRows],
   [CONNECTIVITY, connectivityRows],
 ]
 

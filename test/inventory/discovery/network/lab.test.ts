@@ -49,7 +49,7 @@ testNeeding(t, 'network discovery of a lab of real routers', labMissing() ?? und
   t.equal(first.job.status, 'done', JSON.stringify(first.job))
   const seen1 = await observe(client, first.id, topo)
   const truth1 = truthOf(topo)
-  await t.test('one seed address finds every device, neighbour pair, interface state, ARP entry, route and BGP session', async (t) => {
+  await t.test('one seed address finds every device, neighbour pair, interface state, ARP entry, route, BGP session and OSPF adjacency', async (t) => {
     for (const key of Object.keys(truth1) as Array<keyof typeof truth1>) {
       if (key === 'loopbackRoutes') t.same(seen1[key].filter((x) => truth1[key].includes(x)), truth1[key], key)
       else t.same(seen1[key], truth1[key], key)
@@ -75,7 +75,7 @@ testNeeding(t, 'network discovery of a lab of real routers', labMissing() ?? und
     const truth2 = truthOf(lab.topology)
     const expected = diff(truthOf(before), truth2)
     const got = diff(seen1, seen2)
-    for (const key of ['devices', 'neighbors', 'interfaces', 'bgp', 'connected'] as const) t.same(got[key], expected[key], key)
+    for (const key of ['devices', 'neighbors', 'interfaces', 'bgp', 'ospf', 'connected'] as const) t.same(got[key], expected[key], key)
     t.ok(expected.neighbors.length > 0 && expected.bgp.length > 0 && expected.devices.length === 1, 'the changes show in the truth')
     const snap = (await client.call('GET', `snapshots/${second.id}`)).body as Record<string, unknown>
     t.match(snap, { deviceAddedCount: 1, deviceRemovedCount: 0, totalDevCount: topo.routers.length + 1 })

@@ -15,6 +15,7 @@ import { collectInterfaces } from '../../../../src/inventory/discovery/network/m
 import { deviceSn } from '../../../../src/inventory/discovery/network/identity.js'
 import { assemble } from '../../../../src/inventory/discovery/network/assemble.js'
 import { partRows } from '../../../../src/inventory/discovery/network/rows/parts.js'
+import { fanRows, powerSupplyRows } from '../../../../src/inventory/discovery/network/rows/environment.js'
 import { neighborRows } from '../../../../src/inventory/discovery/network/rows/neighbors.js'
 import { macRows, vlanRows } from '../../../../src/inventory/discovery/network/rows/layer2.js'
 import { hostRows } from '../../../../src/inventory/discovery/network/rows/hosts.js'
@@ -101,6 +102,12 @@ t.test('ENTITY-MIB: the chassis serial is the device serial; field-replaceable p
     ],
     'the port without an optic is no part',
   )
+  t.same(
+    [...powerSupplyRows(net)].map((r) => [r.name, r.pid, r.partSn, r.pwSupplyState]),
+    [['Switch 1 - Power Supply A', 'PWR-C2-1025WAC', 'LIT2030A1B2', null]],
+    'the power supply, its state unknown without an environment MIB',
+  )
+  t.same([...fanRows(net)], [])
   const noEntity = device('192.0.2.11', 'r', { interfaces: await collectInterfaces(ifAgent) })
   t.match(deviceSn(noEntity), /^SNMP[0-9A-F]{12}$/, 'without a serial: derived from sysObjectID and the chassis MAC')
   t.equal(deviceSn(noEntity), deviceSn({ ...noEntity, address: '192.0.2.99' }), 'the same device by another address has the same serial')

@@ -18,6 +18,7 @@ export async function observe(client: Client, snapshot: string, topo: Topology):
   const routes = await rows(client, snapshot, 'networks/routes', ['hostname', 'network', 'prefix', 'protocol'])
   const bgp = await rows(client, snapshot, 'routing/protocols/bgp/neighbors', ['hostname', 'neiAddress', 'neiAs', 'state'])
   const hosts = await rows(client, snapshot, 'addressing/hosts', ['ip', 'gateways'])
+  const ospf = await rows(client, snapshot, 'routing/protocols/ospf/neighbors', ['hostname', 'neiIp', 'state'])
   return {
     devices: sorted(devices.map((d) => String(d.hostname))),
     neighbors: sorted(neighbors.filter((n) => n.remoteSn !== null).map((n) => `${n.localHost}:${n.localInt}>${n.remoteHost}:${n.remoteInt}`)),
@@ -25,6 +26,7 @@ export async function observe(client: Client, snapshot: string, topo: Topology):
     connected: sorted(routes.filter((r) => r.protocol === 'connected').map((r) => `${r.hostname}:${r.network}`)),
     loopbackRoutes: sorted(routes.filter((r) => r.prefix === 32 && loopbacks.has(String(r.network).replace(/\/32$/, ''))).map((r) => `${r.hostname}>${String(r.network).replace(/\/32$/, '')}`)),
     bgp: sorted(bgp.map((b) => `${b.hostname}>${b.neiAddress} AS ${b.neiAs} ${b.state === 'established' ? 'up' : 'down'}`)),
+    ospf: sorted(ospf.map((o) => `${o.hostname}>${o.neiIp} ${o.state}`)),
     arp: sorted(hosts.flatMap((h) => (h.gateways as Array<{ hostname: string; intName: string }>).map((g) => `${g.hostname}:${g.intName}=${h.ip}`))),
   }
 }
