@@ -2,6 +2,7 @@
 import type { Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { JobRunner, recoverInterrupted, startWatchdog, type InventoryServices } from '../discovery/index.js'
+import { QueryAdmission } from '../query/index.js'
 import { registerJobRoutes } from './jobs.js'
 import { registerReportRoutes } from './reports.js'
 import { registerSettingsRoutes } from './settings.js'
@@ -33,8 +34,10 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   registerSnapshotRoutes(router, svc)
   registerSettingsRoutes(router, svc)
   registerJobRoutes(router, svc)
-  registerReportRoutes(router, deps)
-  registerTableRoutes(router, deps)
+  // one bound per user across table queries and report computations
+  const admission = new QueryAdmission(deps.config.query.maxConcurrentPerPrincipal)
+  registerReportRoutes(router, deps, undefined, admission)
+  registerTableRoutes(router, deps, undefined, admission)
   const stopWatchdog = startWatchdog(svc)
   return {
     async close() {

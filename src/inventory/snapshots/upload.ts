@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { ApiError, invalidInput } from '../../shared/errors.js'
+import { dataErrorReason } from '../../shared/db/index.js'
 import { STORED_TABLES, partitionTable } from '../catalog/index.js'
 import { dropSnapshotRows, loadSnapshotRows } from '../storage/index.js'
 import { insertJob, jobFinished, jobProgress } from '../discovery/jobs.js'
@@ -17,11 +18,8 @@ import { measureSnapshot } from './figures.js'
 function asInputError(err: unknown, line: number): unknown {
   if (err instanceof ApiError) return err
   if (err instanceof TypeError) return invalidInput(`line ${line}: ${err.message}`)
-  const code = (err as { code?: unknown }).code
-  if (typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'))) {
-    return invalidInput(`near line ${line}: ${(err as Error).message}`)
-  }
-  return err
+  const reason = dataErrorReason(err)
+  return reason === undefined ? err : invalidInput(`near line ${line}: ${reason}`)
 }
 
 export async function importSnapshot(svc: InventoryServices, body: AsyncIterable<Buffer>, username: string | null): Promise<{ id: string; jobId: string }> {

@@ -6,6 +6,7 @@ import type { Db } from './types.js'
 
 export type { Db, Queryable, QueryResult } from './types.js'
 export { migrate, type Migration } from './migrate.js'
+export { DatabaseUnavailableError, asUnavailable, dataErrorReason, rethrowDbError, sqlState } from './errors.js'
 export { createPostgresDb, createPgliteDb }
 
 export async function openDb(options: { databaseUrl?: string | undefined; dataDir: string; poolSize?: number }): Promise<Db> {

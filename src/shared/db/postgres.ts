@@ -3,6 +3,7 @@ import pg from 'pg'
 import { from as copyFromStream } from 'pg-copy-streams'
 import { pipeline } from 'node:stream/promises'
 import { Readable } from 'node:stream'
+import { rethrowDbError } from './errors.js'
 import type { Db, Queryable, QueryResult } from './types.js'
 
 // Numbers as numbers: int8 (ids, ms timestamps, byte counts) and numeric fit a double here.
@@ -15,7 +16,7 @@ function wrap(client: pg.PoolClient | pg.Pool): Wrapped {
   return {
     ...(client instanceof pg.Pool ? {} : { __client: client as pg.PoolClient }),
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      const r = await client.query(sql, params as unknown[])
+      const r = await client.query(sql, params as unknown[]).catch(rethrowDbError)
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 }
     },
   }
@@ -44,10 +45,11 @@ export function createPostgresDb(options: PostgresOptions): Db {
   /** Bounded views of this database by timeout (see Db.withStatementTimeout), closed with it. */
   const bounded = new Map<number, Db>()
 
+  /** A connection for `fn`; an unreachable or exhausted database is a 503 (DatabaseUnavailableError). */
   async function withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect()
+    const client = await pool.connect().catch(rethrowDbError)
     try {
-      return await fn(client)
+      return await fn(client).catch(rethrowDbError)
     } finally {
       client.release()
     }
@@ -57,7 +59,7 @@ export function createPostgresDb(options: PostgresOptions): Db {
     kind: 'postgres',
     query: base.query,
     async exec(sql) {
-      await pool.query(sql)
+      await pool.query(sql).catch(rethrowDbError)
     },
     async transaction(fn) {
       return withClient(async (client) => {
@@ -78,7 +80,7 @@ export function createPostgresDb(options: PostgresOptions): Db {
         await pipeline(Readable.from(source), sink)
       }
       const inTx = (tx as Wrapped | undefined)?.__client
-      return inTx ? run(inTx) : withClient(run)
+      return inTx ? run(inTx).catch(rethrowDbError) : withClient(run)
     },
     async stream(sql, params, batchSize, onBatch) {
       await withClient(async (client) => {
