@@ -45,13 +45,22 @@ export function createPostgresDb(options: PostgresOptions): Db {
   /** Bounded views of this database by timeout (see Db.withStatementTimeout), closed with it. */
   const bounded = new Map<number, Db>()
 
-  /** A connection for `fn`; an unreachable or exhausted database is a 503 (DatabaseUnavailableError). */
+  /**
+   * A connection for `fn`; an unreachable or exhausted database is a 503 (DatabaseUnavailableError).
+   * A connection that breaks while checked out emits 'error' on its client (the pool listens only
+   * to idle ones): without a listener the process would crash when the database restarts during
+   * a COPY. The running statement fails by itself; the broken connection is destroyed on release.
+   */
   async function withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect().catch(rethrowDbError)
+    let broken: Error | undefined
+    const onError = (err: Error) => (broken = err)
+    client.on('error', onError)
     try {
       return await fn(client).catch(rethrowDbError)
     } finally {
-      client.release()
+      client.off('error', onError)
+      client.release(broken)
     }
   }
 
