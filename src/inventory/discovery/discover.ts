@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { PRODUCT_VERSION } from '../../shared/product.js'
 import { STORED_TABLES, partitionTable, type StoredTableDef } from '../catalog/index.js'
 import { simulate } from '../simulator/index.js'
-import { loadSnapshotRows, type TableRows } from '../storage/index.js'
+import { dropSnapshotRows, loadSnapshotRows, type TableRows } from '../storage/index.js'
 import type { DiscoverySettings } from '../settings/index.js'
 import { insertSnapshot, updateSnapshot } from '../snapshots/store.js'
 import { measureSnapshot } from '../snapshots/figures.js'
@@ -56,8 +56,9 @@ function* abortable(source: Iterable<TableRows>, signal: AbortSignal, onTable: (
   }
 }
 
-/** Marks a snapshot and its job failed. */
+/** Marks a snapshot and its job failed and drops whatever rows it had (idempotent). */
 export async function failSnapshot(svc: InventoryServices, id: string, jobId: string, errorType: string, message: string): Promise<void> {
+  await dropSnapshotRows(svc.db, id)
   const now = svc.now()
   await updateSnapshot(svc.db, id, { status: 'error', loaded: false, loading: false, ts_end: now, ts_change: now, errors: [{ errorType, count: 1 }] })
   await jobFinished(svc.db, jobId, now, message)
@@ -71,6 +72,7 @@ export async function startDiscovery(svc: InventoryServices, req: DiscoveryReque
   const generation = await nextGeneration(svc, req.settings)
   const settings = { ...req.settings, generation, network: networkKey(req.settings) }
   const sim = simulate(settings)
+  const untrack = svc.runner.track(jobId)
   await svc.db.transaction(async (tx) => {
     await insertSnapshot(tx, {
       id,
@@ -87,6 +89,9 @@ export async function startDiscovery(svc: InventoryServices, req: DiscoveryReque
       jobId,
     })
     await insertJob(tx, { id: jobId, name: 'discovery', snapshotId: id, username: req.username, now, owner: svc.runner.instance })
+  }).catch((err: unknown) => {
+    untrack()
+    throw err
   })
   svc.runner.run(`discovery ${id}`, async (signal) => {
     try {
@@ -123,9 +128,10 @@ export async function startDiscovery(svc: InventoryServices, req: DiscoveryReque
     } catch (err) {
       svc.log.error({ err, snapshot: id }, 'discovery failed')
       const interrupted = signal.aborted
-      await failSnapshot(svc, id, jobId, interrupted ? 'INTERRUPTED' : 'DISCOVERY_FAILED', interrupted ? 'interrupted: the service stopped' : 'discovery failed').catch(
-        (e: unknown) => svc.log.error({ err: e }, 'could not record the failure'),
-      )
+      const [errorType, message] = interrupted ? ['INTERRUPTED', 'interrupted: the service stopped'] : ['DISCOVERY_FAILED', 'discovery failed']
+      await svc.runner.record(jobId, () => failSnapshot(svc, id, jobId, errorType, message))
+    } finally {
+      untrack()
     }
   })
   return { id, jobId }

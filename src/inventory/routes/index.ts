@@ -1,7 +1,7 @@
 /** Registers every inventory route; each area owns its own module. */
 import type { Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
-import { JobRunner, recoverInterrupted, startWatchdog, type InventoryServices } from '../discovery/index.js'
+import { JobRunner, recoverAtStart, startWatchdog, type InventoryServices } from '../discovery/index.js'
 import { QueryAdmission } from '../query/index.js'
 import { registerJobRoutes } from './jobs.js'
 import { registerReportRoutes } from './reports.js'
@@ -23,7 +23,7 @@ export interface RoutesOptions {
 export async function registerRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: RoutesOptions = {}): Promise<RoutesLifecycle> {
   const svc: InventoryServices = { ...deps, runner: new JobRunner(deps.log), now: options.now ?? Date.now }
   try {
-    const recovered = await recoverInterrupted(deps.db, svc.now())
+    const recovered = await recoverAtStart(deps.db, svc.now())
     if (recovered.jobs > 0 || recovered.snapshots > 0) deps.log.warn(recovered, 'marked work interrupted by a restart as failed')
     const measured = await backfillMeasures(deps.db)
     if (measured > 0) deps.log.info({ snapshots: measured }, 'measured snapshots taken before sizes and counts were recorded')

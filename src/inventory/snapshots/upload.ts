@@ -28,6 +28,21 @@ export async function importSnapshot(svc: InventoryServices, body: AsyncIterable
   const id = randomUUID()
   const jobId = randomUUID()
   const now = svc.now()
+  const untrack = svc.runner.track(jobId)
+  try {
+    return await importRows(svc, reader, header, { id, jobId, now, username })
+  } finally {
+    untrack()
+  }
+}
+
+async function importRows(
+  svc: InventoryServices,
+  reader: SnapshotFileReader,
+  header: Awaited<ReturnType<SnapshotFileReader['header']>>,
+  job: { id: string; jobId: string; now: number; username: string | null },
+): Promise<{ id: string; jobId: string }> {
+  const { id, jobId, now, username } = job
   await svc.db.transaction(async (tx) => {
     await insertSnapshot(tx, {
       id,
@@ -70,10 +85,12 @@ export async function importSnapshot(svc: InventoryServices, body: AsyncIterable
     return { id, jobId }
   } catch (err) {
     const mapped = asInputError(err, reader.line)
-    await dropSnapshotRows(svc.db, id).catch(() => {})
-    await deleteSnapshotRow(svc.db, id).catch(() => {})
     const message = mapped instanceof Error ? mapped.message : 'import failed'
-    await jobFinished(svc.db, jobId, svc.now(), `import failed: ${message}`).catch(() => {})
+    await svc.runner.record(jobId, async () => {
+      await dropSnapshotRows(svc.db, id)
+      await deleteSnapshotRow(svc.db, id)
+      await jobFinished(svc.db, jobId, svc.now(), `import failed: ${message}`)
+    })
     throw mapped
   }
 }
