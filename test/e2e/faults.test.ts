@@ -85,7 +85,9 @@ testNeeding(t, 'PostgreSQL restarted during a discovery and an upload', clusterM
   const uploadEnded = await until(30, () => job(base, admin, uploadJob!.id), (j) => j.isDone)
   t.comment(`the upload's job ended ${Math.round(performance.now() - back)} ms after the database was back`)
   t.match(uploadEnded, { status: 'error', isDone: true, message: /^import failed/ }, 'so does the upload')
-  t.not((await upload).status, 201, 'the upload was refused')
+  const refused = await upload
+  t.equal(refused.status, 503, 'the upload is answered 503: the database went away under it')
+  t.match(JSON.parse(refused.text), { code: 'API_DATABASE_UNAVAILABLE' })
 
   const removed = await call(base, 'DELETE', `/api/snapshots/${discovered}`, { headers: admin })
   t.equal(removed.status, 204, 'the failed snapshot can be deleted (not 409 busy)')
