@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { Config } from '../../shared/config/index.js'
 import type { Db } from '../../shared/db/index.js'
+import { Tally } from '../../shared/tally.js'
 
 export type Task = (signal: AbortSignal) => Promise<void>
 
@@ -18,7 +19,7 @@ export class JobRunner {
   private readonly running = new Set<Promise<void>>()
   private readonly controller = new AbortController()
   /** Jobs this instance is working on right now: only these get heartbeats. */
-  private readonly live = new Map<string, number>()
+  private readonly live = new Tally<string>()
   /** Records of an end (a failure) that could not be written yet, retried until they are. */
   private readonly unrecorded = new Map<string, () => Promise<void>>()
   private retryTimer: NodeJS.Timeout | undefined
@@ -42,20 +43,12 @@ export class JobRunner {
    * before the job's row is written, so the job is never seen without its owner alive.
    */
   track(jobId: string): () => void {
-    this.live.set(jobId, (this.live.get(jobId) ?? 0) + 1)
-    let done = false
-    return () => {
-      if (done) return
-      done = true
-      const n = (this.live.get(jobId) ?? 1) - 1
-      if (n > 0) this.live.set(jobId, n)
-      else this.live.delete(jobId)
-    }
+    return this.live.enter(jobId)
   }
 
   /** Ids of the jobs this instance is working on. */
   liveJobs(): string[] {
-    return [...this.live.keys()]
+    return this.live.keys()
   }
 
   /**

@@ -6,33 +6,25 @@
  */
 import { ApiError } from '../../shared/errors.js'
 import type { Principal } from '../../shared/principal.js'
+import { Tally } from '../../shared/tally.js'
 
 /** Seconds a client told to slow down waits before retrying. */
 export const BUSY_RETRY_AFTER_S = 1
 
 export class QueryAdmission {
-  private readonly running = new Map<string, number>()
+  private readonly running = new Tally<string>()
 
   constructor(private readonly maxPerPrincipal: number) {}
 
   /** Takes a slot of the caller's (their user: every API key and session of a user shares it). */
   enter(principal: Principal | null): () => void {
     const key = principal?.id ?? ''
-    const n = this.running.get(key) ?? 0
-    if (n >= this.maxPerPrincipal) {
+    if (this.running.count(key) >= this.maxPerPrincipal) {
       throw new ApiError('API_TOO_MANY_REQUESTS', `At most ${this.maxPerPrincipal} table queries of one user run at once; retry when one has finished`, {
         headers: { 'retry-after': String(BUSY_RETRY_AFTER_S) },
       })
     }
-    this.running.set(key, n + 1)
-    let left = false
-    return () => {
-      if (left) return
-      left = true
-      const rest = (this.running.get(key) ?? 1) - 1
-      if (rest > 0) this.running.set(key, rest)
-      else this.running.delete(key)
-    }
+    return this.running.enter(key)
   }
 
   /** Runs `work` in a slot of the caller's. */
