@@ -11,6 +11,7 @@
  * fail with a 503. An in-memory database (tests) cannot be restarted without losing everything:
  * there the caller gets its timeout and the statement runs on.
  */
+import { readFile } from 'node:fs/promises'
 import { Worker } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import { DatabaseUnavailableError } from './errors.js'
@@ -24,11 +25,32 @@ import {
   type WorkerRequest,
 } from './pglite-protocol.js'
 
+/**
+ * PGlite's WebAssembly modules and file system bundle, compiled and read once per process and
+ * handed to every worker (a worker would otherwise compile 9 MB of WebAssembly at each start: a
+ * restart, or each database of a test run). Undefined when the package's files are not where
+ * this version keeps them: then each worker loads them itself.
+ */
+let artifacts: Promise<Record<string, unknown>> | undefined
+function pgliteArtifacts(): Promise<Record<string, unknown>> {
+  return (artifacts ??= (async () => {
+    try {
+      const dist = new URL('.', import.meta.resolve('@electric-sql/pglite'))
+      const [pglite, initdb, data] = await Promise.all(['pglite.wasm', 'initdb.wasm', 'pglite.data'].map((f) => readFile(new URL(f, dist))))
+      const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } }).WebAssembly
+      const [pgliteWasmModule, initdbWasmModule] = await Promise.all([wasm.compile(pglite!), wasm.compile(initdb!)])
+      return { pgliteWasmModule, initdbWasmModule, fsBundle: new Blob([data!]) }
+    } catch {
+      return {}
+    }
+  })())
+}
+
 /** Loads the worker's module; from TypeScript sources (tests, `npm run netinv`) through tsx. */
-function spawn(state: SharedArrayBuffer, dataDir: string | undefined): Worker {
+function spawn(state: SharedArrayBuffer, dataDir: string | undefined, preloaded: Record<string, unknown>): Worker {
   const fromSources = import.meta.url.endsWith('.ts')
   const file = new URL(`./pglite-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url)
-  const workerData = { state, ...(dataDir ? { dataDir } : {}) }
+  const workerData = { state, preloaded, ...(dataDir ? { dataDir } : {}) }
   if (!fromSources) return new Worker(file, { workerData })
   const tsx = import.meta.resolve('tsx/esm/api')
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(file.href)}) })`
@@ -80,9 +102,10 @@ export class PgliteThread {
     return this.ready
   }
 
-  private start(): Promise<void> {
+  private async start(): Promise<void> {
+    const preloaded = await pgliteArtifacts()
     Atomics.store(this.state.running, 0, 0)
-    const worker = spawn(this.buffer, this.options.dataDir)
+    const worker = spawn(this.buffer, this.options.dataDir, preloaded)
     this.worker = worker
     worker.unref()
     let opened = false

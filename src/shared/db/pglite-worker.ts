@@ -9,12 +9,14 @@
  * statement the worker publishes its request id and start time in the shared state.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 import { serializeError, sharedState, timeoutError, type WorkerReply, type WorkerRequest } from './pglite-protocol.js'
 
 interface Init {
   dataDir?: string
   state: SharedArrayBuffer
+  /** PGlite's compiled WebAssembly modules and file system bundle (see pglite-thread.ts). */
+  preloaded: Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule' | 'fsBundle'>
 }
 
 const port = parentPort!
@@ -158,7 +160,7 @@ async function handle(db: PGlite, req: WorkerRequest): Promise<unknown> {
 async function main(): Promise<void> {
   let db: PGlite
   try {
-    db = await PGlite.create({ ...(init.dataDir ? { dataDir: init.dataDir } : {}), parsers: { 1700: (v: string) => Number(v) } })
+    db = await PGlite.create({ ...init.preloaded, ...(init.dataDir ? { dataDir: init.dataDir } : {}), parsers: { 1700: (v: string) => Number(v) } })
   } catch (err) {
     reply({ ready: false, error: serializeError(err) })
     return
