@@ -106,7 +106,7 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
       `${CONFIG_SCHEMA.properties.query.properties.statementTimeoutMs.default} ms (config \`query.statementTimeoutMs\`) with 503`,
     '`API_QUERY_TIMEOUT`; CSV exports stream without a limit. On the embedded database (PGlite, no `DATABASE_URL`), which',
     'serves one statement at a time, the limit also counts the wait for its turn, and a statement past it is stopped by',
-    'restarting the database (about a second, during which other requests wait). One caller may run at most',
+    'restarting the database (about half a second, during which other requests wait). One caller may run at most',
     `${CONFIG_SCHEMA.properties.query.properties.maxConcurrentPerPrincipal.default} table queries at once (config \`query.maxConcurrentPerPrincipal\`; 429 with \`Retry-After\` above).`,
     '',
     '| Table | Path | Snapshot | Rows |',
