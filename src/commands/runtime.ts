@@ -20,7 +20,7 @@ export function loadRuntime(service: string): Runtime {
 }
 
 export async function openRuntimeDb(rt: Runtime, poolSize?: number): Promise<Db> {
-  return openDb({ databaseUrl: rt.env.databaseUrl, dataDir: rt.env.dataDir, ...(poolSize ? { poolSize } : {}) })
+  return openDb({ databaseUrl: rt.env.databaseUrl, dataDir: rt.env.dataDir, log: rt.log, ...(poolSize ? { poolSize } : {}) })
 }
 
 /** How long stdout may take the last log lines at exit. */

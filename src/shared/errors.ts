@@ -37,6 +37,8 @@ export const ERRORS = {
   API_INTERNAL_ERROR: { status: 500, message: 'Internal Server Error' },
   API_UPSTREAM_UNAVAILABLE: { status: 502, message: 'The inventory service is unavailable' },
   API_SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready' },
+  API_DATABASE_UNAVAILABLE: { status: 503, message: 'The database is not available at the moment; retry later' },
+  API_DATABASE_BUSY: { status: 503, message: 'Every database connection is busy; retry later' },
   API_QUERY_TIMEOUT: { status: 503, message: 'The query did not finish within the time limit; narrow the filters or the page' },
   API_UPSTREAM_TIMEOUT: { status: 504, message: 'The inventory service did not answer in time' },
 } as const satisfies Record<string, { status: number; message: string }>
@@ -70,9 +72,19 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Problems listed in one 422 answer; the rest are counted in a last entry. A body of 500 unknown
+ * columns would otherwise be answered with 500 copies of the table's column list.
+ */
+export const MAX_LISTED_ISSUES = 10
+
 /** 422 with the `errors` list clients parse, plus `code` and `message` at top level. */
 export function invalidInput(issues: ValidationIssue[] | string): ApiError {
-  const list = typeof issues === 'string' ? [{ message: issues }] : issues
+  let list = typeof issues === 'string' ? [{ message: issues }] : issues
+  if (list.length > MAX_LISTED_ISSUES) {
+    const more = list.length - MAX_LISTED_ISSUES
+    list = [...list.slice(0, MAX_LISTED_ISSUES), { message: `${more} more problem${more === 1 ? '' : 's'} of the same request not listed` }]
+  }
   return new ApiError('API_INVALID_INPUT', list[0]?.message ?? ERRORS.API_INVALID_INPUT.message, { errors: list })
 }
 

@@ -51,3 +51,27 @@ export async function waitForJob(base: string, jobId: string, headers: Record<st
   }
   throw new Error(`job ${jobId} not done after ${tries} polls`)
 }
+
+/** Logs in and returns the token pair; throws unless 200. */
+export async function login(base: string, username: string, password: string): Promise<{ accessToken: string; refreshToken: string }> {
+  const r = await call(base, 'POST', '/api/auth/login', { body: { username, password } })
+  if (r.status !== 200) throw new Error(`login of ${username}: ${r.status} ${r.text}`)
+  return r.json()
+}
+
+/** Creates an API key with `scope` for the session's user; returns the key string. */
+export async function newApiKey(base: string, accessToken: string, scope: string[]): Promise<string> {
+  const r = await call(base, 'POST', '/api/api-tokens', { headers: bearer(accessToken), body: { description: `test ${scope.join('+')}`, scope } })
+  if (r.status !== 201) throw new Error(`API key: ${r.status} ${r.text}`)
+  return r.json<{ token: string }>().token
+}
+
+/** Discovers the small "lab" network and waits for it; returns the snapshot id. */
+export async function discoverLab(base: string, headers: Record<string, string>): Promise<string> {
+  const r = await call(base, 'POST', '/api/snapshots', { headers, body: { profile: 'lab' } })
+  if (r.status !== 201) throw new Error(`discovery: ${r.status} ${r.text}`)
+  const { id, jobId } = r.json<{ id: string; jobId: string }>()
+  const { job } = await waitForJob(base, jobId, headers)
+  if (job.status !== 'done') throw new Error(`discovery ended ${JSON.stringify(job)}`)
+  return id
+}

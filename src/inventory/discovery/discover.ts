@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { PRODUCT_VERSION } from '../../shared/product.js'
 import { STORED_TABLES, partitionTable, type StoredTableDef } from '../catalog/index.js'
 import { simulate } from '../simulator/index.js'
-import { loadSnapshotRows, type TableRows } from '../storage/index.js'
+import { dropSnapshotRows, loadSnapshotRows, type TableRows } from '../storage/index.js'
 import type { DiscoverySettings } from '../settings/index.js'
 import { insertSnapshot, updateSnapshot, type SnapshotOrigin, type SnapshotSite } from '../snapshots/store.js'
 import { measureSnapshot } from '../snapshots/figures.js'
@@ -80,8 +80,9 @@ function* abortable(source: Iterable<TableRows>, signal: AbortSignal, onTable: (
   }
 }
 
-/** Marks a snapshot and its job failed. */
+/** Marks a snapshot and its job failed and drops whatever rows it had (idempotent). */
 export async function failSnapshot(svc: InventoryServices, id: string, jobId: string, errorType: string, message: string, errors: Array<{ errorType: string; count: number }> = []): Promise<void> {
+  await dropSnapshotRows(svc.db, id)
   const now = svc.now()
   await updateSnapshot(svc.db, id, { status: 'error', loaded: false, loading: false, ts_end: now, ts_change: now, errors: [{ errorType, count: 1 }, ...errors] })
   await jobFinished(svc.db, jobId, now, message)
@@ -90,6 +91,8 @@ export async function failSnapshot(svc: InventoryServices, id: string, jobId: st
 export interface OpenedDiscovery {
   id: string
   jobId: string
+  /** Ends this instance's heartbeats for the job: call it when the job's task ends. */
+  untrack(): void
 }
 
 /** Writes the snapshot and job rows of a new discovery in one transaction. */
@@ -100,11 +103,16 @@ export async function openDiscovery(
   const id = randomUUID()
   const jobId = randomUUID()
   const now = svc.now()
+  // Tracked before its rows exist, so the job is never seen without its owner alive.
+  const untrack = svc.runner.track(jobId)
   await svc.db.transaction(async (tx) => {
     await insertSnapshot(tx, { id, name: s.name, note: s.note, status: 'run', origin: s.origin, settings: s.settings, sites: s.sites, tsStart: now, creator: s.username, version: PRODUCT_VERSION, initialVersion: PRODUCT_VERSION, jobId })
     await insertJob(tx, { id: jobId, name: 'discovery', snapshotId: id, username: s.username, now, owner: svc.runner.instance })
+  }).catch((err: unknown) => {
+    untrack()
+    throw err
   })
-  return { id, jobId }
+  return { id, jobId, untrack }
 }
 
 export interface LoadedFigures {
@@ -175,7 +183,7 @@ export async function recordFailure(svc: InventoryServices, d: OpenedDiscovery, 
         : ['DISCOVERY_FAILED', `discovery failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500)]
   if (type === 'DISCOVERY_FAILED') svc.log.error({ err, snapshot: d.id }, 'discovery failed')
   else svc.log.info({ snapshot: d.id, reason: message }, 'discovery ended early')
-  await failSnapshot(svc, d.id, d.jobId, type, message, errors).catch((e: unknown) => svc.log.error({ err: e }, 'could not record the failure'))
+  await svc.runner.record(d.jobId, () => failSnapshot(svc, d.id, d.jobId, type, message, errors))
 }
 
 /** Starts a discovery of the simulated network the settings name. */
@@ -192,6 +200,8 @@ export async function startDiscovery(svc: InventoryServices, req: DiscoveryReque
         await loadAndFinish(svc, d, sim.tables(), sim.slices, 0, signal, async () => ({ counts: {}, added: sim.summary.deviceAddedCount, removed: sim.summary.deviceRemovedCount }))
       } catch (err) {
         await recordFailure(svc, d, signal, err)
+      } finally {
+        d.untrack()
       }
     },
     d.jobId,

@@ -54,9 +54,17 @@ export async function insertJob(db: Queryable, job: NewJob): Promise<void> {
   )
 }
 
-/** Marks every unfinished job of an instance alive. */
-export async function heartbeat(db: Queryable, owner: string, now: number): Promise<void> {
-  await db.query(`UPDATE inventory.jobs SET heartbeat_at = $2 WHERE owner = $1 AND status IN ('scheduled', 'running')`, [owner, now])
+/**
+ * Marks the jobs an instance is working on alive. Only those: a job whose work ended without its
+ * end being recorded (the database was away) must go stale, not be kept alive by its owner.
+ */
+export async function heartbeat(db: Queryable, owner: string, jobIds: readonly string[], now: number): Promise<void> {
+  if (jobIds.length === 0) return
+  await db.query(`UPDATE inventory.jobs SET heartbeat_at = $3 WHERE owner = $1 AND id = ANY($2::text[]) AND status IN ('scheduled', 'running')`, [
+    owner,
+    [...jobIds],
+    now,
+  ])
 }
 
 export async function jobStarted(db: Queryable, id: string, now: number): Promise<void> {

@@ -90,6 +90,8 @@ export async function startNetworkDiscovery(svc: InventoryServices, req: Network
         })
       } catch (err) {
         await recordFailure(svc, d, signal, err, collection?.errors ?? [])
+      } finally {
+        d.untrack()
       }
     },
     d.jobId,

@@ -2,7 +2,9 @@
  * Work that was accepted but whose runner died (a crash, a kill, a restart) is marked error, so
  * nothing accepted silently disappears; its partial rows are dropped. A job is dead when its
  * owner's heartbeat is stale, so a second replica (or the new pod of a rolling update) never
- * fails work another live instance is doing. Runs at start and then periodically.
+ * fails work another live instance is doing. Runs at start and then periodically. An instance
+ * beats only for the jobs it is working on; the end of a job it could not record (the database
+ * was away) is written by `JobRunner.record` as soon as the database is back.
  */
 import type { Db } from '../../shared/db/index.js'
 import { dropSnapshotRows } from '../storage/index.js'
@@ -35,6 +37,15 @@ export async function recoverInterrupted(db: Db, now: number, staleMs = STALE_MS
   return { jobs: jobs.rowCount, snapshots: snaps.rows.length }
 }
 
+/**
+ * Recovery at start. On PostgreSQL other replicas may be running jobs, so only jobs whose heartbeat
+ * went stale are dead. The embedded database belongs to this one process: whatever it finds still
+ * running at start was running in a process that is gone, and fails at once.
+ */
+export async function recoverAtStart(db: Db, now: number): Promise<{ jobs: number; snapshots: number }> {
+  return recoverInterrupted(db, now, db.kind === 'pglite' ? 0 : STALE_MS)
+}
+
 /** Keeps this instance's jobs alive and fails dead ones; returns the function that stops it. */
 export function startWatchdog(svc: InventoryServices, intervalMs = HEARTBEAT_MS): () => void {
   let busy = false
@@ -43,7 +54,7 @@ export function startWatchdog(svc: InventoryServices, intervalMs = HEARTBEAT_MS)
     busy = true
     void (async () => {
       try {
-        await heartbeat(svc.db, svc.runner.instance, svc.now())
+        await heartbeat(svc.db, svc.runner.instance, svc.runner.liveJobs(), svc.now())
         const r = await recoverInterrupted(svc.db, svc.now())
         if (r.jobs > 0 || r.snapshots > 0) svc.log.warn(r, 'failed work whose instance stopped')
       } catch (err) {

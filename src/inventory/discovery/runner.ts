@@ -6,8 +6,12 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { Config } from '../../shared/config/index.js'
 import type { Db } from '../../shared/db/index.js'
+import { Tally } from '../../shared/tally.js'
 
 export type Task = (signal: AbortSignal) => Promise<void>
+
+/** How often a failure that could not be recorded (the database was away) is tried again. */
+export const RECORD_RETRY_MS = 2000
 
 export class JobRunner {
   /** This service instance, owner of the jobs it runs. */
@@ -16,8 +20,16 @@ export class JobRunner {
   private readonly controller = new AbortController()
   /** Abort controllers of tasks started with a key (a job id), so one can be stopped. */
   private readonly keyed = new Map<string, AbortController>()
+  /** Jobs this instance is working on right now: only these get heartbeats. */
+  private readonly live = new Tally<string>()
+  /** Records of an end (a failure) that could not be written yet, retried until they are. */
+  private readonly unrecorded = new Map<string, () => Promise<void>>()
+  private retryTimer: NodeJS.Timeout | undefined
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly retryMs = RECORD_RETRY_MS,
+  ) {}
 
   /**
    * Starts a task in the background; its failures are logged, never thrown. Its signal aborts
@@ -47,6 +59,52 @@ export class JobRunner {
     return true
   }
 
+  /**
+   * Marks a job as worked on by this instance until the returned function is called. Call it
+   * before the job's row is written, so the job is never seen without its owner alive.
+   */
+  track(jobId: string): () => void {
+    return this.live.enter(jobId)
+  }
+
+  /** Ids of the jobs this instance is working on. */
+  liveJobs(): string[] {
+    return this.live.keys()
+  }
+
+  /**
+   * Writes the end of a job (`record`, idempotent) now, or, when the database cannot take it
+   * (it is restarting, unreachable), every few seconds until it can: a job never stays `running`
+   * because its failure happened while the database was away.
+   */
+  async record(key: string, record: () => Promise<void>): Promise<void> {
+    try {
+      await record()
+    } catch (err) {
+      this.log.warn({ err, job: key }, 'could not record the end of a job yet; trying again')
+      this.unrecorded.set(key, record)
+      this.retryTimer ??= setInterval(() => void this.retry(), this.retryMs).unref()
+    }
+  }
+
+  /** Tries every unrecorded end again; returns how many are still waiting. */
+  async retry(): Promise<number> {
+    for (const [key, record] of [...this.unrecorded]) {
+      try {
+        await record()
+        if (this.unrecorded.get(key) === record) this.unrecorded.delete(key)
+        this.log.info({ job: key }, 'recorded the end of a job after the database came back')
+      } catch {
+        // still away: next round
+      }
+    }
+    if (this.unrecorded.size === 0 && this.retryTimer) {
+      clearInterval(this.retryTimer)
+      this.retryTimer = undefined
+    }
+    return this.unrecorded.size
+  }
+
   /** Number of tasks in progress. */
   get size(): number {
     return this.running.size
@@ -60,6 +118,9 @@ export class JobRunner {
   async close(): Promise<void> {
     this.controller.abort(new Error('the service is shutting down'))
     await this.idle()
+    await this.retry()
+    if (this.retryTimer) clearInterval(this.retryTimer)
+    this.retryTimer = undefined
   }
 }
 

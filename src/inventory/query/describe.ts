@@ -5,7 +5,8 @@
 import type { TableDef } from '../catalog/types.js'
 import { CONFIG_SCHEMA } from '../../shared/config/index.js'
 import { OPERATORS_BY_TYPE, elementType } from './operators.js'
-import { MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH } from './parse.js'
+import { MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH, MAX_FILTER_NODES } from './parse.js'
+import { MAX_PATTERN_SIZE } from './pattern.js'
 
 export interface TableDescription {
   path: string
@@ -94,15 +95,19 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     '(ascending) or first (descending) and breaks ties by `id`.',
     `Limits: \`pagination.limit\` defaults to ${CONFIG_SCHEMA.properties.query.properties.defaultLimit.default} and may not exceed ` +
       `${CONFIG_SCHEMA.properties.query.properties.maxLimit.default} (config \`query.defaultLimit\` / \`query.maxLimit\`; larger is 422);`,
-    `filters nest \`and\`/\`or\` at most ${MAX_FILTER_DEPTH} deep with at most ${MAX_FILTER_CONDITIONS} conditions. A CSV export`,
+    `filters nest \`and\`/\`or\` at most ${MAX_FILTER_DEPTH} deep with at most ${MAX_FILTER_CONDITIONS} conditions and ${MAX_FILTER_NODES} ` +
+      'filter objects and conditions in all (empty objects count). A CSV export',
     '(`format: {exportToFile: true, dataType: "csv"}` or `Accept: text/csv`) without `pagination` holds every matching row.',
+    `Regular expressions (\`reg\`, \`nreg\`, \`ireg\`, \`nireg\`; PostgreSQL's syntax) are checked before any database sees them: ` +
+      `unbounded repetitions nested in each other (\`(a+)+\`), back-references (\`\\1\`) and repetition counts whose expansion passes ` +
+      `${MAX_PATTERN_SIZE} elements (\`(\\w{1,255}){1,255}\`) are refused with 422, the same on both databases.`,
     '',
-    `Time limit: on PostgreSQL (\`DATABASE_URL\` set) a table query (page and count) stops after ` +
+    `Time limit: a table query (page and count) stops after ` +
       `${CONFIG_SCHEMA.properties.query.properties.statementTimeoutMs.default} ms (config \`query.statementTimeoutMs\`) with 503`,
-    '`API_QUERY_TIMEOUT`; CSV exports stream without a limit. On the embedded database (PGlite, no `DATABASE_URL`) there is no',
-    'time limit: PGlite runs PostgreSQL inside the service process, in its main thread, where a statement timeout cannot',
-    'interrupt a running statement, so a very expensive query (e.g. a costly regular expression over a large snapshot) runs',
-    'to its end and holds up other requests meanwhile. Use PostgreSQL for large networks or untrusted callers.',
+    '`API_QUERY_TIMEOUT`; CSV exports stream without a limit. On the embedded database (PGlite, no `DATABASE_URL`), which',
+    'serves one statement at a time, the limit also counts the wait for its turn, and a statement past it is stopped by',
+    'restarting the database (about half a second, during which other requests wait). One caller may run at most',
+    `${CONFIG_SCHEMA.properties.query.properties.maxConcurrentPerPrincipal.default} table queries at once (config \`query.maxConcurrentPerPrincipal\`; 429 with \`Retry-After\` above).`,
     '',
     '| Table | Path | Snapshot | Rows |',
     '|---|---|---|---|',

@@ -5,7 +5,7 @@
  * transaction around it; database errors caused by the request's values (bad regular
  * expression, bad address, too complex) become 422, a timeout 503 `API_QUERY_TIMEOUT`.
  */
-import type { Db } from '../../shared/db/index.js'
+import { dataErrorReason, sqlState, type Db } from '../../shared/db/index.js'
 import { ApiError, invalidInput } from '../../shared/errors.js'
 import type { SqlPlan } from './types.js'
 
@@ -26,15 +26,16 @@ export interface QueryResultPage {
   count: number
 }
 
-/** Maps an error of the database to our error codes; unknown errors pass through (500). */
+/**
+ * Maps an error of the database to our error codes, in our words (the database's own text may
+ * name internals and is only logged); unknown errors pass through (500).
+ */
 export function mapDbError(err: unknown): unknown {
-  const code = (err as { code?: unknown } | null)?.code
-  const message = err instanceof Error ? err.message : String(err)
-  if (typeof code !== 'string') return err
-  if (code === '57014') return new ApiError('API_QUERY_TIMEOUT')
-  if (code === '2201B') return invalidInput([{ message: `"filters" has an invalid regular expression: ${message}` }])
-  if (code.startsWith('22')) return invalidInput([{ message: `"filters" has an invalid value: ${message}` }])
-  if (code === '54001' || code === '54000') return invalidInput([{ message: '"filters" is too complex' }])
+  const state = sqlState(err)
+  if (state === '57014') return new ApiError('API_QUERY_TIMEOUT')
+  if (state === '54001' || state === '54000') return invalidInput([{ message: '"filters" is too complex' }])
+  const reason = dataErrorReason(err)
+  if (reason !== undefined) return invalidInput([{ message: `"filters" cannot be applied: ${reason}` }])
   return err
 }
 

@@ -1,5 +1,5 @@
 /** The table query engine: parse → validate against the catalog → plan → execute. */
-export { parseTableRequest, parseFilter, formatAsksCsv, MAX_FILTER_DEPTH, MAX_FILTER_CONDITIONS, MAX_COLUMNS } from './parse.js'
+export { parseTableRequest, parseFilter, formatAsksCsv, MAX_FILTER_DEPTH, MAX_FILTER_CONDITIONS, MAX_FILTER_NODES, MAX_COLUMNS } from './parse.js'
 export { validateRequest, validateFilter, resolveColumn, type FilterContext } from './validate.js'
 export { planQuery, shapeRow, sourceSql } from './plan.js'
 export { Params, filterExpr, severityExpr, columnExpr } from './sql-filter.js'
@@ -18,3 +18,4 @@ export {
 } from './engine.js'
 export type * from './types.js'
 export { describeTable, renderTablesDoc, summarizeTable, type TableDescription, type TableSummary } from './describe.js'
+export { QueryAdmission } from './admission.js'

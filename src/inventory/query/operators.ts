@@ -5,6 +5,7 @@
 import { isIP } from 'node:net'
 import type { ColumnType } from '../catalog/types.js'
 import { invalidInput } from '../../shared/errors.js'
+import { checkPattern, PatternError } from './pattern.js'
 import type { CompareOperator, ValueOperator } from './types.js'
 
 export type ScalarType = 'string' | 'mac' | 'integer' | 'timestamp' | 'number' | 'boolean' | 'ip' | 'network'
@@ -99,6 +100,16 @@ function toText(value: unknown): string | undefined {
   return undefined
 }
 
+/** The text of a value compared as text; PostgreSQL text cannot hold U+0000. */
+function textValue(value: unknown, op: ValueOperator, path: string, column: string): string {
+  const text = toText(value)
+  if (text === undefined) bad(path, column, `value of "${op}" must be a string`)
+  if (text.includes('\0')) bad(path, column, `value of "${op}" must not contain the character U+0000`)
+  return text
+}
+
+const REGEX_OPERATORS: ReadonlySet<ValueOperator> = new Set(['reg', 'nreg', 'ireg', 'nireg'])
+
 /** Integer columns compared with a fraction: round so that the comparison keeps its meaning. */
 function integerBound(op: ValueOperator, n: number): number {
   if (Number.isInteger(n)) return n
@@ -128,9 +139,16 @@ export function normaliseValue(type: ScalarType | 'json' | 'array', op: ValueOpe
     case 'nireg':
     case 'ieq':
     case 'nieq': {
-      const text = toText(value)
-      if (text === undefined) bad(path, column, `value of "${op}" must be a string`)
+      const text = textValue(value, op, path, column)
       if (text.length > MAX_PATTERN_LENGTH) bad(path, column, `value of "${op}" must be at most ${MAX_PATTERN_LENGTH} characters`)
+      if (REGEX_OPERATORS.has(op)) {
+        try {
+          checkPattern(text)
+        } catch (err) {
+          if (err instanceof PatternError) bad(path, column, `regular expression ${err.message}`)
+          throw err
+        }
+      }
       return text
     }
     case 'cidr': {
@@ -163,15 +181,9 @@ function normaliseComparable(type: ScalarType | 'json' | 'array', op: ValueOpera
       if (typeof value !== 'string' || !isAddress(value.trim(), false)) bad(path, column, `value of "${op}" must be an IP address`)
       return value.trim()
     }
-    case 'mac': {
-      const text = toText(value)
-      if (text === undefined) bad(path, column, `value of "${op}" must be a string`)
-      return normaliseMac(text)
-    }
-    default: {
-      const text = toText(value)
-      if (text === undefined) bad(path, column, `value of "${op}" must be a string`)
-      return text
-    }
+    case 'mac':
+      return normaliseMac(textValue(value, op, path, column))
+    default:
+      return textValue(value, op, path, column)
   }
 }

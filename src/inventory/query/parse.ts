@@ -10,6 +10,11 @@ import { COMPARE_OPERATORS, VALUE_OPERATORS, type CompareOperator, type Conditio
 export const MAX_FILTER_DEPTH = 12
 /** Conditions allowed in one filter tree (including rule checks). */
 export const MAX_FILTER_CONDITIONS = 500
+/**
+ * Elements allowed in one filter tree: every filter object (empty ones included) and every
+ * condition counts, so `{"and": [{}, {}, ...]}` is bounded like conditions are.
+ */
+export const MAX_FILTER_NODES = 2000
 /** Entries allowed in `columns`. */
 export const MAX_COLUMNS = 500
 
@@ -64,29 +69,39 @@ function parseCondition(raw: unknown, path: string): Condition {
 
 interface Budget {
   conditions: number
+  nodes: number
+}
+
+function spend(budget: Budget, nodes: number): void {
+  budget.nodes += nodes
+  if (budget.nodes > MAX_FILTER_NODES) fail(`"filters" may hold at most ${MAX_FILTER_NODES} filter objects and conditions`)
 }
 
 function parseFilterObject(raw: unknown, path: string, depth: number, budget: Budget): FilterNode {
   if (depth > MAX_FILTER_DEPTH) fail(`${quote(path)} nests and/or deeper than ${MAX_FILTER_DEPTH} levels`)
   if (!isObject(raw)) fail(`${quote(path)} must be an object`)
+  spend(budget, 1)
   const children: FilterNode[] = []
   for (const [key, value] of Object.entries(raw)) {
     const childPath = `${path}.${key}`
     if (key === 'and' || key === 'or') {
       if (!Array.isArray(value)) fail(`${quote(childPath)} must be an array of filter objects`)
+      // refused before any element is looked at: a list longer than what is left cannot fit
+      if (budget.nodes + value.length > MAX_FILTER_NODES) spend(budget, value.length)
       const nested = value.map((item, i) => parseFilterObject(item, `${childPath}[${i}]`, depth + 1, budget))
       children.push({ kind: key, children: nested })
       continue
     }
     budget.conditions += 1
     if (budget.conditions > MAX_FILTER_CONDITIONS) fail(`"filters" may hold at most ${MAX_FILTER_CONDITIONS} conditions`)
+    spend(budget, 1)
     children.push({ kind: 'cond', column: key, cond: parseCondition(value, childPath), path: childPath })
   }
   return children.length === 1 ? children[0]! : { kind: 'and', children }
 }
 
 /** Parses one filter object (a request's `filters` or a report check). */
-export function parseFilter(raw: unknown, path = 'filters', budget: Budget = { conditions: 0 }): FilterNode {
+export function parseFilter(raw: unknown, path = 'filters', budget: Budget = { conditions: 0, nodes: 0 }): FilterNode {
   return parseFilterObject(raw, path, 0, budget)
 }
 

@@ -28,8 +28,10 @@ async function sequential<T>(jobs: ReadonlyArray<() => Promise<T>>): Promise<T[]
 
 export class ReportService {
   private readonly store: RuleStore
+  private readonly timeoutMs: number
   constructor(private readonly deps: ReportServiceDeps) {
     this.store = new RuleStore(deps.db, deps.now)
+    this.timeoutMs = deps.statementTimeoutMs ?? 30000
   }
 
   groups(): readonly ReportGroup[] {
@@ -66,7 +68,7 @@ export class ReportService {
     const compiled = compileRule(this.deps.findTable(input.tablePath)!, { ...input, id: 'new', custom: true })
     for (const pattern of regexesOf(compiled)) {
       try {
-        await this.deps.db.query("SELECT '' ~ $1::text AS ok", [pattern])
+        await this.deps.db.withStatementTimeout(this.timeoutMs).query("SELECT '' ~ $1::text AS ok", [pattern])
       } catch (err) {
         throw mapDbError(err)
       }
@@ -120,7 +122,7 @@ export class ReportService {
     const jobs = [...byTable].flatMap(([path, list]) => {
       const table = this.deps.findTable(path)
       if (!table || (table.snapshotScoped && snapshotId === undefined)) return []
-      return [() => tableResults(this.deps.db, table, list, snapshotId, this.deps.statementTimeoutMs ?? 30000)]
+      return [() => tableResults(this.deps.db, table, list, snapshotId, this.timeoutMs)]
     })
     const parts = this.deps.db.kind === 'postgres' ? await Promise.all(jobs.map((job) => job())) : await sequential(jobs)
     return new Map(parts.flatMap((part) => [...part]))

@@ -2,8 +2,9 @@
 import { randomBytes } from 'node:crypto'
 import type { Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
-import { JobRunner, recoverInterrupted, startWatchdog, type InventoryServices } from '../discovery/index.js'
+import { JobRunner, recoverAtStart, startWatchdog, type InventoryServices } from '../discovery/index.js'
 import { startSchedule } from '../discovery/schedule.js'
+import { QueryAdmission } from '../query/index.js'
 import { registerJobRoutes } from './jobs.js'
 import { registerReportRoutes } from './reports.js'
 import { registerSettingsRoutes } from './settings.js'
@@ -29,7 +30,7 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   }
   const svc: InventoryServices = { ...deps, credentialKey, runner: new JobRunner(deps.log), now: options.now ?? Date.now }
   try {
-    const recovered = await recoverInterrupted(deps.db, svc.now())
+    const recovered = await recoverAtStart(deps.db, svc.now())
     if (recovered.jobs > 0 || recovered.snapshots > 0) deps.log.warn(recovered, 'marked work interrupted by a restart as failed')
     const measured = await backfillMeasures(deps.db)
     if (measured > 0) deps.log.info({ snapshots: measured }, 'measured snapshots taken before sizes and counts were recorded')
@@ -40,8 +41,10 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   registerSnapshotRoutes(router, svc)
   registerSettingsRoutes(router, svc)
   registerJobRoutes(router, svc)
-  registerReportRoutes(router, deps)
-  registerTableRoutes(router, deps)
+  // one bound per user across table queries and report computations
+  const admission = new QueryAdmission(deps.config.query.maxConcurrentPerPrincipal)
+  registerReportRoutes(router, deps, undefined, admission)
+  registerTableRoutes(router, deps, undefined, admission)
   const stopWatchdog = startWatchdog(svc)
   const stopSchedule = startSchedule(svc)
   return {

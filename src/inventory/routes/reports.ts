@@ -7,10 +7,16 @@ import type { Router } from '../../shared/http/index.js'
 import { readJson, sendEmpty, sendJson } from '../../shared/http/index.js'
 import { ApiError } from '../../shared/errors.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
+import { QueryAdmission } from '../query/index.js'
 import { ReportService, type ReportRule, type RuleResult } from '../reports/index.js'
 import { DEFAULT_TABLE_ROUTE_OPTIONS, type TableRouteOptions } from './tables.js'
 
-export function registerReportRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: TableRouteOptions = DEFAULT_TABLE_ROUTE_OPTIONS): void {
+export function registerReportRoutes(
+  router: Router<InventoryRequest>,
+  deps: InventoryDeps,
+  options: TableRouteOptions = DEFAULT_TABLE_ROUTE_OPTIONS,
+  admission = new QueryAdmission(deps.config.query.maxConcurrentPerPrincipal),
+): void {
   const service = new ReportService({ db: deps.db, findTable: options.findTable, statementTimeoutMs: deps.config.query.statementTimeoutMs })
 
   /** Results on the snapshot of `?snapshot=` ($last when absent; none when no snapshot exists yet). */
@@ -23,7 +29,7 @@ export function registerReportRoutes(router: Router<InventoryRequest>, deps: Inv
       if (ref === null && err instanceof ApiError && err.status === 404) return undefined
       throw err
     }
-    return service.results(rules, snapshotId)
+    return admission.run(ctx.principal, () => service.results(rules, snapshotId))
   }
 
   router.add('GET', 'reports/groups', async (_ctx, _match, _req, res) => {

@@ -9,7 +9,7 @@ import { ApiError, notFound } from '../../shared/errors.js'
 import type { Db } from '../../shared/db/index.js'
 import { TABLES, findTable, type TableDef } from '../catalog/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
-import { describeTable, formatAsksCsv, prepareTableQuery, runTableQuery, streamTableCsv, summarizeTable, type TableQueryDeps } from '../query/index.js'
+import { QueryAdmission, describeTable, formatAsksCsv, prepareTableQuery, runTableQuery, streamTableCsv, summarizeTable, type TableQueryDeps } from '../query/index.js'
 import { ReportService, type FindTable } from '../reports/index.js'
 import { resolveSnapshot } from '../snapshots/index.js'
 
@@ -44,7 +44,12 @@ function tableOf(options: TableRouteOptions, path: string | undefined): TableDef
   return table
 }
 
-export function registerTableRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, options: TableRouteOptions = DEFAULT_TABLE_ROUTE_OPTIONS): void {
+export function registerTableRoutes(
+  router: Router<InventoryRequest>,
+  deps: InventoryDeps,
+  options: TableRouteOptions = DEFAULT_TABLE_ROUTE_OPTIONS,
+  admission = new QueryAdmission(deps.config.query.maxConcurrentPerPrincipal),
+): void {
   const reports = new ReportService({ db: deps.db, findTable: options.findTable, statementTimeoutMs: deps.config.query.statementTimeoutMs })
   const queryDeps: TableQueryDeps = {
     db: deps.db,
@@ -62,16 +67,18 @@ export function registerTableRoutes(router: Router<InventoryRequest>, deps: Inve
     sendJson(res, 200, describeTable(tableOf(options, match.rest)))
   })
 
-  router.add('POST', 'tables/*', async (_ctx, match, req, res) => {
+  router.add('POST', 'tables/*', async (ctx, match, req, res) => {
     const table = tableOf(options, match.rest)
     const body = await readJson(req, deps.config.server.bodyLimitBytes)
     const csv = wantsCsv(req, body)
-    const prepared = await prepareTableQuery(queryDeps, table, body ?? {}, csv)
-    if (csv) {
-      const exportToFile = (body as { format?: { exportToFile?: unknown } }).format?.exportToFile === true
-      await streamTableCsv(queryDeps, prepared, res, exportToFile ? `${table.path.replace(/\//g, '-')}.csv` : undefined)
-      return
-    }
-    sendJson(res, 200, await runTableQuery(queryDeps, prepared))
+    await admission.run(ctx.principal, async () => {
+      const prepared = await prepareTableQuery(queryDeps, table, body ?? {}, csv)
+      if (csv) {
+        const exportToFile = (body as { format?: { exportToFile?: unknown } }).format?.exportToFile === true
+        await streamTableCsv(queryDeps, prepared, res, exportToFile ? `${table.path.replace(/\//g, '-')}.csv` : undefined)
+        return
+      }
+      sendJson(res, 200, await runTableQuery(queryDeps, prepared))
+    })
   })
 }

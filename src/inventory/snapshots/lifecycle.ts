@@ -84,6 +84,20 @@ export async function cloneSnapshot(svc: InventoryServices, id: string, username
   const cloneId = randomUUID()
   const jobId = randomUUID()
   const now = svc.now()
+  const untrack = svc.runner.track(jobId)
+  try {
+    return await cloneRows(svc, src, { cloneId, jobId, now, username })
+  } finally {
+    untrack()
+  }
+}
+
+async function cloneRows(
+  svc: InventoryServices,
+  src: SnapshotRow,
+  job: { cloneId: string; jobId: string; now: number; username: string | null },
+): Promise<string> {
+  const { cloneId, jobId, now, username } = job
   await svc.db.transaction(async (tx) => {
     await insertSnapshot(tx, {
       id: cloneId,
@@ -107,8 +121,11 @@ export async function cloneSnapshot(svc: InventoryServices, id: string, username
     await cloneSnapshotRows(svc.db, src.id, cloneId)
     measures = await measureSnapshot(svc.db, cloneId)
   } catch (err) {
-    await deleteSnapshotRow(svc.db, cloneId).catch(() => {})
-    await jobFinished(svc.db, jobId, svc.now(), 'clone failed').catch(() => {})
+    await svc.runner.record(jobId, async () => {
+      await dropSnapshotRows(svc.db, cloneId)
+      await deleteSnapshotRow(svc.db, cloneId)
+      await jobFinished(svc.db, jobId, svc.now(), 'clone failed')
+    })
     throw err
   }
   await updateSnapshot(svc.db, cloneId, {

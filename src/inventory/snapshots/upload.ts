@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { ApiError, invalidInput } from '../../shared/errors.js'
+import { dataErrorReason } from '../../shared/db/index.js'
 import { STORED_TABLES, partitionTable } from '../catalog/index.js'
 import { dropSnapshotRows, loadSnapshotRows } from '../storage/index.js'
 import { insertJob, jobFinished, jobProgress } from '../discovery/jobs.js'
@@ -17,11 +18,8 @@ import { measureSnapshot } from './figures.js'
 function asInputError(err: unknown, line: number): unknown {
   if (err instanceof ApiError) return err
   if (err instanceof TypeError) return invalidInput(`line ${line}: ${err.message}`)
-  const code = (err as { code?: unknown }).code
-  if (typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'))) {
-    return invalidInput(`near line ${line}: ${(err as Error).message}`)
-  }
-  return err
+  const reason = dataErrorReason(err)
+  return reason === undefined ? err : invalidInput(`near line ${line}: ${reason}`)
 }
 
 export async function importSnapshot(svc: InventoryServices, body: AsyncIterable<Buffer>, username: string | null): Promise<{ id: string; jobId: string }> {
@@ -30,6 +28,21 @@ export async function importSnapshot(svc: InventoryServices, body: AsyncIterable
   const id = randomUUID()
   const jobId = randomUUID()
   const now = svc.now()
+  const untrack = svc.runner.track(jobId)
+  try {
+    return await importRows(svc, reader, header, { id, jobId, now, username })
+  } finally {
+    untrack()
+  }
+}
+
+async function importRows(
+  svc: InventoryServices,
+  reader: SnapshotFileReader,
+  header: Awaited<ReturnType<SnapshotFileReader['header']>>,
+  job: { id: string; jobId: string; now: number; username: string | null },
+): Promise<{ id: string; jobId: string }> {
+  const { id, jobId, now, username } = job
   await svc.db.transaction(async (tx) => {
     await insertSnapshot(tx, {
       id,
@@ -72,10 +85,12 @@ export async function importSnapshot(svc: InventoryServices, body: AsyncIterable
     return { id, jobId }
   } catch (err) {
     const mapped = asInputError(err, reader.line)
-    await dropSnapshotRows(svc.db, id).catch(() => {})
-    await deleteSnapshotRow(svc.db, id).catch(() => {})
     const message = mapped instanceof Error ? mapped.message : 'import failed'
-    await jobFinished(svc.db, jobId, svc.now(), `import failed: ${message}`).catch(() => {})
+    await svc.runner.record(jobId, async () => {
+      await dropSnapshotRows(svc.db, id)
+      await deleteSnapshotRow(svc.db, id)
+      await jobFinished(svc.db, jobId, svc.now(), `import failed: ${message}`)
+    })
     throw mapped
   }
 }

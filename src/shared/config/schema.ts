@@ -276,7 +276,15 @@ export const CONFIG_SCHEMA = {
           type: 'integer',
           default: 30000,
           min: 100,
-          description: 'PostgreSQL statement timeout of one table query (page and count; not CSV exports). Not enforced on the embedded PGlite database, which cannot interrupt a running statement.',
+          description:
+            'Time limit of one table query (page and count; not CSV exports): 503 API_QUERY_TIMEOUT after it. On the embedded database it also counts the wait for its turn, and a statement past it is stopped by restarting the database thread.',
+        },
+        maxConcurrentPerPrincipal: {
+          type: 'integer',
+          default: 4,
+          min: 1,
+          description:
+            'Table queries one user (with all their API keys and sessions) may run at once on one inventory process; more are answered 429 with Retry-After.',
         },
       },
     },
@@ -357,6 +365,6 @@ export interface Config {
     generations: { original: SunsetPolicy; path: SunsetPolicy }
     endpointSunsets: Record<string, { sunset: string | null; enforce: boolean }>
   }
-  query: { maxLimit: number; defaultLimit: number; statementTimeoutMs: number }
+  query: { maxLimit: number; defaultLimit: number; statementTimeoutMs: number; maxConcurrentPerPrincipal: number }
   auth: { cacheTtlMs: number; cacheMax: number; passwordChecks: { concurrency: number; queue: number } }
 }

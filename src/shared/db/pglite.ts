@@ -1,113 +1,162 @@
-/** Embedded PostgreSQL (PGlite) in DATA_DIR: the default when no DATABASE_URL is set. */
-import { PGlite, type Transaction } from '@electric-sql/pglite'
+/**
+ * Embedded PostgreSQL (PGlite) in DATA_DIR: the default when no DATABASE_URL is set. The database
+ * lives in a worker thread of its own (`pglite-thread.ts`), so no statement can stop the service's
+ * thread, and a statement past its time limit is really stopped.
+ */
 import { mkdirSync } from 'node:fs'
+import type { Logger } from 'pino'
 import { lockDir } from './dir-lock.js'
+import { DatabaseUnavailableError } from './errors.js'
+import { PgliteThread } from './pglite-thread.js'
 import type { Db, Queryable, QueryResult } from './types.js'
 
-/** COPY through PGlite's virtual /dev/blob, in slices so memory stays bounded. */
-const COPY_SLICE_BYTES = 16 * 1024 * 1024
+/** COPY data is handed to the worker in slices of this size: memory stays bounded. */
+const COPY_SLICE_BYTES = 8 * 1024 * 1024
 
 /**
- * PGlite runs in this thread and a synchronous row source resolves each step as a microtask, so a
- * long COPY would never let the event loop reach I/O: the whole process (gateway included, in
- * `serve`) would stop answering until the load ends. Give I/O a turn between chunks.
+ * A row source that resolves each step as a microtask would keep the event loop from I/O while a
+ * slice is built: give it a turn between chunks.
  */
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve))
-
-function wrap(target: PGlite | Transaction, yieldFirst: boolean): Queryable {
-  return {
-    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      // Statements in a row (index builds after a load) would otherwise run back to back.
-      if (yieldFirst) await yieldToIo()
-      const r = await target.query<T>(sql, params as unknown[])
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length }
-    },
-  }
-}
 
 export interface PgliteOptions {
   /** Directory of the database files; undefined for an in-memory database (tests). */
   dataDir?: string
+  log?: Logger
 }
 
-export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
-  const unlock = options.dataDir ? lockDir(options.dataDir) : () => {}
-  let pglite: PGlite
-  try {
-    pglite = await PGlite.create({
-      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-      parsers: { 1700: (v: string) => Number(v) },
-    })
-  } catch (err) {
-    unlock()
-    throw err
-  }
-  const base = wrap(pglite, true)
+type TxHandle = Queryable & { __tx: number; __generation: number }
 
-  const copyInto = async (target: PGlite | Transaction, copySql: string, source: AsyncIterable<string>) => {
-    const sql = copySql.replace(/FROM\s+STDIN/i, "FROM '/dev/blob'")
-    let parts: string[] = []
-    let size = 0
-    const flush = async () => {
-      if (parts.length === 0) return
-      await target.query(sql, [], { blob: new Blob(parts) })
-      parts = []
-      size = 0
+function txOf(thread: PgliteThread, tx: Queryable | undefined): number | undefined {
+  const handle = tx as Partial<TxHandle> | undefined
+  if (handle?.__tx === undefined) return undefined
+  if (handle.__generation !== thread.generation) throw new DatabaseUnavailableError('unavailable')
+  return handle.__tx
+}
+
+/** The database's operations with statements limited to `timeoutMs` (none when undefined). */
+function view(thread: PgliteThread, timeoutMs: number | undefined, views: Map<number, Db>, close: () => Promise<void>): Db {
+  const limit = () => ({ submitted: Date.now(), ...(timeoutMs === undefined ? {} : { timeoutMs }) })
+  const queryIn = (tx?: { id: number; generation: number }) =>
+    async function query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+      if (tx && tx.generation !== thread.generation) throw new DatabaseUnavailableError('unavailable')
+      return thread.request<QueryResult<T>>({ op: 'query', sql, params: [...params], ...limit(), ...(tx ? { tx: tx.id } : {}) })
     }
-    for await (const chunk of source) {
-      parts.push(chunk)
-      size += chunk.length
-      if (size >= COPY_SLICE_BYTES) await flush()
-      await yieldToIo()
-    }
-    await flush()
+
+  async function sendCopy(sql: string, parts: string[], tx: number | undefined): Promise<void> {
+    const data = new TextEncoder().encode(parts.join(''))
+    await thread.request({ op: 'copy', sql, data, ...(tx === undefined ? {} : { tx }) }, { transfer: [data.buffer as ArrayBuffer] })
   }
 
   const db: Db = {
     kind: 'pglite',
-    query: base.query,
+    query: queryIn(),
     async exec(sql) {
-      await pglite.exec(sql)
+      await thread.request({ op: 'exec', sql, ...limit() })
     },
     async transaction(fn) {
-      return pglite.transaction(async (tx) => {
-        const q = wrap(tx, false) as Queryable & { __tx: Transaction }
-        q.__tx = tx
-        return fn(q)
-      })
+      let id = 0
+      await thread.request({ op: 'begin', ...limit() }, { onId: (n) => (id = n) })
+      const generation = thread.generation
+      const tx: TxHandle = { query: queryIn({ id, generation }), __tx: id, __generation: generation }
+      let result
+      try {
+        result = await fn(tx)
+      } catch (err) {
+        if (thread.generation === generation) await thread.request({ op: 'end', tx: id, commit: false }).catch(() => {})
+        throw err
+      }
+      if (thread.generation !== generation) throw new DatabaseUnavailableError('unavailable')
+      await thread.request({ op: 'end', tx: id, commit: true })
+      return result
     },
     async copyFrom(copySql, source, tx) {
-      const inner = (tx as { __tx?: Transaction } | undefined)?.__tx
-      await copyInto(inner ?? pglite, copySql, source)
+      const txId = txOf(thread, tx)
+      // one slice is loaded while the next is built: the row source and the database work at once
+      let loading: Promise<void> | undefined
+      let parts: string[] = []
+      let size = 0
+      const flush = async () => {
+        if (parts.length === 0) return
+        const slice = parts
+        parts = []
+        size = 0
+        if (loading) await loading
+        loading = sendCopy(copySql, slice, txId)
+        loading.catch(() => {})
+      }
+      for await (const chunk of source) {
+        parts.push(chunk)
+        size += chunk.length
+        if (size >= COPY_SLICE_BYTES) await flush()
+        await yieldToIo()
+      }
+      await flush()
+      await loading
     },
-    async stream(sql, params, batchSize, onBatch) {
-      await pglite.transaction(async (tx) => {
-        await tx.query(`DECLARE netinv_cursor NO SCROLL CURSOR FOR ${sql}`, params as unknown[])
-        for (;;) {
-          const r = await tx.query<Record<string, unknown>>(`FETCH ${Math.max(1, Math.floor(batchSize))} FROM netinv_cursor`)
-          if (r.rows.length === 0) break
-          await onBatch(r.rows as never[])
-          if (r.rows.length < batchSize) break
-        }
-        await tx.query('CLOSE netinv_cursor')
-      })
+    async stream<T>(sql: string, params: readonly unknown[], batchSize: number, onBatch: (rows: T[]) => Promise<void>) {
+      let id = 0
+      let failed: unknown
+      let chain = Promise.resolve()
+      await thread.request(
+        { op: 'stream', sql, params: [...params], batchSize },
+        {
+          onId: (n) => (id = n),
+          onBatch: (rows) => {
+            chain = chain.then(async () => {
+              if (failed !== undefined) return
+              try {
+                await onBatch(rows as T[])
+                thread.post({ op: 'next', id })
+              } catch (err) {
+                failed = err
+                thread.post({ op: 'cancel', id })
+              }
+            })
+          },
+        },
+      )
+      await chain
+      if (failed !== undefined) throw failed
     },
-    withStatementTimeout() {
-      return db
+    withStatementTimeout(ms) {
+      const key = Math.max(1, Math.floor(ms))
+      let bounded = views.get(key)
+      if (!bounded) views.set(key, (bounded = view(thread, key, views, close)))
+      return bounded
     },
     async ping() {
       try {
-        await pglite.query('SELECT 1')
+        await thread.request({ op: 'query', sql: 'SELECT 1', params: [], submitted: Date.now(), timeoutMs: PING_TIMEOUT_MS })
         return true
       } catch {
         return false
       }
     },
-    async close() {
-      if (!pglite.closed) await pglite.close()
-      unlock()
-    },
+    close,
   }
   return db
+}
+
+/** How long a readiness probe waits for the embedded database. */
+const PING_TIMEOUT_MS = 5000
+
+export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  const unlock = options.dataDir ? lockDir(options.dataDir) : () => {}
+  const thread = new PgliteThread({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.log ? { log: options.log } : {}) })
+  try {
+    await thread.opened()
+  } catch (err) {
+    await thread.close()
+    unlock()
+    throw err
+  }
+  let closing: Promise<void> | undefined
+  const close = () =>
+    (closing ??= (async () => {
+      await thread.close()
+      unlock()
+    })())
+  return view(thread, undefined, new Map(), close)
 }

@@ -3,6 +3,7 @@ import pg from 'pg'
 import { from as copyFromStream } from 'pg-copy-streams'
 import { pipeline } from 'node:stream/promises'
 import { Readable } from 'node:stream'
+import { rethrowDbError } from './errors.js'
 import type { Db, Queryable, QueryResult } from './types.js'
 
 // Numbers as numbers: int8 (ids, ms timestamps, byte counts) and numeric fit a double here.
@@ -15,7 +16,7 @@ function wrap(client: pg.PoolClient | pg.Pool): Wrapped {
   return {
     ...(client instanceof pg.Pool ? {} : { __client: client as pg.PoolClient }),
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      const r = await client.query(sql, params as unknown[])
+      const r = await client.query(sql, params as unknown[]).catch(rethrowDbError)
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 }
     },
   }
@@ -44,12 +45,22 @@ export function createPostgresDb(options: PostgresOptions): Db {
   /** Bounded views of this database by timeout (see Db.withStatementTimeout), closed with it. */
   const bounded = new Map<number, Db>()
 
+  /**
+   * A connection for `fn`; an unreachable or exhausted database is a 503 (DatabaseUnavailableError).
+   * A connection that breaks while checked out emits 'error' on its client (the pool listens only
+   * to idle ones): without a listener the process would crash when the database restarts during
+   * a COPY. The running statement fails by itself; the broken connection is destroyed on release.
+   */
   async function withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect()
+    const client = await pool.connect().catch(rethrowDbError)
+    let broken: Error | undefined
+    const onError = (err: Error) => (broken = err)
+    client.on('error', onError)
     try {
-      return await fn(client)
+      return await fn(client).catch(rethrowDbError)
     } finally {
-      client.release()
+      client.off('error', onError)
+      client.release(broken)
     }
   }
 
@@ -57,7 +68,7 @@ export function createPostgresDb(options: PostgresOptions): Db {
     kind: 'postgres',
     query: base.query,
     async exec(sql) {
-      await pool.query(sql)
+      await pool.query(sql).catch(rethrowDbError)
     },
     async transaction(fn) {
       return withClient(async (client) => {
@@ -78,7 +89,7 @@ export function createPostgresDb(options: PostgresOptions): Db {
         await pipeline(Readable.from(source), sink)
       }
       const inTx = (tx as Wrapped | undefined)?.__client
-      return inTx ? run(inTx) : withClient(run)
+      return inTx ? run(inTx).catch(rethrowDbError) : withClient(run)
     },
     async stream(sql, params, batchSize, onBatch) {
       await withClient(async (client) => {

@@ -35,8 +35,8 @@ export interface Db extends Queryable {
    * `timeoutMs` (PostgreSQL error 57014). On PostgreSQL this is a pool of its own (same size,
    * opened lazily, closed with this one) whose connections carry the timeout from their start, so
    * it costs no round trip per statement, and long work (bulk loads, index builds, exports) on this
-   * database stays unbounded. On PGlite it is this database: the embedded engine runs in the
-   * calling thread, where a statement timeout cannot interrupt a running statement.
+   * database stays unbounded. On PGlite the limit also covers the wait for the database (one
+   * session), and a statement past it is stopped by restarting the database's worker thread.
    */
   withStatementTimeout(timeoutMs: number): Db
   /** Whether the database answers (readiness). */

@@ -2,7 +2,8 @@ import t from 'tap'
 import { randomUUID } from 'node:crypto'
 import { freshDb } from '../../helpers/db.js'
 import { startApp } from '../app.js'
-import { STALE_MS, insertJob, jobStarted, recoverInterrupted } from '../../../src/inventory/discovery/index.js'
+import { JobRunner, STALE_MS, heartbeat, insertJob, jobStarted, recoverInterrupted } from '../../../src/inventory/discovery/index.js'
+import { silentLogger } from '../../../src/shared/log.js'
 import { insertSnapshot } from '../../../src/inventory/snapshots/store.js'
 import { DEVICES } from '../../../src/inventory/catalog/inventory.js'
 import { createPartitionSql } from '../../../src/inventory/catalog/index.js'
@@ -44,8 +45,8 @@ t.test('work a crashed process accepted is marked error at the next start', asyn
   t.same(await recoverInterrupted(db, 3), { jobs: 0, snapshots: 0 }, 'nothing left to recover')
 })
 
-t.test('a live job of another instance is left alone until its heartbeat stops', async (t) => {
-  const db = await freshDb(t, 'pglite')
+t.test('on PostgreSQL, a live job of another replica is left alone until its heartbeat stops', async (t) => {
+  const db = await freshDb(t, 'postgres')
   await migrateInventory(db)
   const id = randomUUID()
   const jobId = randomUUID()
@@ -57,5 +58,45 @@ t.test('a live job of another instance is left alone until its heartbeat stops',
   t.match((await api.call('GET', `snapshots/${id}`)).body, { status: 'run' })
   t.same(await recoverInterrupted(db, now + STALE_MS - 1), { jobs: 0, snapshots: 0 }, 'still beating')
   t.same(await recoverInterrupted(db, now + STALE_MS + 1), { jobs: 1, snapshots: 1 }, 'silent too long: failed')
+  t.match((await api.call('GET', `snapshots/${id}`)).body, { status: 'error' })
+})
+
+t.test('an instance beats only for the jobs it works on; an end it could not write is written later', async (t) => {
+  const db = await freshDb(t, 'postgres')
+  await migrateInventory(db)
+  const runner = new JobRunner(silentLogger(), 20)
+  t.teardown(() => runner.close())
+  const [live, dead] = [randomUUID(), randomUUID()]
+  for (const id of [live, dead]) {
+    await insertSnapshot(db, { id, name: null, note: null, status: 'run', origin: 'simulator', settings: {}, sites: [], tsStart: 1, creator: null, version: 'v7.6', initialVersion: 'v7.6', jobId: id })
+    await insertJob(db, { id, name: 'discovery', snapshotId: id, username: null, now: 1, owner: runner.instance, status: 'running' })
+  }
+  const untrack = runner.track(live)
+  await heartbeat(db, runner.instance, runner.liveJobs(), 1000)
+  const beats = await db.query<{ id: string; heartbeat_at: number }>('SELECT id, heartbeat_at FROM inventory.jobs ORDER BY heartbeat_at')
+  t.same(beats.rows.map((r) => [r.id, Number(r.heartbeat_at)]), [[dead, 1], [live, 1000]], 'the job whose work ended is not kept alive')
+  untrack()
+
+  let attempts = 0
+  await runner.record(dead, async () => {
+    attempts += 1
+    if (attempts < 3) throw new Error('the database is away')
+    await db.query("UPDATE inventory.jobs SET status = 'error' WHERE id = $1", [dead])
+  })
+  for (let i = 0; i < 100 && attempts < 3; i++) await new Promise((r) => setTimeout(r, 20))
+  t.equal(attempts, 3, 'tried again until the database took it')
+  t.same((await db.query('SELECT status FROM inventory.jobs WHERE id = $1', [dead])).rows, [{ status: 'error' }])
+  t.equal(await runner.retry(), 0, 'nothing left to write')
+})
+
+t.test('embedded: a job found running at start is failed at once, however fresh its heartbeat', async (t) => {
+  const db = await freshDb(t, 'pglite')
+  await migrateInventory(db)
+  const id = randomUUID()
+  const now = Date.now()
+  await insertSnapshot(db, { id, name: null, note: null, status: 'run', origin: 'import', settings: {}, sites: [], tsStart: now, creator: null, version: 'v7.6', initialVersion: 'v7.6', jobId: id })
+  await insertJob(db, { id, name: 'import', snapshotId: id, username: null, now, owner: 'the-process-that-crashed', status: 'running' })
+  const api = await startApp(t, db)
+  t.match((await api.call('GET', `jobs/${id}`)).body, { status: 'error', isDone: true })
   t.match((await api.call('GET', `snapshots/${id}`)).body, { status: 'error' })
 })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { ApiError } from '../../../src/shared/errors.js'
-import { MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH, parseTableRequest, validateRequest, type ParsedRequest } from '../../../src/inventory/query/index.js'
+import { MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH, MAX_FILTER_NODES, parseTableRequest, validateRequest, type ParsedRequest } from '../../../src/inventory/query/index.js'
 import { ITEMS } from './fixture.js'
 
 function error(fn: () => unknown): { status: number; body: { code: string; message: string; errors?: Array<{ message: string }> } } | 'ok' {
@@ -69,6 +69,27 @@ t.test('depth and size are bounded', async (t) => {
   t.match(error(() => parse({ columns: ['id'], filters: deep })), { status: 422, body: { message: /deeper than/ } })
   const wide = { or: Array.from({ length: MAX_FILTER_CONDITIONS + 1 }, () => ({ name: ['eq', 'x'] })) }
   t.match(error(() => parse({ columns: ['id'], filters: wide })), { status: 422, body: { message: /at most 500 conditions/ } })
+  const nodes = /at most 2000 filter objects and conditions/
+  t.match(error(() => parse({ columns: ['id'], filters: { and: Array.from({ length: 340_000 }, () => ({})) } })), { status: 422, body: { message: nodes } }, 'empty objects count')
+  t.match(error(() => parse({ columns: ['id'], filters: { or: Array.from({ length: 100 }, () => ({ and: Array.from({ length: 20 }, () => ({})) })) } })), { body: { message: nodes } }, 'nested empties add up')
+  t.equal(error(() => parse({ columns: ['id'], filters: { and: Array.from({ length: MAX_FILTER_NODES - 1 }, () => ({})) } })), 'ok', 'up to the bound')
+})
+
+t.test('text values the database cannot hold, and costly patterns, are refused naming the condition', async (t) => {
+  t.match(error(() => validate({ columns: ['id'], filters: { name: ['eq', 'a\u0000'] } })), { status: 422, body: { message: '"filters.name" value of "eq" must not contain the character U+0000 (column name)' } })
+  t.match(error(() => validate({ columns: ['id'], filters: { mac: ['like', '\u0000'] } })), { status: 422, body: { message: /U\+0000/ } })
+  t.match(error(() => validate({ columns: ['id'], filters: { tags: ['any', 'ireg', '(a+)+'] } })), { status: 422, body: { message: /"filters.tags" regular expression nests unbounded repetitions.*\(column tags\)$/ } })
+  t.match(error(() => validate({ columns: ['id'], filters: { name: ['nreg', '(\\w{1,255}){1,255}$'] } })), { body: { message: /"filters.name" regular expression is too complex/ } })
+  t.equal(error(() => validate({ columns: ['id'], filters: { name: ['like', '(a+)+'] } })), 'ok', 'like patterns are text, not regular expressions')
+})
+
+t.test('a long list of problems is cut after ten, with the count of the rest', async (t) => {
+  const e = error(() => validate({ columns: Array.from({ length: 500 }, (_, i) => `bad${i}`) }))
+  t.ok(e !== 'ok')
+  if (e === 'ok') return
+  t.equal(e.body.errors?.length, 11)
+  t.equal(e.body.errors?.[0]?.message, `"columns[0]" must be one of ${COLUMN_LIST}`)
+  t.equal(e.body.errors?.[10]?.message, '490 more problems of the same request not listed')
 })
 
 t.test('operators that do not fit the column type name column and operator', async (t) => {
