@@ -7,7 +7,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../shared/config/index.js'
 import { ApiError, toErrorResponse } from '../shared/errors.js'
 import type { Maybe } from '../shared/maybe.js'
-import { sendJson } from '../shared/http/index.js'
+import { closeAfterBody, sendJson } from '../shared/http/index.js'
 import type { AuthService } from './auth/types.js'
 import { handlerKey, type LocalHandler, type RequestContext } from './context.js'
 import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/index.js'
@@ -93,10 +93,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
       res.destroy()
       return
     }
-    // Answered before its body arrived whole: the rest of it would have to be read and thrown
-    // away before the connection could carry another request (for ever, from a client that
-    // dribbles it), so the connection ends with this answer.
-    if (!req.complete) res.setHeader('connection', 'close')
+    // Answered before its body arrived whole: the connection ends with this answer, after
+    // reading the rest of the body within a bound (a lingering close), so that the client,
+    // still sending, reads the answer instead of a reset.
+    closeAfterBody(req, res)
     applyResponseHeaders(ctx)
     if (err instanceof VersionGoneError) {
       ctx.log.debug({ code: err.code }, 'request rejected')

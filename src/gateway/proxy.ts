@@ -14,6 +14,7 @@ import { parse as parseUrl } from 'node:url'
 import httpProxy from 'http-proxy'
 import type { Config } from '../shared/config/index.js'
 import { ApiError } from '../shared/errors.js'
+import { closeAfterBody } from '../shared/http/index.js'
 import { INTERNAL_HEADER, INTERNAL_PREFIX, encodeInternal, encodePrincipal, type Principal } from '../shared/principal.js'
 import { normalizeIp } from './client-ip.js'
 import type { RequestContext } from './context.js'
@@ -143,6 +144,8 @@ class Pending implements Watched {
   answerBy = 0
   /** performance.now() of the last chunk of the request body passed on (0: none yet, or no body). */
   bodyAt = 0
+  /** The request has a body (declared length above 0, or chunked). */
+  hasBody = false
   /** Chunks of the answer relayed so far, and as many at the last look of the deadline watch. */
   chunks = 0
   chunksSeen = 0
@@ -429,6 +432,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       proxyRes.destroy()
       return
     }
+    if (state) answeredEarly(state, proxyRes.statusCode ?? 502)
     // The gateway's headers were not set one by one (see the decorate stage): they go out with
     // the upstream's in this one writeHead.
     res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaderList(proxyRes, state?.ctx.responseHeaders))
@@ -437,6 +441,23 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     // response's one 'close' listener, set when the upstream request began).
     if (!state) res.once('close', () => dropUpstream(res, undefined, proxyRes))
   })
+
+  /**
+   * An upstream connection is reused only when the upstream surely read the whole request body:
+   * not when it answered before the gateway had sent it all, nor when it refused a request that
+   * had one (an upstream that answers 4xx or 5xx to a body often does so without reading it, and
+   * a connection holding the unread rest would hand it to the next request as the start of its
+   * own: that request would wait for its answer until the upstream gave up on the connection).
+   * The client's connection, when its own body has not all arrived, closes after the answer,
+   * lingering to read the rest.
+   */
+  function answeredEarly(state: Pending, status: number): void {
+    const { req, res } = state.ctx
+    if (!state.hasBody) return
+    const proxyReq = state.proxyReq
+    if (proxyReq && (status >= 400 || !proxyReq.writableFinished || !req.complete)) proxyReq.shouldKeepAlive = false
+    if (!req.complete) closeAfterBody(req, res)
+  }
 
   // http-proxy emits proxyReq from the upstream request's 'socket' event: it has a connection.
   proxy.on('proxyReq', (proxyReq, req) => {
@@ -462,7 +483,6 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     // released, the error that brings is no news.
     if (res.writableEnded) return
     if (err.code === 'BODY_TOO_LARGE') {
-      res.setHeader('connection', 'close')
       options.sendError(ctx, new ApiError('API_PAYLOAD_TOO_LARGE'))
       return
     }
@@ -479,7 +499,6 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       const limit = ctx.endpoint?.path === 'snapshots/upload' ? server.uploadLimitBytes : server.bodyLimitBytes
       const declared = Number(req.headers['content-length'])
       if (Number.isFinite(declared) && declared > limit) {
-        res.setHeader('connection', 'close')
         options.sendError(ctx, new ApiError('API_PAYLOAD_TOO_LARGE'))
         return
       }
@@ -488,6 +507,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       // Path seen by the inventory: /api/<endpoint path>?<query>, the generation prefix removed.
       req.url = `/api/${ctx.endpointPath}${ctx.search ? `?${ctx.search}` : ''}`
       const hasBody = req.headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > 0)
+      state.hasBody = hasBody
       const buffer = hasBody
         ? bodyOf(req.pipe(bodyLimiter(limit, state, () => abandon(state, new UpstreamError('BODY_TOO_LARGE')))))
         : undefined
