@@ -6,6 +6,7 @@ import { gatewayCommand } from './gateway.js'
 import { docsCommand } from './docs.js'
 import { userCommand } from './user.js'
 import { apikeyCommand } from './apikey.js'
+import { apiVersionsCommand } from './api-versions.js'
 
 export interface Command {
   summary: string
@@ -21,4 +22,5 @@ export const commands: Record<string, Command> = {
   docs: docsCommand,
   user: userCommand,
   apikey: apikeyCommand,
+  'api-versions': apiVersionsCommand,
 }

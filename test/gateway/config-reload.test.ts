@@ -34,8 +34,8 @@ t.test('api.json changes apply without a restart; a bad file keeps the running c
   t.same((await send(gw.url, '/api/version')).json(), { apiVersion: 'v6.0', releaseVersion: `6.0.0+netinv.${RELEASE_VERSION}` })
 
   writeConfig(dir, { rateLimit: { perSecond: 'lots' } })
-  await until(() => lines.some((l) => l.msg === 'configuration reload failed; keeping the running configuration'), 'error log')
-  const failed = lines.find((l) => l.msg === 'configuration reload failed; keeping the running configuration')!
+  await until(() => lines.some((l) => l.msg === 'configuration reload failed; keeping the running configuration and route table'), 'error log')
+  const failed = lines.find((l) => l.msg === 'configuration reload failed; keeping the running configuration and route table')!
   t.match(failed.error, /rateLimit\.perSecond/)
   t.equal(gw.gateway.config().versioning.apiVersion, 'v6.0', 'old config kept')
 

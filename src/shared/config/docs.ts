@@ -26,10 +26,11 @@ function code(value: unknown): string {
 export function typeOf(node: SchemaNode): string {
   switch (node.type) {
     case 'integer': {
-      if (node.min !== undefined && node.max !== undefined) return `integer ${node.min}–${node.max}`
-      if (node.min !== undefined) return `integer ≥ ${node.min}`
-      if (node.max !== undefined) return `integer ≤ ${node.max}`
-      return 'integer'
+      const orNull = node.default === null ? ' or null' : ''
+      if (node.min !== undefined && node.max !== undefined) return `integer ${node.min}–${node.max}${orNull}`
+      if (node.min !== undefined) return `integer ≥ ${node.min}${orNull}`
+      if (node.max !== undefined) return `integer ≤ ${node.max}${orNull}`
+      return `integer${orNull}`
     }
     case 'boolean':
       return 'boolean'
@@ -45,6 +46,7 @@ export function typeOf(node: SchemaNode): string {
     case 'object':
       return 'object'
     case 'record': {
+      if (node.expand !== undefined) return `map of \`${node.keyPattern?.source ?? 'key'}\` → object (keys below)`
       const fields = Object.entries(node.values.properties)
         .map(([k, v]) => `\`${k}\` (${typeOf(v)})`)
         .join(', ')

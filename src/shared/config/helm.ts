@@ -21,7 +21,7 @@ export function configJsonSchema(node: SchemaNode): JsonSchema {
   switch (node.type) {
     case 'integer':
       return {
-        type: 'integer',
+        type: node.default === null ? ['integer', 'null'] : 'integer',
         ...d,
         default: node.default,
         ...(node.min !== undefined ? { minimum: node.min } : {}),
