@@ -6,8 +6,8 @@
  * new table and swaps it in whole; a table that fails to compile is never used.
  *
  * Refused: an entry naming no configured upstream, two entries of the same shape (they would
- * serve the same paths), an upstream with `versioning: path` that has no release for an entry's
- * default version, `jwt` identity where the gateway cannot mint tokens.
+ * serve the same paths), an entry of an upstream with `versioning: path` of which no release
+ * serves any version, `jwt` identity where the gateway cannot mint tokens.
  */
 import { compareRelease, compareSpecificity, releaseForVersion, supportedVersions, versionForRelease, type Endpoint } from '../../shared/manifest.js'
 import { compileEndpoints, type EndpointMatch } from '../pipeline/matcher.js'
@@ -135,11 +135,11 @@ export function compileRouteTable(sources: TableSources): RouteTable {
     if (target.identity.mode === 'jwt' && !sources.canMintTokens) {
       throw new RouteError(`upstreams.${target.name}.identity.mode`, '"jwt" needs the gateway\'s signing key, which this gateway does not hold')
     }
+    if (r.pathReleases && r.pathReleases.size === 0) {
+      throw new RouteError(`${r.source} (${r.path})`, `upstream ${target.name} takes path versions, but no release serves any version of it: list them in "releases" or set upstreams.${target.name}.release`)
+    }
     if (r.pathReleases && !r.pathReleases.has(r.defaultVersion)) {
-      throw new RouteError(
-        `${r.source} (${r.path})`,
-        `upstream ${target.name} takes path versions, but no release serves version ${r.defaultVersion} (the default): list it in "releases" or set upstreams.${target.name}.release`,
-      )
+      notes.push(`${r.source} (${r.path}): no release of upstream ${target.name} serves version ${r.defaultVersion}, the default: requests for it get 410`)
     }
   }
   for (const name of upstreams.keys()) if (!used.has(name)) notes.push(`upstream ${name} serves no route (add CONFIG_DIR/routes/${name}.json)`)

@@ -66,6 +66,8 @@ t.test('path versioning: the newest release a version used, the upstream’s own
   t.same([...built.match('devices')!.endpoint.pathReleases!], [[1, '5.2'], [2, '6.0']])
   t.same([...built.match('sites')!.endpoint.pathReleases!], [[1, '6.0']], 'no releases: the upstream’s release')
   t.same([...built.match('racks')!.endpoint.pathReleases!], [[1, '6.0']], 'version 2: no release, so 410')
+  const unserved = table([file([entry('sites', { versions: [{ version: 1, summary: 'a' }, { version: 2, summary: 'b' }], defaultVersion: 2, releases: [['6.0', 1]] })])])
+  t.match(unserved.notes, [/routes\/legacy\.json \(sites\): no release of upstream legacy serves version 2, the default: requests for it get 410/], 'a default no release serves is noted')
   t.equal(built.match('snapshots')!.endpoint.pathReleases, null, 'only for path upstreams')
 })
 
@@ -92,7 +94,7 @@ t.test('refused, naming the file, the entry and the key', async (t) => {
     ['an upstream not configured', () => table([file([entry('devices', { upstream: 'nope' })])]), /\[0\] \(devices\)\.upstream: "nope" is not an upstream of api\.json \(configured: inventory, legacy\)/],
     ['the same shape as a built-in entry', () => table([file([entry('snapshots/:snapshotId')])]), /routes\/legacy\.json \(snapshots\/:snapshotId\): serves the same paths as "snapshots\/:id" of the built-in table \(inventory\)/],
     ['the same shape twice', () => table([file([entry('devices')]), file([entry('devices')], 'routes/other.json')]), /serves the same paths as "devices" of routes\//],
-    ['path versioning without a release', () => table([file([entry('devices')])], { legacy: { ...LEGACY.legacy, release: '' } }), /upstream legacy takes path versions, but no release serves version 1/],
+    ['path versioning without a release', () => table([file([entry('devices')])], { legacy: { ...LEGACY.legacy, release: '' } }), /upstream legacy takes path versions, but no release serves any version of it/],
     ['jwt without a signing key', () => table([file([entry('devices')])], { legacy: { ...LEGACY.legacy, identity: { mode: 'jwt' } } }, { canMint: false }), /upstreams\.legacy\.identity\.mode: "jwt" needs the gateway's signing key/],
   ]
   for (const [what, fn, message] of cases) t.match(errorOf(fn), message, what)
