@@ -5,7 +5,8 @@
  */
 import { CONFIG_SCHEMA } from './schema.js'
 import { leaves, type SchemaNode } from './schema-types.js'
-import { configJsonSchema, configValuesYaml } from './helm.js'
+import { chartConfigSchema, configJsonSchema, configValuesYaml, upstreamsJsonSchema } from './helm.js'
+import { SCOPES } from '../manifest.js'
 
 /** Table-cell text: pipes escaped, and `<`/`>` outside code spans so that <endpoint> stays visible. */
 function cell(text: string): string {
@@ -106,7 +107,8 @@ export function generatedFiles(read: (path: string) => string): GeneratedFile[] 
   const values = 'helm/netinv/values.yaml'
   const schema = 'helm/netinv/values.schema.json'
   const json = JSON.parse(read(schema)) as { properties: Record<string, unknown> }
-  json.properties.config = configJsonSchema(CONFIG_SCHEMA)
+  json.properties.config = configJsonSchema(chartConfigSchema(CONFIG_SCHEMA))
+  json.properties.upstreams = upstreamsJsonSchema(CONFIG_SCHEMA, SCOPES)
   return [
     {
       path: ops,
@@ -114,7 +116,7 @@ export function generatedFiles(read: (path: string) => string): GeneratedFile[] 
     },
     {
       path: values,
-      expected: replaceRegion(read(values), VALUES_MARKERS.begin, VALUES_MARKERS.end, configValuesYaml(CONFIG_SCHEMA).join('\n')),
+      expected: replaceRegion(read(values), VALUES_MARKERS.begin, VALUES_MARKERS.end, configValuesYaml(chartConfigSchema(CONFIG_SCHEMA)).join('\n')),
     },
     { path: schema, expected: JSON.stringify(json, null, 2) + '\n' },
   ]
