@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { ConfigError, type Config, type UpstreamConfig } from '../../shared/config/index.js'
 import type { IdentityMode, VersioningMode } from '../../shared/config/upstreams.js'
+import { MIN_INTERNAL_SECRET_LENGTH } from '../../shared/env.js'
 import { headerPolicy, type HeaderPolicy } from './headers.js'
 
 /** The upstream the built-in table's `service: 'inventory'` entries go to. */
@@ -100,7 +101,14 @@ function identityOf(name: string, c: UpstreamConfig['identity'], sources: Upstre
   switch (c.mode) {
     case 'internal': {
       const secret = c.secretFile !== '' ? (sources.readFiles ? readSecretFile(c.secretFile, `${key}.secretFile`) : '') : sources.internalSecret
-      if (secret === undefined) throw new ConfigError(`${key}.mode`, 'is "internal" but INTERNAL_SECRET is not set (nor identity.secretFile)')
+      if (secret === undefined) {
+        if (name === INVENTORY) throw new ConfigError('INTERNAL_SECRET', "must be set for netinv's inventory: the gateway proves with it that a request came through it")
+        throw new ConfigError(`${key}.mode`, 'is "internal" but INTERNAL_SECRET is not set (nor identity.secretFile)')
+      }
+      // INTERNAL_SECRET's own length is checked where the environment is read.
+      if (c.secretFile !== '' && sources.readFiles && secret.length < MIN_INTERNAL_SECRET_LENGTH) {
+        throw new ConfigError(`${key}.secretFile`, `must hold at least ${MIN_INTERNAL_SECRET_LENGTH} characters`)
+      }
       return { mode: 'internal', secret }
     }
     case 'jwt':
