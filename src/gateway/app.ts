@@ -23,7 +23,7 @@ import { VersionGoneError } from './pipeline/version.js'
 import { createForwarder } from './proxy.js'
 import { readRouteFiles } from './routes/files.js'
 import { compileRouteTable, type RouteTable } from './routes/table.js'
-import type { Health } from './upstreams/pool.js'
+import { readinessProbe, readyBody, type Readiness } from './readiness.js'
 import { resolveUpstreams } from './upstreams/settings.js'
 import { GatewayRequest } from './request.js'
 import type { Limiter } from './ratelimit/types.js'
@@ -78,22 +78,7 @@ export interface Gateway {
   close(): Promise<void>
 }
 
-/**
- * The gateway is ready when its database answers, every upstream whose health is required
- * answers its health path, and it is not draining. Redis trouble only degrades it (the
- * in-process limiter keeps every replica serving, so Redis must not take all of them out of the
- * load balancer at once), as does an upstream with `healthRequired: false`.
- */
-export interface Readiness {
-  ok: boolean
-  checks: Record<string, boolean>
-  /** Each upstream's last probe, by name (those without a health path: not probed). */
-  upstreams: Record<string, UpstreamReadiness>
-  /** Checks that failed without failing readiness: "redis", "upstream:<name>". */
-  degraded: string[]
-}
-
-export type UpstreamReadiness = (Health & { required: boolean }) | { probed: false }
+export type { Readiness, UpstreamReadiness } from './readiness.js'
 
 export function createGateway(deps: GatewayDeps): Gateway {
   let config = deps.config
@@ -168,74 +153,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
   }
   const stages = buildStages(stageDeps, log)
 
-  /** Probes every upstream with a health path (over its own connections), keeping the gauges. */
-  async function upstreamsReady(): Promise<Record<string, UpstreamReadiness>> {
-    const out: Record<string, UpstreamReadiness> = {}
-    await Promise.all(
-      [...table.upstreams.values()].map(async (up) => {
-        if (up.healthPath === '') {
-          out[up.name] = { probed: false }
-          return
-        }
-        const health = await forwarder.health(up, Math.min(1000, up.timeoutMs))
-        metrics.upstreamUp(up.name, health.ok)
-        out[up.name] = { ...health, required: up.healthRequired }
-      }),
-    )
-    return out
-  }
-
-  const safe = (p: Promise<boolean>) => p.catch(() => false)
-
-  /** Whether Redis answers (also kept as a gauge); undefined when no Redis is configured. */
-  async function redisUp(): Promise<boolean | undefined> {
-    if (!deps.redisReady) return undefined
-    const up = await safe(deps.redisReady())
-    metrics.redisUp(up)
-    return up
-  }
-
-  /**
-   * The last probe of the dependencies: /readyz calls while it runs, or within `readyReuseMs` of its
-   * answer, share it, so that a flood of /readyz (the public port answers it, unauthenticated)
-   * cannot multiply the queries to the database, Redis and the inventory.
-   */
-  const reuseMs = deps.readyReuseMs ?? 1000
-  /** database, upstreams, redis (undefined: no Redis configured). */
-  type Probed = [boolean, Record<string, UpstreamReadiness>, boolean | undefined]
-  let lastProbe: { settledAt: number | undefined; result: Promise<Probed> } | undefined
-  function probe(): Promise<Probed> {
-    const t = performance.now()
-    if (lastProbe && (lastProbe.settledAt === undefined || t - lastProbe.settledAt < reuseMs)) return lastProbe.result
-    // Never rejects: every part is caught.
-    const entry: NonNullable<typeof lastProbe> = { settledAt: undefined, result: Promise.all([safe(deps.auth.ready()), upstreamsReady(), redisUp()]) }
-    void entry.result.then(() => (entry.settledAt = performance.now()))
-    lastProbe = entry
-    return entry.result
-  }
-
-  async function ready(): Promise<Readiness> {
-    const [database, upstreams, redis] = await probe()
-    const degraded: string[] = []
-    let upstream = true
-    for (const [name, u] of Object.entries(upstreams)) {
-      if (!('ok' in u) || u.ok) continue
-      if (u.required) upstream = false
-      else degraded.push(`upstream:${name}`)
-    }
-    const checks: Record<string, boolean> = { database, upstream, accepting: !draining }
-    const ok = Object.values(checks).every(Boolean)
-    if (redis !== undefined) {
-      checks.redis = redis
-      if (!redis) degraded.push('redis')
-    }
-    return { ok, checks, upstreams, degraded }
-  }
-
-  function readyBody(r: Readiness): Record<string, unknown> {
-    const status = !r.ok ? 'not ready' : r.degraded.length ? 'degraded' : 'ready'
-    return { status, checks: r.checks, upstreams: r.upstreams, ...(r.ok && r.degraded.length ? { degraded: r.degraded } : {}) }
-  }
+  const readiness = readinessProbe({
+    database: () => deps.auth.ready(),
+    upstreams: () => table.upstreams.values(),
+    health: (up, timeoutMs) => forwarder.health(up, timeoutMs),
+    redisReady: deps.redisReady,
+    draining: () => draining,
+    metrics,
+    reuseMs: deps.readyReuseMs,
+  })
 
   function health(path: string, res: ServerResponse): boolean {
     if (path === '/healthz') {
@@ -243,7 +169,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return true
     }
     if (path === '/readyz') {
-      ready().then(
+      readiness.ready().then(
         (r) => sendJson(res, r.ok ? 200 : 503, readyBody(r)),
         () => sendJson(res, 503, { status: 'not ready' }),
       )
@@ -294,7 +220,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
       // The Redis and upstream gauges are taken at scrape time (the upstreams' from the last
       // probe of the dependencies, shared with /readyz).
-      void Promise.all([redisUp(), probe()]).then(() => {
+      void readiness.refresh().then(() => {
         const text = metrics.render()
         res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) })
         res.end(text)
@@ -326,7 +252,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     startDrain() {
       draining = true
     },
-    ready,
+    ready: () => readiness.ready(),
     async close() {
       forwarder.close()
       access.flush()
