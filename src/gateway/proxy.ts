@@ -83,9 +83,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     // ours, see upstreams/paths.ts) is parsed once here and the proxy is called without
     // per-request options and callback whenever possible: http-proxy copies its options and
     // parses a string target on every call that passes either. `buffer: NO_BODY` is the
-    // default; a request with a body passes its own (the size limiter). changeOrigin: the
-    // upstream gets its own name in Host (virtual hosts, TLS); the client's is in X-Forwarded-Host.
-    const proxy = httpProxy.createProxyServer({ target: parseUrl(up.url.origin), agent, xfwd: false, changeOrigin: true, selfHandleResponse: true, buffer: NO_BODY })
+    // default; a request with a body passes its own (the size limiter). The upstream gets its own
+    // name in Host (set with the other headers, see upstreams/headers.ts).
+    const proxy = httpProxy.createProxyServer({ target: parseUrl(up.url.origin), agent, xfwd: false, changeOrigin: false, selfHandleResponse: true, buffer: NO_BODY })
     // http-proxy's first pass sets `content-length: 0` and drops Transfer-Encoding on any DELETE or
     // OPTIONS without a Content-Length, yet the body still streams: a chunked DELETE's body would
     // reach the shared upstream connection unframed, as the start of another request (smuggling).
@@ -168,7 +168,6 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
    */
   function answeredEarly(state: Pending, status: number): void {
     const { req, res } = state.ctx
-    if (!state.hasBody) return
     const proxyReq = state.proxyReq
     if (proxyReq && (status >= 400 || !proxyReq.writableFinished || !req.complete)) proxyReq.shouldKeepAlive = false
     if (!req.complete) closeAfterBody(req, res)
@@ -187,7 +186,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     }
     const status = proxyRes.statusCode ?? 502
     if (state) {
-      answeredEarly(state, status)
+      if (state.hasBody) answeredEarly(state, status)
       if (status === 401 && state.target.identity.mode === 'credential') {
         state.ctx.log.warn({ upstream: state.target.name }, 'the upstream refused the service credential of identity.valueFile')
       }

@@ -21,6 +21,7 @@ const CLIENT_CREDENTIALS = ['authorization', 'x-api-token', 'cookie'] as const
 
 /** Never forwarded as the client sent them (besides the internal prefix and Connection's list). */
 const STRIPPED = [
+  'host',
   'connection',
   'keep-alive',
   'proxy-connection',
@@ -179,7 +180,7 @@ const VERSION_TEXT = Array.from({ length: 10 }, (_, i) => String(i))
  * caller's identity in the upstream's mode (`token`: the minted token of `jwt` mode). Applied to
  * the incoming header object before http-proxy copies it.
  */
-export function upstreamHeaders(ctx: RequestContext, target: { identity: UpstreamIdentity; versioning: string; headers: HeaderPolicy }, token: string | undefined): IncomingHttpHeaders {
+export function upstreamHeaders(ctx: RequestContext, target: { identity: UpstreamIdentity; versioning: string; headers: HeaderPolicy; host: string }, token: string | undefined): IncomingHttpHeaders {
   const incoming = ctx.req.headers
   const hop = connectionListed(headerValue(incoming.connection))
   const strip = target.headers.request
@@ -196,6 +197,8 @@ export function upstreamHeaders(ctx: RequestContext, target: { identity: Upstrea
   out['x-forwarded-proto'] = (trusted && headerValue(incoming['x-forwarded-proto'])) || ('encrypted' in ctx.req.socket ? 'https' : 'http')
   const host = (trusted && headerValue(incoming['x-forwarded-host'])) || incoming.host
   if (host) out['x-forwarded-host'] = host
+  // The upstream's own name (virtual hosts, TLS); the client's is in X-Forwarded-Host.
+  out.host = target.host
   out['x-request-id'] = ctx.requestId
   const version = ctx.apiVersion ?? 1
   if (target.versioning === 'header') out['x-api-version'] = VERSION_TEXT[version] ?? String(version)

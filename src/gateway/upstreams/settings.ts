@@ -36,6 +36,8 @@ export interface UpstreamPool {
 export interface Upstream {
   readonly name: string
   readonly url: URL
+  /** `Host` of the requests it gets: the URL's host (and port). */
+  readonly host: string
   /** The URL's path without its trailing slash ("" for none): it prefixes every forwarded path. */
   readonly base: string
   /** `base` + "/api/": the start of every path but those of `versioning: none`. */
@@ -170,6 +172,7 @@ function resolveOne(name: string, c: UpstreamConfig, config: Readonly<Config>, s
   return {
     name,
     url,
+    host: url.host,
     base,
     apiPrefix: `${base}/api/`,
     versioning: c.versioning,
