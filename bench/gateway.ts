@@ -1,12 +1,17 @@
 /**
- * Gateway hot-path benchmark, one run, one upstream, three ways in:
+ * Gateway hot-path benchmark, one run, one upstream, four ways in:
  *   direct   the upstream itself
  *   bare     a bare http-proxy passthrough with a keep-alive agent (the baseline)
  *   gateway  the full pipeline as `netinv gateway` builds it from the build in dist/: a real API
  *            key verified by the identity module (identity in a throwaway PostgreSQL database),
  *            the Redis rate limiter with a high limit, version headers, access log (serialised
- *            to /dev/null), forwarding
- * All three get the same request (API key and X-API-Version headers). Each server runs in its own
+ *            to /dev/null), forwarding to netinv's inventory (the route GET snapshots, internal
+ *            identity, header versioning)
+ *   external the same gateway process forwarding to an external upstream the way a legacy backend
+ *            is fronted: a route file's endpoint (GET devices), `credential` identity (the
+ *            client's key replaced by a service key from a file) and `path` versioning (the
+ *            request rewritten to /api/v6.0/devices); the same upstream process answers
+ * All four get the same request headers (API key and X-API-Version). Each server runs in its own
  * process. Saturation throughput is measured with a closed loop;
  * added latency with an open loop at half of saturation. The load comes from bench/load.ts (raw
  * keep-alive sockets: a fraction of node:http's CPU per request).
@@ -30,7 +35,8 @@
  * Before and after the run, bench/pauses.ts measures how much the machine itself stops its CPUs:
  * a p99 below that floor cannot be shown on that machine, whatever the server does.
  *
- * Targets: gateway/bare throughput >= 0.85; p99 added by the gateway (vs direct) <= 2 ms.
+ * Targets: gateway/bare throughput >= 0.85, external/bare >= 1.0 as an aim; p99 added by the
+ * gateway (vs direct) <= 2 ms.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer, Agent } from 'node:http'
@@ -38,7 +44,7 @@ import { connect, createServer as createNetServer, type AddressInfo } from 'node
 import { availableParallelism } from 'node:os'
 import { createInterface } from 'node:readline'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closedLoop, openLoop, percentile, type Target } from './load.js'
@@ -116,7 +122,19 @@ async function roleGateway(target: string, redisUrl: string, dbUrl: string): Pro
   const { createLimiter } = (await product('gateway/ratelimit/index.js')) as typeof GatewayRatelimitModule
   const { whenReady } = (await product('gateway/redis.js')) as typeof GatewayRedisModule
   const { startGateway } = (await product('gateway/server.js')) as typeof GatewayServerModule
-  const config = compileConfig({ rateLimit: { perSecond: 1_000_000 } })
+  // The external upstream: the bench's upstream again, fronted as a legacy backend is.
+  const configDir = mkdtempSync(join(tmpdir(), 'netinv-bench-config-'))
+  const serviceKeyFile = join(configDir, 'legacy-service-key')
+  writeFileSync(serviceKeyFile, 'bench-legacy-service-key\n', { mode: 0o600 })
+  mkdirSync(join(configDir, 'routes'))
+  writeFileSync(
+    join(configDir, 'routes', 'legacy.json'),
+    JSON.stringify([{ path: 'devices', methods: { GET: 'read' }, releases: [['6.0', 1]], upstream: 'legacy', description: 'Devices of the external upstream.' }]),
+  )
+  const config = compileConfig({
+    rateLimit: { perSecond: 1_000_000 },
+    upstreams: { legacy: { url: target, versioning: 'path', identity: { mode: 'credential', header: 'X-API-Token', valueFile: serviceKeyFile } } },
+  })
   // The product's default destination (asynchronous, as pino writes to stdout), on /dev/null
   // unless BENCH_ACCESS_LOG names a file to keep it in.
   const dest = process.env.BENCH_ACCESS_LOG ?? '/dev/null'
@@ -145,6 +163,7 @@ async function roleGateway(target: string, redisUrl: string, dbUrl: string): Pro
     auth,
     inventoryUrl: target,
     internalSecret: 'bench-secret-bench-secret-bench-secret',
+    routesDir: join(configDir, 'routes'),
     port: 0,
     host: '127.0.0.1',
     adminPort: 0,
@@ -343,13 +362,14 @@ async function main(): Promise<void> {
     const gw = await startRole(plan?.sut, 'gateway', '--target', target, '--redis', redis, '--db', database?.url ?? '')
     children.push(gw.child)
     const path = '/api/snapshots'
-    // One request for all three: the client's API key and version header reach the upstream
+    // One request for all four: the client's API key and version header reach the upstream
     // through the bare proxy too, as they would through any passthrough.
     const headers = gw.headers
-    const targets: Record<'direct' | 'bare' | 'gateway', Target & { pid: number | undefined }> = {
+    const targets: Record<'direct' | 'bare' | 'gateway' | 'external', Target & { pid: number | undefined }> = {
       direct: { port: up.port, pid: up.child.pid, path, headers },
       bare: { port: bare.port, pid: bare.child.pid, path, headers },
       gateway: { port: gw.port, pid: gw.child.pid, path, headers },
+      external: { port: gw.port, pid: gw.child.pid, path: '/api/devices', headers },
     }
     console.log(`gateway identity store: ${database ? 'PostgreSQL (a throwaway database)' : 'in-process PGlite'}`)
     console.log(`rate limiter: ${redis === 'none' ? 'in-process' : ownRedis ? `Redis, a private redis-server (${redis})` : `Redis at ${redis}`}`)
@@ -389,10 +409,11 @@ async function main(): Promise<void> {
       )
     }
     const ratio = median(rpsOf.gateway!) / median(rpsOf.bare!)
+    const externalRatio = median(rpsOf.external!) / median(rpsOf.bare!)
     const cpuRatio = median(cpuOf.bare!) / median(cpuOf.gateway!)
     // Half of saturation: half the rate the slower of bare and gateway sustains, so that all
     // three run at or below half load and the difference is the added latency, not queueing.
-    const rate = Math.round(Math.min(median(rpsOf.bare!), median(rpsOf.gateway!)) / 2)
+    const rate = Math.round(Math.min(median(rpsOf.bare!), median(rpsOf.gateway!), median(rpsOf.external!)) / 2)
     const lat: Record<string, number[]> = {}
     const p50: Record<string, number[]> = {}
     const servers = [up.child, bare.child, gw.child]
@@ -418,9 +439,10 @@ async function main(): Promise<void> {
     const addedBare = median(lat.bare!) - median(lat.direct!)
     if (plan) console.log(`machine pauses after the run: ${describePauses(await machinePauses(plan.cpus))}`)
     console.log(`throughput ratio gateway/bare: ${ratio.toFixed(3)} (target >= 0.85) ${ratio >= 0.85 ? 'OK' : 'MISSED'}`)
-    console.log(`CPU-per-request ratio bare/gateway: ${cpuRatio.toFixed(3)}`)
+    console.log(`throughput ratio external/bare (credential + path): ${externalRatio.toFixed(3)} (aim >= 1.0) ${externalRatio >= 1 ? 'OK' : 'MISSED'}; inventory route in the same run: ${ratio.toFixed(3)}`)
+    console.log(`CPU-per-request ratio bare/gateway: ${cpuRatio.toFixed(3)}; bare/external: ${(median(cpuOf.bare!) / median(cpuOf.external!)).toFixed(3)}`)
     console.log(`p99 added vs direct: gateway ${added.toFixed(2)} ms (target <= 2 ms) ${added <= 2 ? 'OK' : 'MISSED'}; bare passthrough ${addedBare.toFixed(2)} ms`)
-    console.log(`p99 the pipeline adds over the bare passthrough: ${(added - addedBare).toFixed(2)} ms`)
+    console.log(`p99 the pipeline adds over the bare passthrough: ${(added - addedBare).toFixed(2)} ms (external upstream: ${(median(lat.external!) - median(lat.direct!) - addedBare).toFixed(2)} ms)`)
   } finally {
     for (const c of children) c.kill(process.env.BENCH_PROFILE ? 'SIGINT' : 'SIGKILL')
     if (database) {

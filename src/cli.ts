@@ -3,10 +3,11 @@
  * The one command line of the product.
  *
  *   netinv serve        gateway + inventory in one process (the embedded default)
- *   netinv gateway      the gateway alone (needs INVENTORY_URL, DATABASE_URL)
+ *   netinv gateway      the gateway alone (INVENTORY_URL and/or api.json upstreams; DATABASE_URL)
  *   netinv inventory    the inventory alone (needs INTERNAL_SECRET, DATABASE_URL)
  *   netinv migrate      apply database migrations and exit
  *   netinv docs         regenerate the generated documentation
+ *   netinv api-versions print the API versions document of CONFIG_DIR's route table
  *   netinv user create <username> [--scopes read,write] [--admin]
  *   netinv user passwd <username>
  *   netinv apikey create <username> [--scopes read] [--description text] [--expires-days N]

@@ -3,11 +3,12 @@ import type { Command } from './index.js'
 import { loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
 
 export const gatewayCommand: Command = {
-  summary: 'run the gateway alone (INVENTORY_URL and INTERNAL_SECRET required)',
+  summary: 'run the gateway alone, in front of the inventory at INVENTORY_URL and/or the upstreams of api.json',
   async run() {
     const rt = loadRuntime('gateway')
-    if (!rt.env.inventoryUrl) throw new Error('INVENTORY_URL must be set for a standalone gateway')
-    if (!rt.env.internalSecret) throw new Error('INTERNAL_SECRET must be set for a standalone gateway')
+    if (!rt.env.inventoryUrl && Object.keys(rt.config.upstreams).length === 0) {
+      throw new Error('nothing to forward to: set INVENTORY_URL (netinv\'s inventory) or name upstreams in api.json')
+    }
     const db = await openRuntimeDb(rt)
     const gw = await launchGateway(rt, { db, inventoryUrl: rt.env.inventoryUrl, internalSecret: rt.env.internalSecret, port: rt.env.port })
     onShutdown(rt.log, async () => {

@@ -7,6 +7,7 @@ import { docsCommand } from './docs.js'
 import { userCommand } from './user.js'
 import { apikeyCommand } from './apikey.js'
 import { labCommand } from './lab.js'
+import { apiVersionsCommand } from './api-versions.js'
 
 export interface Command {
   summary: string
@@ -23,4 +24,5 @@ export const commands: Record<string, Command> = {
   user: userCommand,
   apikey: apikeyCommand,
   lab: labCommand,
+  'api-versions': apiVersionsCommand,
 }

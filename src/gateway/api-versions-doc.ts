@@ -1,25 +1,50 @@
 /**
- * docs/api-versions.md, generated from the API manifest (and the versioning defaults of the
- * config schema). A test fails when the committed file is stale; regenerate with
- * `npx tsx -e "import('./src/gateway/api-versions-doc.ts').then((m) => m.writeApiVersionsDoc())"`.
+ * docs/api-versions.md, generated from a route table: by default the built-in one (netinv's own
+ * endpoints, with its inventory) under the default configuration, which `npm run docs` writes and a
+ * test keeps current; `netinv api-versions` prints it for the table a deployment's CONFIG_DIR
+ * gives (api.json `upstreams` and the route files), so operators can publish what their gateway
+ * serves.
  */
-import { compileConfig } from '../shared/config/index.js'
-import { ENDPOINTS, versionForRelease, type Endpoint } from '../shared/manifest.js'
+import { join } from 'node:path'
+import { compileConfig, loadConfig, type Config } from '../shared/config/index.js'
+import { ENDPOINTS, versionForRelease } from '../shared/manifest.js'
 import { PRODUCT_VERSION, RELEASE_VERSION, advertisedRelease } from '../shared/product.js'
+import { readRouteFiles } from './routes/files.js'
+import { BUILT_IN, compileRouteTable, type Route, type RouteTable } from './routes/table.js'
+import { INVENTORY, resolveUpstreams, type Upstream } from './upstreams/settings.js'
 
 export const API_VERSIONS_DOC_PATH = 'docs/api-versions.md'
+
+/** Stands for INVENTORY_URL where a table is only described. */
+const SOME_INVENTORY = 'http://inventory.invalid'
+
+/**
+ * The route table a gateway would serve with `config` and the route files of `routesDir`, for
+ * describing it: no secret or certificate is read. `withInventory`: as if INVENTORY_URL were set
+ * (or `netinv serve` ran it).
+ */
+export function describedTable(config: Readonly<Config>, routesDir: string | undefined, withInventory: boolean): RouteTable {
+  const upstreams = resolveUpstreams(config, { inventoryUrl: withInventory ? SOME_INVENTORY : undefined, internalSecret: '', readFiles: false })
+  return compileRouteTable({ builtIn: ENDPOINTS, files: routesDir === undefined ? [] : readRouteFiles(routesDir), upstreams, canMintTokens: true })
+}
+
+/** The table of a CONFIG_DIR (api.json and routes/), as `netinv gateway` would load it. */
+export function tableOfConfigDir(configDir: string, withInventory: boolean): { config: Readonly<Config>; table: RouteTable } {
+  const { config } = loadConfig(configDir)
+  return { config, table: describedTable(config, join(configDir, 'routes'), withInventory) }
+}
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 }
 
-function methods(e: Endpoint): string {
+function methods(e: Route): string {
   return Object.entries(e.methods)
     .map(([m, access]) => `${m} (${access})`)
     .join(', ')
 }
 
-function versions(e: Endpoint): string {
+function versions(e: Route): string {
   return e.versions
     .map((v) => {
       const dep = v.deprecated ? ` — deprecated, sunset ${v.deprecated.sunset ?? 'not set'}` : ''
@@ -28,7 +53,7 @@ function versions(e: Endpoint): string {
     .join('<br>')
 }
 
-function releases(e: Endpoint): string {
+function releases(e: Route): string {
   if (!e.releases || e.releases.length === 0) return 'all: 1'
   return e.releases
     .map(([first, v], i) => {
@@ -40,11 +65,35 @@ function releases(e: Endpoint): string {
     .join('<br>')
 }
 
+/** Who answers, and how an upstream that takes path versions is addressed. */
+function answeredBy(e: Route): string {
+  if (!e.target) return 'gateway'
+  if (!e.pathReleases) return e.target.name
+  const sent = [...e.pathReleases].map(([v, release]) => `${v} → /api/v${release}/`)
+  return `${e.target.name} (${sent.join(', ') || 'no version served'})`
+}
+
+const VERSIONING: Record<Upstream['versioning'], string> = {
+  header: '`/api/<endpoint>` + `X-API-Version`',
+  path: '`/api/v<major>.<minor>/<endpoint>`',
+  original: '`/api/v1/<endpoint>`',
+  none: 'the endpoint path, no version',
+}
+
+function upstreamRows(table: RouteTable): string[] {
+  const rows = [...table.upstreams.values()].map((u) => {
+    const where = u.name === INVENTORY ? "netinv's inventory" : 'route files'
+    const health = u.healthPath === '' ? 'not probed' : `\`${u.healthPath}\`${u.healthRequired ? '' : ' (reported only)'}`
+    return `| \`${u.name}\` | ${where} | ${cell(VERSIONING[u.versioning])} | ${u.identity.mode} | ${cell(health)} |`
+  })
+  return ['| Upstream | Endpoints from | Told the version by | Identity | Health |', '|---|---|---|---|---|', ...rows]
+}
+
 /** The advertised apiVersion that lets both 5.x and 6.x SDKs in. */
 export const LEGACY_API_VERSION = 'v5.0'
 
 /** "Older clients": which apiVersion serves which client generation, and the one recipe. */
-function olderClients(defaults: ReturnType<typeof compileConfig>['versioning']): string[] {
+function olderClients(defaults: Readonly<Config>['versioning']): string[] {
   const release = LEGACY_API_VERSION.slice(1)
   const token = ENDPOINTS.find((e) => e.path === 'auth/token')!
   const recipe = { versioning: { apiVersion: LEGACY_API_VERSION, generations: { path: { deprecated: true, sunset: '2027-12-31T00:00:00Z', enforce: false } } } }
@@ -87,13 +136,18 @@ function olderClients(defaults: ReturnType<typeof compileConfig>['versioning']):
   ]
 }
 
-export function renderApiVersions(): string {
-  const defaults = compileConfig({}).versioning
-  const path = defaults.generations.path
+export function renderApiVersions(table: RouteTable = describedTable(compileConfig({}), undefined, true), config: Readonly<Config> = compileConfig({})): string {
+  const { generations, oldestRelease } = config.versioning
+  const path = generations.path
+  const original = generations.original
+  const policy = (p: typeof path) => (p.deprecated ? `sunset ${p.sunset ?? 'not set'}${p.enforce ? ', 410 at and after it' : ''}` : 'not deprecated')
+  const fromFiles = table.listed.some((r) => r.source !== BUILT_IN)
   const lines = [
     '# API versions',
     '',
-    '<!-- Generated from src/shared/manifest.ts by src/gateway/api-versions-doc.ts; do not edit by hand. -->',
+    fromFiles
+      ? '<!-- Generated by `netinv api-versions` from the built-in route table (src/shared/manifest.ts), api.json and the route files. -->'
+      : '<!-- Generated from src/shared/manifest.ts by src/gateway/api-versions-doc.ts; do not edit by hand. -->',
     '',
     `Product version ${PRODUCT_VERSION}. Every response carries \`X-API-Versions-Supported\`, \`X-API-Version-Used\``,
     'and `X-Product-Version`. A deprecated version adds `Deprecation: true` and `Sunset` (RFC 3339).',
@@ -102,18 +156,24 @@ export function renderApiVersions(): string {
     '',
     '## Address generations',
     '',
-    '| Generation | Shape | Endpoint version | Deprecation (defaults, `versioning.generations` in api.json) |',
+    '| Generation | Shape | Endpoint version | Deprecation (`versioning.generations` in api.json) |',
     '|---|---|---|---|',
     '| header (current) | `/api/<endpoint>` + `X-API-Version` | the header, else the endpoint default | none |',
-    '| original | `/api/v1/<endpoint>` | 1 | ' + (defaults.generations.original.deprecated ? `sunset ${defaults.generations.original.sunset}` : 'not deprecated') + ' |',
-    `| path (deprecated) | \`/api/v<major>.<minor>/<endpoint>\` | the version that release used (column "Path generation") | sunset ${path.sunset}${path.enforce ? ', 410 at and after it' : ''}; releases above ${PRODUCT_VERSION.slice(1)} or below ${defaults.oldestRelease} get 410 |`,
+    `| original | \`/api/v1/<endpoint>\` | 1 | ${policy(original)} |`,
+    `| path (deprecated) | \`/api/v<major>.<minor>/<endpoint>\` | the version that release used (column "Path generation") | ${policy(path)}; releases above ${PRODUCT_VERSION.slice(1)} or below ${oldestRelease} get 410 |`,
     '',
-    ...olderClients(defaults),
+    ...olderClients(compileConfig({}).versioning),
+    '## Upstreams',
+    '',
+    'Where the gateway forwards, and how each upstream is told the endpoint version and the caller.',
+    '',
+    ...upstreamRows(table),
+    '',
     '## Endpoints',
     '',
-    '| Endpoint | Service | Methods (access) | Versions | Path generation: release → version |',
+    '| Endpoint | Answered by | Methods (access) | Versions | Path generation: release → version |',
     '|---|---|---|---|---|',
-    ...ENDPOINTS.map((e) => `| \`${e.path}\` | ${e.service} | ${cell(methods(e))} | ${cell(versions(e))} | ${cell(releases(e))} |`),
+    ...table.listed.map((e) => `| \`${e.path}\` | ${cell(answeredBy(e))} | ${cell(methods(e))} | ${cell(versions(e))} | ${cell(releases(e))} |`),
     '',
   ]
   return lines.join('\n')

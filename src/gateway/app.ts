@@ -2,12 +2,13 @@
  * The gateway as request handlers (public and admin), built from injected dependencies; the
  * server module listens. Every public request runs the pipeline of pipeline/stages.ts.
  */
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { Config } from '../shared/config/index.js'
 import { ApiError, toErrorResponse } from '../shared/errors.js'
+import { ENDPOINTS } from '../shared/manifest.js'
 import type { Maybe } from '../shared/maybe.js'
-import { sendJson } from '../shared/http/index.js'
+import { closeAfterBody, sendJson } from '../shared/http/index.js'
 import type { AuthService } from './auth/types.js'
 import { handlerKey, type LocalHandler, type RequestContext } from './context.js'
 import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/index.js'
@@ -20,6 +21,10 @@ import { runStages } from './pipeline/runner.js'
 import { buildStages } from './pipeline/stages.js'
 import { VersionGoneError } from './pipeline/version.js'
 import { createForwarder } from './proxy.js'
+import { readRouteFiles } from './routes/files.js'
+import { compileRouteTable, type RouteTable } from './routes/table.js'
+import { readinessProbe, readyBody, type Readiness } from './readiness.js'
+import { resolveUpstreams } from './upstreams/settings.js'
 import { GatewayRequest } from './request.js'
 import type { Limiter } from './ratelimit/types.js'
 
@@ -28,9 +33,16 @@ export interface GatewayDeps {
   log: Logger
   auth: AuthService
   limiter: Limiter
-  /** Base URL of the inventory service. */
-  inventoryUrl: string
-  internalSecret: string
+  /**
+   * Base URL of netinv's inventory: the upstream "inventory" that the built-in table's inventory
+   * endpoints go to, unless api.json `upstreams.inventory.url` names another. Absent (and not in
+   * api.json): the gateway serves no inventory endpoints.
+   */
+  inventoryUrl?: string | undefined
+  /** The shared secret of `internal` identity (INTERNAL_SECRET). */
+  internalSecret?: string | undefined
+  /** CONFIG_DIR/routes: operators' route files (none when absent). */
+  routesDir?: string | undefined
   /** Wall clock in ms (sunsets, rate windows); injected in tests. */
   now?: () => number
   metrics?: GatewayMetrics
@@ -51,7 +63,13 @@ export interface Gateway {
    */
   answerTimeout(res: ServerResponse): boolean
   config(): Readonly<Config>
-  /** Applies a new (validated) configuration to the following requests. */
+  /** The route table in service. */
+  routes(): RouteTable
+  /**
+   * Applies a new (validated) configuration, with the route files as they are now, to the
+   * following requests: a new route table is compiled and swapped in whole. Throws (and keeps
+   * the running configuration and table) when the table cannot be compiled.
+   */
   setConfig(config: Readonly<Config>): void
   metrics: GatewayMetrics
   /** From now on /readyz answers 503 (the listener's drain closes connections: server.ts). */
@@ -60,17 +78,7 @@ export interface Gateway {
   close(): Promise<void>
 }
 
-/**
- * The gateway is ready when its database and the inventory answer and it is not draining.
- * Redis trouble only degrades it: the in-process limiter keeps every replica serving, so Redis
- * must not take all of them out of the load balancer at once.
- */
-export interface Readiness {
-  ok: boolean
-  checks: Record<string, boolean>
-  /** Checks that failed without failing readiness (today: redis). */
-  degraded: string[]
-}
+export type { Readiness, UpstreamReadiness } from './readiness.js'
 
 export function createGateway(deps: GatewayDeps): Gateway {
   let config = deps.config
@@ -93,10 +101,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
       res.destroy()
       return
     }
-    // Answered before its body arrived whole: the rest of it would have to be read and thrown
-    // away before the connection could carry another request (for ever, from a client that
-    // dribbles it), so the connection ends with this answer.
-    if (!req.complete) res.setHeader('connection', 'close')
+    // Answered before its body arrived whole: the connection ends with this answer, after
+    // reading the rest of the body within a bound (a lingering close), so that the client,
+    // still sending, reads the answer instead of a reset.
+    closeAfterBody(req, res)
     applyResponseHeaders(ctx)
     if (err instanceof VersionGoneError) {
       ctx.log.debug({ code: err.code }, 'request rejected')
@@ -114,16 +122,28 @@ export function createGateway(deps: GatewayDeps): Gateway {
     sendJson(res, status, body, headers)
   }
 
-  const forwarder = createForwarder({
-    target: deps.inventoryUrl,
-    internalSecret: deps.internalSecret,
-    config: () => config,
-    metrics,
-    sendError: sendGatewayError,
-  })
+  const forwarder = createForwarder({ config: () => config, metrics, tokens: deps.auth.upstreamTokens, sendError: sendGatewayError })
+
+  /** The route table of a configuration: the built-in table and the route files, bound to its upstreams. */
+  function compile(next: Readonly<Config>): RouteTable {
+    const upstreams = resolveUpstreams(next, { inventoryUrl: deps.inventoryUrl, internalSecret: deps.internalSecret, readFiles: true })
+    const files = deps.routesDir === undefined ? [] : readRouteFiles(deps.routesDir)
+    return compileRouteTable({ builtIn: ENDPOINTS, files, upstreams, canMintTokens: deps.auth.upstreamTokens !== undefined })
+  }
+
+  function putInService(next: RouteTable): void {
+    forwarder.adopt(next.upstreams.values())
+    table = next
+    for (const note of next.notes) log.info(note)
+  }
+
+  let table: RouteTable = compile(config)
+  putInService(table)
+
   const handlers = new Map<string, LocalHandler>([...metaHandlers(() => config), ...deps.auth.handlers])
   const stageDeps: StageDeps = {
     config: () => config,
+    routes: () => table,
     now,
     auth: deps.auth,
     limiter: deps.limiter,
@@ -133,63 +153,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
   }
   const stages = buildStages(stageDeps, log)
 
-  async function upstreamReady(): Promise<boolean> {
-    return new Promise((resolve) => {
-      const req = httpRequest(new URL('/readyz', deps.inventoryUrl), { method: 'GET', timeout: 1000 }, (res) => {
-        res.resume()
-        resolve(res.statusCode === 200)
-      })
-      req.on('timeout', () => req.destroy(new Error('timeout')))
-      req.on('error', () => resolve(false))
-      req.end()
-    })
-  }
-
-  const safe = (p: Promise<boolean>) => p.catch(() => false)
-
-  /** Whether Redis answers (also kept as a gauge); undefined when no Redis is configured. */
-  async function redisUp(): Promise<boolean | undefined> {
-    if (!deps.redisReady) return undefined
-    const up = await safe(deps.redisReady())
-    metrics.redisUp(up)
-    return up
-  }
-
-  /**
-   * The last probe of the dependencies: /readyz calls while it runs, or within `readyReuseMs` of its
-   * answer, share it, so that a flood of /readyz (the public port answers it, unauthenticated)
-   * cannot multiply the queries to the database, Redis and the inventory.
-   */
-  const reuseMs = deps.readyReuseMs ?? 1000
-  /** database, upstream, redis (undefined: no Redis configured). */
-  type Probed = [boolean, boolean, boolean | undefined]
-  let lastProbe: { settledAt: number | undefined; result: Promise<Probed> } | undefined
-  function probe(): Promise<Probed> {
-    const t = performance.now()
-    if (lastProbe && (lastProbe.settledAt === undefined || t - lastProbe.settledAt < reuseMs)) return lastProbe.result
-    // Never rejects: every part is caught.
-    const entry: NonNullable<typeof lastProbe> = { settledAt: undefined, result: Promise.all([safe(deps.auth.ready()), safe(upstreamReady()), redisUp()]) }
-    void entry.result.then(() => (entry.settledAt = performance.now()))
-    lastProbe = entry
-    return entry.result
-  }
-
-  async function ready(): Promise<Readiness> {
-    const [database, upstream, redis] = await probe()
-    const checks: Record<string, boolean> = { database, upstream, accepting: !draining }
-    const ok = Object.values(checks).every(Boolean)
-    const degraded: string[] = []
-    if (redis !== undefined) {
-      checks.redis = redis
-      if (!redis) degraded.push('redis')
-    }
-    return { ok, checks, degraded }
-  }
-
-  function readyBody(r: Readiness): Record<string, unknown> {
-    if (!r.ok) return { status: 'not ready', checks: r.checks }
-    return r.degraded.length ? { status: 'degraded', checks: r.checks, degraded: r.degraded } : { status: 'ready', checks: r.checks }
-  }
+  const readiness = readinessProbe({
+    database: () => deps.auth.ready(),
+    upstreams: () => table.upstreams.values(),
+    health: (up, timeoutMs) => forwarder.health(up, timeoutMs),
+    redisReady: deps.redisReady,
+    draining: () => draining,
+    metrics,
+    reuseMs: deps.readyReuseMs,
+  })
 
   function health(path: string, res: ServerResponse): boolean {
     if (path === '/healthz') {
@@ -197,7 +169,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return true
     }
     if (path === '/readyz') {
-      ready().then(
+      readiness.ready().then(
         (r) => sendJson(res, r.ok ? 200 : 503, readyBody(r)),
         () => sendJson(res, 503, { status: 'not ready' }),
       )
@@ -246,8 +218,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const path = (req.url ?? '/').split('?')[0]!
     if (health(path, res)) return
     if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
-      // The Redis gauge is taken at scrape time.
-      void redisUp().then(() => {
+      // The Redis and upstream gauges are taken at scrape time (the upstreams' from the last
+      // probe of the dependencies, shared with /readyz).
+      void readiness.refresh().then(() => {
         const text = metrics.render()
         res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) })
         res.end(text)
@@ -269,14 +242,17 @@ export function createGateway(deps: GatewayDeps): Gateway {
     handleAdmin,
     answerTimeout,
     config: () => config,
+    routes: () => table,
     setConfig(next) {
+      const compiled = compile(next)
+      putInService(compiled)
       config = next
     },
     metrics,
     startDrain() {
       draining = true
     },
-    ready,
+    ready: () => readiness.ready(),
     async close() {
       forwarder.close()
       access.flush()

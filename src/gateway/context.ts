@@ -4,9 +4,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
-import type { Endpoint, Method } from '../shared/manifest.js'
+import type { Method } from '../shared/manifest.js'
 import type { Principal } from '../shared/principal.js'
 import type { RateDecision } from './ratelimit/types.js'
+import type { Route } from './routes/table.js'
 
 /** Address generation of the request (spec, "Address shape"). */
 export type Generation = 'header' | 'original' | 'path'
@@ -30,7 +31,8 @@ export interface RequestContext {
   generation?: Generation
   /** For the path generation: "major.minor" of the version segment. */
   release?: string
-  endpoint?: Endpoint
+  /** The route table's entry: the endpoint and the upstream that answers it. */
+  endpoint?: Route
   /** Endpoint path relative to the generation prefix, e.g. "snapshots/123/lock". */
   endpointPath?: string
   params?: Record<string, string>

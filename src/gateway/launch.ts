@@ -2,6 +2,7 @@
  * Start-up of the gateway shared by `netinv gateway` and `netinv serve`: rate limiter (Redis or
  * in-process), identity module, listeners, config reload, and the matching shutdown.
  */
+import { join } from 'node:path'
 import type { Db } from '../shared/db/index.js'
 import type { Runtime } from '../commands/runtime.js'
 import { createAuthService } from './auth/index.js'
@@ -14,8 +15,9 @@ import { startGateway, type RunningGateway } from './server.js'
 
 export interface GatewayLaunch {
   db: Db
-  inventoryUrl: string
-  internalSecret: string
+  /** netinv's inventory (the upstream "inventory"); absent: only api.json `upstreams`. */
+  inventoryUrl?: string | undefined
+  internalSecret?: string | undefined
   port: number
   host?: string
 }
@@ -54,6 +56,7 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
     metrics,
     inventoryUrl: options.inventoryUrl,
     internalSecret: options.internalSecret,
+    routesDir: join(rt.env.configDir, 'routes'),
     port: options.port,
     host: options.host ?? rt.env.host,
     adminPort: rt.env.adminPort ?? rt.config.server.adminPort,
@@ -63,9 +66,10 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
   const watch = watchConfig({
     configDir: rt.env.configDir,
     log: rt.log,
+    // The new route table is compiled first: a configuration it refuses is not applied at all.
     apply: (c) => {
-      current = c
       running.gateway.setConfig(c)
+      current = c
     },
   })
   return {

@@ -1,8 +1,9 @@
 /**
  * The gateway's Prometheus metrics, hand-written (text exposition format 0.0.4): requests by
- * endpoint, method and status; a latency histogram by endpoint; rate-limit rejections; upstream
- * errors; client errors at the connection level; Redis fallbacks of the rate limiter and whether
- * Redis is up.
+ * upstream, endpoint, method and status; a latency histogram by upstream and endpoint; rate-limit
+ * rejections; upstream errors and health by upstream; client errors at the connection level;
+ * Redis fallbacks of the rate limiter and whether Redis is up. The upstream of a request the
+ * gateway answers itself (its own endpoints, a path no route matches) is "gateway".
  */
 const BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const
 
@@ -18,9 +19,11 @@ interface Histogram {
 }
 
 export interface GatewayMetrics {
-  observeRequest(endpoint: string, method: string, status: number, seconds: number): void
+  observeRequest(endpoint: string, method: string, status: number, seconds: number, upstream: string): void
   rateLimited(endpoint: string): void
-  upstreamError(kind: UpstreamErrorKind): void
+  upstreamError(kind: UpstreamErrorKind, upstream: string): void
+  /** Whether an upstream's health path answered its last probe. */
+  upstreamUp(upstream: string, up: boolean): void
   redisFallback(): void
   clientError(kind: ClientErrorKind): void
   /** Whether Redis answered its last check (rendered once set: Redis is configured). */
@@ -39,11 +42,12 @@ function labels(pairs: Record<string, string>): string {
 }
 
 export function createMetrics(): GatewayMetrics {
-  /** Request counts by endpoint, method and status: nested, so that counting builds no key string. */
-  const requests = new Map<string, Map<string, Map<number, number>>>()
-  const latency = new Map<string, Histogram>()
+  /** Request counts by upstream, endpoint, method and status: nested, so that counting builds no key string. */
+  const requests = new Map<string, Map<string, Map<string, Map<number, number>>>>()
+  const latency = new Map<string, Map<string, Histogram>>()
   const limited = new Map<string, number>()
-  const upstream = new Map<UpstreamErrorKind, number>()
+  const upstreamErrors = new Map<string, Map<UpstreamErrorKind, number>>()
+  const upstreamHealth = new Map<string, boolean>()
   const clients = new Map<ClientErrorKind, number>()
   let fallbacks = 0
   let redis: boolean | undefined
@@ -53,16 +57,20 @@ export function createMetrics(): GatewayMetrics {
   }
 
   return {
-    observeRequest(endpoint, method, status, seconds) {
-      let byMethod = requests.get(endpoint)
-      if (!byMethod) requests.set(endpoint, (byMethod = new Map()))
+    observeRequest(endpoint, method, status, seconds, upstream) {
+      let byEndpoint = requests.get(upstream)
+      if (!byEndpoint) requests.set(upstream, (byEndpoint = new Map()))
+      let byMethod = byEndpoint.get(endpoint)
+      if (!byMethod) byEndpoint.set(endpoint, (byMethod = new Map()))
       let byStatus = byMethod.get(method)
       if (!byStatus) byMethod.set(method, (byStatus = new Map()))
       inc(byStatus, status)
-      let h = latency.get(endpoint)
+      let histograms = latency.get(upstream)
+      if (!histograms) latency.set(upstream, (histograms = new Map()))
+      let h = histograms.get(endpoint)
       if (!h) {
         h = { counts: BUCKETS_SECONDS.map(() => 0), sum: 0, count: 0 }
-        latency.set(endpoint, h)
+        histograms.set(endpoint, h)
       }
       for (let i = 0; i < BUCKETS_SECONDS.length; i++) if (seconds <= BUCKETS_SECONDS[i]!) h.counts[i]!++
       h.sum += seconds
@@ -71,8 +79,13 @@ export function createMetrics(): GatewayMetrics {
     rateLimited(endpoint) {
       inc(limited, endpoint)
     },
-    upstreamError(kind) {
-      inc(upstream, kind)
+    upstreamError(kind, upstream) {
+      let byKind = upstreamErrors.get(upstream)
+      if (!byKind) upstreamErrors.set(upstream, (byKind = new Map()))
+      inc(byKind, kind)
+    },
+    upstreamUp(upstream, up) {
+      upstreamHealth.set(upstream, up)
     },
     redisFallback() {
       fallbacks++
@@ -87,27 +100,38 @@ export function createMetrics(): GatewayMetrics {
       const out: string[] = []
       out.push('# HELP netinv_gateway_requests_total Requests answered by the gateway.')
       out.push('# TYPE netinv_gateway_requests_total counter')
-      for (const [endpoint, byMethod] of requests) {
-        for (const [method, byStatus] of byMethod) {
-          for (const [status, n] of byStatus) out.push(`netinv_gateway_requests_total${labels({ endpoint, method, status: String(status) })} ${n}`)
+      for (const [upstream, byEndpoint] of requests) {
+        for (const [endpoint, byMethod] of byEndpoint) {
+          for (const [method, byStatus] of byMethod) {
+            for (const [status, n] of byStatus) out.push(`netinv_gateway_requests_total${labels({ upstream, endpoint, method, status: String(status) })} ${n}`)
+          }
         }
       }
       out.push('# HELP netinv_gateway_request_duration_seconds Time from arrival to the end of the response.')
       out.push('# TYPE netinv_gateway_request_duration_seconds histogram')
-      for (const [endpoint, h] of latency) {
-        BUCKETS_SECONDS.forEach((le, i) => {
-          out.push(`netinv_gateway_request_duration_seconds_bucket${labels({ endpoint, le: String(le) })} ${h.counts[i]}`)
-        })
-        out.push(`netinv_gateway_request_duration_seconds_bucket${labels({ endpoint, le: '+Inf' })} ${h.count}`)
-        out.push(`netinv_gateway_request_duration_seconds_sum${labels({ endpoint })} ${h.sum}`)
-        out.push(`netinv_gateway_request_duration_seconds_count${labels({ endpoint })} ${h.count}`)
+      for (const [upstream, histograms] of latency) {
+        for (const [endpoint, h] of histograms) {
+          BUCKETS_SECONDS.forEach((le, i) => {
+            out.push(`netinv_gateway_request_duration_seconds_bucket${labels({ upstream, endpoint, le: String(le) })} ${h.counts[i]}`)
+          })
+          out.push(`netinv_gateway_request_duration_seconds_bucket${labels({ upstream, endpoint, le: '+Inf' })} ${h.count}`)
+          out.push(`netinv_gateway_request_duration_seconds_sum${labels({ upstream, endpoint })} ${h.sum}`)
+          out.push(`netinv_gateway_request_duration_seconds_count${labels({ upstream, endpoint })} ${h.count}`)
+        }
       }
       out.push('# HELP netinv_gateway_rate_limited_total Requests over a rate limit: answered 429, or let through in shadow mode.')
       out.push('# TYPE netinv_gateway_rate_limited_total counter')
       for (const [endpoint, n] of limited) out.push(`netinv_gateway_rate_limited_total${labels({ endpoint })} ${n}`)
-      out.push('# HELP netinv_gateway_upstream_errors_total Forwarding failures by kind.')
+      out.push('# HELP netinv_gateway_upstream_errors_total Forwarding failures by upstream and kind.')
       out.push('# TYPE netinv_gateway_upstream_errors_total counter')
-      for (const [kind, n] of upstream) out.push(`netinv_gateway_upstream_errors_total${labels({ kind })} ${n}`)
+      for (const [upstream, byKind] of upstreamErrors) {
+        for (const [kind, n] of byKind) out.push(`netinv_gateway_upstream_errors_total${labels({ upstream, kind })} ${n}`)
+      }
+      if (upstreamHealth.size > 0) {
+        out.push('# HELP netinv_gateway_upstream_up Whether the upstream\'s health path answered 2xx at the last probe (upstreams with a health path only).')
+        out.push('# TYPE netinv_gateway_upstream_up gauge')
+        for (const [upstream, up] of upstreamHealth) out.push(`netinv_gateway_upstream_up${labels({ upstream })} ${up ? 1 : 0}`)
+      }
       out.push('# HELP netinv_gateway_client_errors_total Connections refused or cut for what the client sent or failed to do: malformed requests, header and body timeouts, clients that stopped reading.')
       out.push('# TYPE netinv_gateway_client_errors_total counter')
       for (const [kind, n] of clients) out.push(`netinv_gateway_client_errors_total${labels({ kind })} ${n}`)

@@ -4,16 +4,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
-import type { Endpoint } from '../shared/manifest.js'
 import type { Principal } from '../shared/principal.js'
 import type { Generation, RequestContext } from './context.js'
 import type { RateDecision } from './ratelimit/types.js'
+import type { Route } from './routes/table.js'
 
 export class GatewayRequest implements RequestContext {
   requestId = ''
   generation: Generation | undefined = undefined
   release: string | undefined = undefined
-  endpoint: Endpoint | undefined = undefined
+  endpoint: Route | undefined = undefined
   endpointPath: string | undefined = undefined
   params: Record<string, string> | undefined = undefined
   apiVersion: number | undefined = undefined

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { ApiError } from '../shared/errors.js'
-import { Router, sendError, sendJson } from '../shared/http/index.js'
+import { Router, closeAfterBody, sendError, sendJson } from '../shared/http/index.js'
 import { INTERNAL_HEADER, decodeInternal, decodePrincipal, safeEqual } from '../shared/principal.js'
 import { RELEASE_VERSION } from '../shared/product.js'
 import { assertRoutesMatchManifest, servedEndpoint } from './manifest.js'
@@ -71,6 +71,10 @@ export async function createInventoryApp(options: InventoryOptions): Promise<Inv
         }
         await handler(ctx, match, req, res)
       } catch (err) {
+        // Refused before its body was read whole (an upload whose first line is wrong): the rest
+        // is read and thrown away within a bound, and the connection closes after the answer,
+        // so that the next request on it never starts in the middle of this one's body.
+        closeAfterBody(req, res)
         sendError(res, err, log)
       }
     })()

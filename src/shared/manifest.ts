@@ -1,11 +1,15 @@
 /**
- * The API manifest: the one source of truth for every endpoint the product serves.
+ * The API manifest: the built-in route table, every endpoint netinv itself serves.
  * Per endpoint: which service answers it, the methods and the scope each needs, the versions it
  * supports, its default version, deprecated versions with their sunset, and which endpoint version
  * each product release used in the path-versioned generation.
  *
- * The gateway routes, versions and authorizes with it; a test checks the inventory's routes against
- * it; docs/api-versions.md is generated from it.
+ * The gateway loads it through the same code as the route files operators add for their own
+ * backends (`CONFIG_DIR/routes/<upstream>.json`, entries of the same shape with `upstream`
+ * instead of `service`; see src/gateway/routes/), and routes, versions and authorizes with the
+ * table it compiles from both; a test checks the inventory's routes against it;
+ * docs/api-versions.md is generated from it. Order does not matter: the most specific pattern
+ * wins (see compareSpecificity).
  */
 export const SCOPES = ['read', 'settings', 'team', 'write'] as const
 export type Scope = (typeof SCOPES)[number]
@@ -30,7 +34,13 @@ export interface EndpointVersion {
 export interface Endpoint {
   /** Stable id, also the path pattern relative to /api/<generation>/ (`:name` = one segment, `*` = rest). */
   path: string
-  service: 'gateway' | 'inventory'
+  /**
+   * Built-in table: `gateway` (answered by the gateway's own handlers) or `inventory` (netinv's
+   * inventory, the upstream named "inventory").
+   */
+  service?: 'gateway' | 'inventory'
+  /** Route files: the upstream (a name of api.json `upstreams`) that answers. */
+  upstream?: string
   methods: Partial<Record<Method, Access>>
   versions: readonly EndpointVersion[]
   defaultVersion: number
@@ -41,6 +51,8 @@ export interface Endpoint {
   releases?: ReadonlyArray<readonly [string, number]>
   /** Also reachable under /api/v1/ by this v4-era camelCase path. */
   legacyAliases?: readonly string[]
+  /** Takes a file upload: its body may be as large as `server.uploadLimitBytes` (else `bodyLimitBytes`). */
+  upload?: boolean
   description: string
 }
 
@@ -50,7 +62,7 @@ function endpoint(e: Omit<Endpoint, 'versions' | 'defaultVersion'> & Partial<Pic
   return { versions: V1, defaultVersion: 1, ...e }
 }
 
-/** Ordered: the first matching pattern wins, so specific paths come before wildcards. */
+/** In any order: the most specific matching pattern wins (compareSpecificity). */
 export const ENDPOINTS: readonly Endpoint[] = [
   // ── public meta ──────────────────────────────────────────────────────────────
   endpoint({ path: 'version', service: 'gateway', methods: { GET: 'public' }, description: 'API and release version (used by SDKs at start-up).' }),
@@ -96,7 +108,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
 
   // ── snapshots and discovery ──────────────────────────────────────────────────
   endpoint({ path: 'snapshots', service: 'inventory', methods: { GET: 'read', POST: 'write' }, description: 'List snapshots (bare array) or start a discovery.' }),
-  endpoint({ path: 'snapshots/upload', service: 'inventory', methods: { POST: 'write' }, description: 'Import a snapshot file (netinv-snapshot line-oriented JSON).' }),
+  endpoint({ path: 'snapshots/upload', service: 'inventory', methods: { POST: 'write' }, upload: true, description: 'Import a snapshot file (netinv-snapshot line-oriented JSON).' }),
   endpoint({ path: 'snapshots/:id', service: 'inventory', methods: { GET: 'read', PATCH: 'write', DELETE: 'write' }, description: 'Read, rename/annotate or delete a snapshot.' }),
   endpoint({ path: 'snapshots/:id/lock', service: 'inventory', methods: { POST: 'write' }, description: 'Lock a snapshot.' }),
   endpoint({ path: 'snapshots/:id/unlock', service: 'inventory', methods: { POST: 'write' }, description: 'Unlock a snapshot.' }),
@@ -176,9 +188,42 @@ export function matchPattern(pattern: string, path: string): EndpointMatch['para
   return si === s.length ? params : null
 }
 
-/** Finds the endpoint for a path relative to the generation prefix (no leading slash). */
+/** How specific a segment is: a literal before a parameter before a wildcard. */
+function segmentRank(segment: string): number {
+  if (segment === '*') return 2
+  return segment.charCodeAt(0) === 58 /* : */ ? 1 : 0
+}
+
+/**
+ * The order in which patterns are tried, most specific first: segment by segment, a literal
+ * before a `:parameter` before a `*`, and a pattern before every pattern it is a prefix of
+ * (`tables/*\/description` before `tables/*`). 0 means the two have the same shape (equal up
+ * to parameter names): they would serve the same paths, which a route table refuses.
+ */
+export function compareSpecificity(a: string, b: string): number {
+  const as = a.split('/')
+  const bs = b.split('/')
+  for (let i = 0; i < Math.max(as.length, bs.length); i++) {
+    if (i >= as.length) return 1
+    if (i >= bs.length) return -1
+    const ra = segmentRank(as[i]!)
+    const rb = segmentRank(bs[i]!)
+    if (ra !== rb) return ra - rb
+    if (ra === 0 && as[i] !== bs[i]) return as[i]! < bs[i]! ? -1 : 1
+  }
+  return 0
+}
+
+/** Endpoints in the order they are tried, most specific first. */
+export function bySpecificity<T extends { path: string }>(endpoints: readonly T[]): T[] {
+  return [...endpoints].sort((a, b) => compareSpecificity(a.path, b.path))
+}
+
+const TRY_ORDER = bySpecificity(ENDPOINTS)
+
+/** Finds the built-in endpoint for a path relative to the generation prefix (no leading slash). */
 export function matchEndpoint(path: string): EndpointMatch | null {
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of TRY_ORDER) {
     const params = matchPattern(endpoint.path, path)
     if (params) {
       const { '*': rest, ...named } = params
@@ -212,6 +257,19 @@ export function versionForRelease(endpoint: Endpoint, release: string): number {
 }
 
 export { compareRelease }
+
+/**
+ * The reverse of `releases`: the newest release listed for an endpoint version, or undefined
+ * when no listed release used it. The "0.0" of a first pair ("every release before the next")
+ * names no real release and is never chosen.
+ */
+export function releaseForVersion(endpoint: Endpoint, version: number): string | undefined {
+  let chosen: string | undefined
+  for (const [first, v] of endpoint.releases ?? []) {
+    if (v === version && first !== '0.0' && (chosen === undefined || compareRelease(first, chosen) > 0)) chosen = first
+  }
+  return chosen
+}
 
 /** Methods an endpoint allows, for the `Allow` header of a 405. */
 export function allowedMethods(endpoint: Endpoint): Method[] {

@@ -39,9 +39,12 @@ export function tempDirs(t: Teardown): { dataDir: string; configDir: string } {
 
 export interface Served {
   url: string
+  adminUrl: string
   child: ChildProcess
   /** Everything the process wrote to stderr so far. */
   stderr(): string
+  /** Everything the process wrote to stdout so far (its JSON log lines). */
+  stdout(): string
   /** Resolves with the exit code once the process has exited. */
   exited: Promise<number | null>
 }
@@ -50,15 +53,22 @@ export interface Served {
  * Starts `node --import tsx src/cli.ts serve` with `env` (on top of PATH and HOME only, so the
  * developer's own environment never leaks in) on free ports and waits until /healthz answers.
  */
-export async function serve(t: Teardown, env: Record<string, string>): Promise<Served> {
-  const port = await freePort()
+export function serve(t: Teardown, env: Record<string, string>): Promise<Served> {
+  return start(t, 'serve', env)
+}
+
+/** Starts `netinv <command>` (serve or gateway) the same way; `port`: a public port chosen before. */
+export async function start(t: Teardown, command: 'serve' | 'gateway', env: Record<string, string>, port?: number): Promise<Served> {
+  port ??= await freePort()
   const adminPort = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env, PORT: String(port), ADMIN_PORT: String(adminPort) },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
   let err = ''
+  let out = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk))
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
@@ -67,8 +77,8 @@ export async function serve(t: Teardown, env: Record<string, string>): Promise<S
   let dead = false
   void exited.then(() => (dead = true))
   for (let i = 0; ; i++) {
-    if (dead) throw new Error(`netinv serve exited before it was healthy:\n${err}`)
-    if (i > 600) throw new Error(`netinv serve not healthy after 60 s:\n${err}`)
+    if (dead) throw new Error(`netinv ${command} exited before it was healthy:\n${err}${out}`)
+    if (i > 600) throw new Error(`netinv ${command} not healthy after 60 s:\n${err}${out}`)
     const ok = await fetch(`${url}/healthz`).then(
       (r) => r.ok,
       () => false,
@@ -76,7 +86,7 @@ export async function serve(t: Teardown, env: Record<string, string>): Promise<S
     if (ok) break
     await new Promise((r) => setTimeout(r, 100))
   }
-  return { url, child, stderr: () => err, exited }
+  return { url, adminUrl: `http://127.0.0.1:${adminPort}`, child, stderr: () => err, stdout: () => out, exited }
 }
 
 /** Sends SIGTERM and resolves with the exit code. */

@@ -87,7 +87,10 @@ export interface StackOptions {
   auth?: AuthService
   limiter?: Limiter
   now?: () => number
-  upstreamUrl?: string
+  /** netinv's inventory (default: an echo upstream); null: none. */
+  upstreamUrl?: string | null
+  /** Route files of other upstreams (api.json `upstreams` in `config`). */
+  routesDir?: string
   log?: ReturnType<typeof createLogger>
   redisReady?: () => Promise<boolean>
   /** Default 0 here: tests change a dependency and look at /readyz at once. */
@@ -98,7 +101,7 @@ export interface StackOptions {
 export async function startTestGateway(t: Teardown, options: StackOptions = {}): Promise<RunningGateway & { config: Readonly<Config> }> {
   const config = compileConfig(options.config ?? {})
   const now = options.now ?? Date.now
-  const upstreamUrl = options.upstreamUrl ?? (await startUpstream(t)).url
+  const upstreamUrl = options.upstreamUrl === null ? undefined : (options.upstreamUrl ?? (await startUpstream(t)).url)
   const gw = await startGateway({
     config,
     log: options.log ?? createLogger({ level: 'silent' }),
@@ -106,6 +109,7 @@ export async function startTestGateway(t: Teardown, options: StackOptions = {}):
     limiter: options.limiter ?? createMemoryLimiter({ now }),
     inventoryUrl: upstreamUrl,
     internalSecret: SECRET,
+    ...(options.routesDir ? { routesDir: options.routesDir } : {}),
     now,
     port: 0,
     host: '127.0.0.1',

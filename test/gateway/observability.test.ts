@@ -35,23 +35,25 @@ t.test('/metrics on the admin port; /healthz and /readyz', async (t) => {
   const metrics = await fetch(`${gw.adminUrl}/metrics`)
   t.match(metrics.headers.get('content-type'), /^text\/plain; version=0\.0\.4/)
   const text = await metrics.text()
-  t.match(text, /netinv_gateway_requests_total\{endpoint="snapshots",method="GET",status="200"\} 1/)
-  t.match(text, /netinv_gateway_requests_total\{endpoint="snapshots",method="GET",status="401"\} 1/)
-  t.match(text, /netinv_gateway_request_duration_seconds_count\{endpoint="snapshots"\} 2/)
-  t.match(text, /netinv_gateway_request_duration_seconds_bucket\{endpoint="snapshots",le="\+Inf"\} 2/)
+  t.match(text, /netinv_gateway_requests_total\{upstream="inventory",endpoint="snapshots",method="GET",status="200"\} 1/)
+  t.match(text, /netinv_gateway_requests_total\{upstream="inventory",endpoint="snapshots",method="GET",status="401"\} 1/)
+  t.match(text, /netinv_gateway_request_duration_seconds_count\{upstream="inventory",endpoint="snapshots"\} 2/)
+  t.match(text, /netinv_gateway_request_duration_seconds_bucket\{upstream="inventory",endpoint="snapshots",le="\+Inf"\} 2/)
+  t.match(text, /netinv_gateway_upstream_up\{upstream="inventory"\} 1\n/, 'the inventory\'s health, probed at scrape time')
   t.match(text, /netinv_gateway_ratelimit_redis_fallbacks_total 0/)
   t.equal((await send(gw.url, '/metrics')).status, 404, 'not on the public port')
 
   t.same((await send(gw.url, '/healthz')).json(), { status: 'ok' })
   const ready = await send(gw.adminUrl, '/readyz')
   t.equal(ready.status, 200)
-  t.same(ready.json(), { status: 'ready', checks: { database: true, upstream: true, accepting: true, redis: true } })
+  const inventory = { ok: true, status: 200, required: true }
+  t.same(ready.json(), { status: 'ready', checks: { database: true, upstream: true, accepting: true, redis: true }, upstreams: { inventory } })
   t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_ratelimit_redis_up 1\n/)
   // Redis down: the in-process limiter serves, so the replica stays ready, reported as degraded.
   redisUp = false
   const degraded = await send(gw.url, '/readyz')
   t.equal(degraded.status, 200)
-  t.same(degraded.json(), { status: 'degraded', checks: { database: true, upstream: true, accepting: true, redis: false }, degraded: ['redis'] })
+  t.same(degraded.json(), { status: 'degraded', checks: { database: true, upstream: true, accepting: true, redis: false }, upstreams: { inventory }, degraded: ['redis'] })
   t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_ratelimit_redis_up 0\n/)
 })
 
@@ -62,7 +64,7 @@ t.test('/readyz fails when the database or the inventory fails, whatever Redis s
   databaseUp = false
   const down = await send(gw.url, '/readyz')
   t.equal(down.status, 503)
-  t.same(down.json(), { status: 'not ready', checks: { database: false, upstream: true, accepting: true, redis: false } })
+  t.same(down.json(), { status: 'not ready', checks: { database: false, upstream: true, accepting: true, redis: false }, upstreams: { inventory: { ok: true, status: 200, required: true } } })
 })
 
 t.test('a flood of /readyz shares the probes of the dependencies', async (t) => {

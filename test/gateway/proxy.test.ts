@@ -1,6 +1,6 @@
 import t from 'tap'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
-import { connectionListed, internalValue, responseHeaderList } from '../../src/gateway/proxy.js'
+import { connectionListed, internalValue, responseHeaderList } from '../../src/gateway/upstreams/headers.js'
 import { decodeInternal, decodePrincipal, encodeInternal } from '../../src/shared/principal.js'
 import { KEYS, READER, SECRET, apiKeyAuth, memoryLog, send, startTestGateway, startUpstream } from './helpers.js'
 
@@ -100,7 +100,7 @@ t.test('upstream down: fast 502 in our body, version headers kept', async (t) =>
   t.equal(r.status, 502)
   t.same(r.json(), { code: 'API_UPSTREAM_UNAVAILABLE', message: 'The inventory service is unavailable' })
   t.equal(r.headers['x-api-version-used'], '1')
-  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_upstream_errors_total\{kind="unavailable"\} 1/)
+  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_upstream_errors_total\{upstream="inventory",kind="unavailable"\} 1/)
 })
 
 t.test('slow upstream: 504 at the configured timeout', async (t) => {
@@ -161,7 +161,7 @@ t.test('requests waiting for a free upstream connection: 504 at their own timeou
   // Were a waiting request's timeout counted from when it got a connection, each would reach
   // the upstream once the one before it timed out (three requests there).
   t.ok(received >= 1 && received < 3, `the requests that timed out while waiting never reached the upstream (${received} did)`)
-  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_upstream_errors_total\{kind="timeout"\} 3/)
+  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_upstream_errors_total\{upstream="inventory",kind="timeout"\} 3/)
 })
 
 t.test('an upstream that stalls in the middle of its answer: the client connection is cut at the timeout', async (t) => {
@@ -171,7 +171,7 @@ t.test('an upstream that stalls in the middle of its answer: the client connecti
   })
   const gw = await startTestGateway(t, { upstreamUrl: up.url, config: { upstream: { timeoutMs: 200 } } })
   t.equal(await howItEnds(gw.url), 'cut', 'the client learns the answer is incomplete')
-  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_upstream_errors_total\{kind="timeout"\} 1/)
+  t.match(await (await fetch(`${gw.adminUrl}/metrics`)).text(), /netinv_gateway_upstream_errors_total\{upstream="inventory",kind="timeout"\} 1/)
 })
 
 t.test('a client that goes away releases the upstream request (no leaked sockets)', async (t) => {
@@ -349,7 +349,7 @@ t.test('a request without a body reaches the upstream without one', async (t) =>
   ])
 })
 
-t.test('response headers: hop-by-hop ones and those the Connection header names are dropped, an upstream header replaces ours', async (t) => {
+t.test('response headers: hop-by-hop ones and those the Connection header names are dropped; ours win, but the upstream’s Deprecation stays and the stricter Sunset wins', async (t) => {
   const upstream = {
     rawHeaders: [
       'Content-Type', 'application/json',
@@ -360,18 +360,25 @@ t.test('response headers: hop-by-hop ones and those the Connection header names 
       'Set-Cookie', 'a=1',
       'Set-Cookie', 'b=2',
       'X-Request-Id', 'from-upstream',
+      'X-API-Version-Used', '6.0',
+      'Deprecation', '@1767225600',
+      'Sunset', 'Thu, 31 Dec 2026 00:00:00 GMT',
       'Date', 'Sun, 22 Nov 2026 20:00:00 GMT',
     ],
   } as unknown as IncomingMessage
-  const ours = { 'x-request-id': 'from-gateway', 'x-api-version-used': '1' }
+  const ours = { 'x-request-id': 'from-gateway', 'x-api-version-used': '1', deprecation: 'true', sunset: '2027-06-30T00:00:00Z' }
   t.same(responseHeaderList(upstream, ours), [
     'Content-Type', 'application/json',
     'Set-Cookie', 'a=1',
     'Set-Cookie', 'b=2',
-    'X-Request-Id', 'from-upstream',
     'Date', 'Sun, 22 Nov 2026 20:00:00 GMT',
+    'x-request-id', 'from-gateway',
     'x-api-version-used', '1',
+    'deprecation', '@1767225600',
+    'sunset', 'Thu, 31 Dec 2026 00:00:00 GMT',
   ])
+  const later = { rawHeaders: ['Sunset', 'Thu, 31 Dec 2099 00:00:00 GMT'] } as unknown as IncomingMessage
+  t.same(responseHeaderList(later, { sunset: '2027-06-30T00:00:00Z' }), ['sunset', '2027-06-30T00:00:00Z'], 'the gateway’s earlier sunset wins')
   t.same(responseHeaderList({ rawHeaders: ['Content-Length', '2'] } as unknown as IncomingMessage), ['Content-Length', '2'], 'without headers of ours')
 })
 

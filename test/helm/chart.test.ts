@@ -5,8 +5,14 @@
  * from the gateway only, graceful shutdown that outlasts the product's own grace period.
  */
 import t from 'tap'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { compileConfig } from '../../src/shared/config/index.js'
-import { CHART, EXAMPLES, find, helm, render, type Manifest } from './helm.js'
+import { ENDPOINTS } from '../../src/shared/manifest.js'
+import { parseRouteFile } from '../../src/gateway/routes/files.js'
+import { compileRouteTable } from '../../src/gateway/routes/table.js'
+import { resolveUpstreams } from '../../src/gateway/upstreams/settings.js'
+import { CHART, EXAMPLES, find, helm, parseManifests, render, type Manifest } from './helm.js'
 
 interface Container {
   name: string
@@ -23,7 +29,12 @@ interface PodSpec {
   containers: Container[]
   initContainers?: Container[]
   securityContext?: Record<string, unknown> & { seccompProfile?: { type: string } }
-  volumes?: Array<{ name: string; emptyDir?: unknown; configMap?: { name: string; defaultMode?: number } }>
+  volumes?: Array<{
+    name: string
+    emptyDir?: unknown
+    configMap?: { name: string; defaultMode?: number; items?: Array<{ key: string; path: string }> }
+    secret?: { secretName: string; items?: Array<{ key: string; path: string }> }
+  }>
   terminationGracePeriodSeconds?: number
   automountServiceAccountToken?: boolean
 }
@@ -45,7 +56,7 @@ for (const [label, files] of CASES) {
     const lint = await helm(['lint', CHART, '--strict', ...files.flatMap((f) => ['-f', `${CHART}/${f}`])])
     t.ok(lint.ok, `helm lint passes\n${lint.stdout}${lint.stderr}`)
     const ms = await render(files)
-    t.ok(ms.length > 5, 'renders manifests')
+    t.ok(ms.length > 3, 'renders manifests')
     for (const m of ms) t.ok(m.apiVersion && m.kind && m.metadata?.name, `${m.kind}/${m.metadata?.name} is a Kubernetes object`)
 
     for (const w of workloads(ms)) {
@@ -73,7 +84,8 @@ for (const [label, files] of CASES) {
     }
 
     // The product's own containers: scratch volumes, api.json 0644, health endpoints.
-    for (const suffix of ['-gateway', '-inventory']) {
+    const rendered = (suffix: string) => ms.some((m) => m.kind === 'Deployment' && m.metadata.name.endsWith(suffix))
+    for (const suffix of ['-gateway', '-inventory'].filter(rendered)) {
       const d = find(ms, 'Deployment', suffix)
       const pod = podSpec(d)
       const c = pod.containers[0]!
@@ -102,26 +114,31 @@ for (const [label, files] of CASES) {
       t.ok(grace > preStop + config2.server.shutdownGraceMs / 1000, `${suffix}: grace period outlasts preStop + shutdown grace`)
     }
 
-    const gw = podSpec(find(ms, 'Deployment', '-gateway')).containers[0]!
-    t.same(gw.args, ['gateway'])
-    const gwEnv = new Map((gw.env ?? []).map((e) => [e.name, e.value]))
-    t.match(gwEnv.get('INVENTORY_URL'), /^http:\/\/netinv-inventory:\d+$/, 'gateway finds the inventory Service')
-    t.ok(gwEnv.has('JWT_PRIVATE_KEY_FILE') && gwEnv.has('JWT_PREVIOUS_PUBLIC_KEYS_DIR'), 'gateway signing key files')
-    t.same(podSpec(find(ms, 'Deployment', '-inventory')).containers[0]!.args, ['inventory'])
-
-    const inventorySvc = find(ms, 'Service', '-inventory')
-    t.equal((inventorySvc.spec as { type: string }).type, 'ClusterIP', 'inventory is internal')
-
-    const np = find(ms, 'NetworkPolicy', '-inventory').spec as {
-      podSelector: { matchLabels: Record<string, string> }
-      ingress: Array<{ from: Array<{ podSelector: { matchLabels: Record<string, string> } }> }>
+    if (rendered('-gateway')) {
+      const gw = podSpec(find(ms, 'Deployment', '-gateway')).containers[0]!
+      t.same(gw.args, ['gateway'])
+      const gwEnv = new Map((gw.env ?? []).map((e) => [e.name, e.value]))
+      if (rendered('-inventory')) t.match(gwEnv.get('INVENTORY_URL'), /^http:\/\/netinv-inventory:\d+$/, 'gateway finds the inventory Service')
+      else t.notOk(gwEnv.has('INVENTORY_URL'), 'no inventory, no INVENTORY_URL')
+      t.ok(gwEnv.has('JWT_PRIVATE_KEY_FILE') && gwEnv.has('JWT_PREVIOUS_PUBLIC_KEYS_DIR'), 'gateway signing key files')
     }
-    t.equal(np.podSelector.matchLabels['app.kubernetes.io/component'], 'inventory')
-    t.same(
-      np.ingress.flatMap((r) => r.from.map((f) => f.podSelector.matchLabels['app.kubernetes.io/component'])),
-      ['gateway'],
-      'only the gateway may reach the inventory',
-    )
+    if (rendered('-inventory')) {
+      t.same(podSpec(find(ms, 'Deployment', '-inventory')).containers[0]!.args, ['inventory'])
+      const inventorySvc = find(ms, 'Service', '-inventory')
+      t.equal((inventorySvc.spec as { type: string }).type, 'ClusterIP', 'inventory is internal')
+      const np = find(ms, 'NetworkPolicy', '-inventory').spec as {
+        podSelector: { matchLabels: Record<string, string> }
+        ingress: Array<{ from: Array<{ podSelector: { matchLabels: Record<string, string> } }> }>
+      }
+      t.equal(np.podSelector.matchLabels['app.kubernetes.io/component'], 'inventory')
+      t.same(
+        np.ingress.flatMap((r) => r.from.map((f) => f.podSelector.matchLabels['app.kubernetes.io/component'])),
+        ['gateway'],
+        'only the gateway may reach the inventory',
+      )
+    } else {
+      t.notOk(ms.some((m) => m.metadata.name.endsWith('-inventory')), 'inventory.enabled false: nothing of the inventory')
+    }
 
     const job = find(ms, 'Job', '-migrate')
     t.match(job.metadata.annotations?.['helm.sh/hook'], /pre-upgrade/, 'migrations run as a hook before upgrades')
@@ -231,3 +248,98 @@ for (const [label, files] of CASES) {
     }
   })
 }
+
+/** The container of a workload by name. */
+function container(m: Manifest, name?: string): Container & { ports?: Array<{ name: string; containerPort: number }> } {
+  const pod = podSpec(m)
+  const c = name === undefined ? pod.containers[0] : pod.containers.find((x) => x.name === name)
+  if (!c) throw new Error(`${m.metadata.name} has no container ${name}`)
+  return c
+}
+
+/** What the product would load from the rendered ConfigMap: api.json and the route files, as a route table. */
+function loadedTable(ms: Manifest[], mounts: { items?: Array<{ key: string; path: string }> }) {
+  const data = find(ms, 'ConfigMap', '-config').data!
+  const config = compileConfig(JSON.parse(data['api.json']!))
+  const files = (mounts.items ?? []).filter((i) => i.path.startsWith('routes/')).map((i) => parseRouteFile(i.path, data[i.key]!, 'json'))
+  const upstreams = resolveUpstreams(config, { readFiles: false })
+  return { config, table: compileRouteTable({ builtIn: ENDPOINTS, files, upstreams, canMintTokens: true }) }
+}
+
+t.test('gateway-only example: the gateway alone in front of an existing Service', async (t) => {
+  const ms = await render(['examples/gateway-only.yaml'])
+  t.notOk(ms.some((m) => m.metadata.name.endsWith('-inventory')), 'no inventory Deployment, Service or NetworkPolicy')
+  const gateway = find(ms, 'Deployment', '-gateway')
+  const pod = podSpec(gateway)
+  const configVolume = pod.volumes!.find((v) => v.name === 'config')!.configMap!
+  t.same(configVolume.items, [
+    { key: 'api.json', path: 'api.json' },
+    { key: 'routes.legacy.json', path: 'routes/legacy.json' },
+  ], 'api.json and the route file, at the paths the gateway reads')
+  const { config, table } = loadedTable(ms, configVolume)
+  t.same(Object.keys(config.upstreams), ['legacy'])
+  t.equal(table.match('devices/d1')?.endpoint.upstream, 'legacy', 'the route file loads into the product’s table')
+  t.equal(table.match('anything/else')?.endpoint.path, '*', 'with its catch-all')
+  t.notOk(table.routes.some((r) => r.upstream === 'inventory'), 'no endpoint goes to an inventory of netinv’s own')
+  t.equal(pod.volumes!.find((v) => v.name === 'upstream-legacy')?.secret?.secretName, 'legacy-api-token', 'the service key’s Secret')
+  const mount = container(gateway).volumeMounts!.find((m) => m.name === 'upstream-legacy')!
+  t.ok(config.upstreams.legacy!.identity.valueFile.startsWith(`${mount.mountPath}/`), 'identity.valueFile is inside its mount')
+  t.notOk(ms.some((m) => m.kind === 'Secret' && m.metadata.name === 'legacy-api-token'), 'the chart never holds the backend’s key')
+})
+
+t.test('sidecar recipe: the chart renders what the sidecar reads, the example Deployment carries the gateway container', async (t) => {
+  const ms = await render(['examples/sidecar/values.yaml'])
+  t.same(ms.map((m) => m.kind).sort(), ['ConfigMap', 'Job', 'Secret', 'ServiceAccount'], 'no gateway or inventory workload of the chart’s own')
+  const [deployment, service] = parseManifests(readFileSync(join(CHART, 'examples/sidecar/legacy-deployment.yaml'), 'utf8'))
+  const sidecar = container(deployment!, 'netinv-gateway')
+  const backend = container(deployment!, 'legacy-api')
+  // The same container as the chart's own gateway, rendered from the same values.
+  const reference = container(find(await render(['examples/sidecar/values.yaml'], ['gateway.enabled=true']), 'Deployment', '-gateway'))
+  t.same(sidecar.args, reference.args)
+  const names = (c: Container) => (c.env ?? []).map((e) => e.name).filter((n) => n !== 'INTERNAL_SECRET').sort()
+  t.same(names(sidecar), names(reference), 'the environment the product reads')
+  const env = new Map((sidecar.env ?? []).map((e) => [e.name, e.value]))
+  t.same((sidecar.volumeMounts ?? []).map((m) => m.mountPath).sort(), (reference.volumeMounts ?? []).map((m) => m.mountPath).sort(), 'the same files at the same paths')
+  t.equal(sidecar.livenessProbe?.httpGet?.path, '/healthz')
+  t.equal(sidecar.readinessProbe?.httpGet?.path, '/readyz')
+  t.same(sidecar.securityContext, reference.securityContext, 'the same restrictive security context')
+  // Every object the pod refers to: rendered by the chart, or the backend key named in the values.
+  const pod = podSpec(deployment!)
+  const chartSecret = find(ms, 'Secret', '-secrets')
+  for (const v of pod.volumes!) {
+    if (v.configMap) {
+      const cm = find(ms, 'ConfigMap', v.configMap.name)
+      for (const item of v.configMap.items ?? []) t.ok(cm.data?.[item.key] !== undefined, `ConfigMap ${v.configMap.name} has ${item.key}`)
+    }
+    if (v.secret?.secretName === chartSecret.metadata.name) for (const item of v.secret.items ?? []) t.ok(chartSecret.stringData?.[item.key] !== undefined, `Secret has ${item.key}`)
+    else if (v.secret) t.equal(v.secret.secretName, 'legacy-api-token', 'the backend’s own key, named in upstreams.legacy.secret')
+  }
+  for (const e of (sidecar.env ?? []) as Array<{ valueFrom?: { secretKeyRef?: { name: string; key: string } } }>) {
+    const ref = e.valueFrom?.secretKeyRef
+    if (ref) t.equal(ref.name, chartSecret.metadata.name)
+  }
+  // The gateway reaches the backend on loopback, and is the pod's door.
+  const { config, table } = loadedTable(ms, pod.volumes!.find((v) => v.name === 'netinv-config')!.configMap!)
+  const upstream = new URL(config.upstreams.legacy!.url)
+  t.equal(upstream.hostname, '127.0.0.1')
+  t.equal(Number(upstream.port), backend.ports?.find((p) => p.name === 'legacy')?.containerPort, 'the backend container’s port')
+  t.equal(Number(env.get('PORT')), sidecar.ports?.find((p) => p.name === 'http')?.containerPort)
+  t.equal((service!.spec as { ports: Array<{ targetPort: string }> }).ports[0]!.targetPort, 'http', 'the Service sends clients to the gateway')
+  t.ok(table.match('devices'), 'the route file loads')
+  t.ok(pod.terminationGracePeriodSeconds! > 5 + config.server.shutdownGraceMs / 1000, 'the pod’s grace outlasts the gateway’s drain')
+})
+
+t.test('values that cannot work are refused at render time', async (t) => {
+  const cases: Array<[string[], RegExp]> = [
+    [['inventory.enabled=false'], /nothing to forward to: name the backends in upstreams/],
+    [['upstreams.legacy.url=http://legacy:8080'], /upstreams\.legacy has no routes/],
+    [['upstreams.inventory.url=http://x:1'], /upstreams\.inventory is netinv's own inventory/],
+  ]
+  for (const [set, message] of cases) {
+    const r = await helm(['template', 'netinv', CHART, ...set.flatMap((s) => ['--set', s])])
+    t.notOk(r.ok, set.join(' '))
+    t.match(r.stderr, message)
+  }
+  const bad = await helm(['template', 'netinv', CHART, '-f', `${CHART}/examples/gateway-only.yaml`, '--set', 'upstreams.legacy.versioning=sideways'])
+  t.notOk(bad.ok, 'the schema refuses a versioning mode the product does not know')
+})

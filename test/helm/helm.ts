@@ -126,4 +126,4 @@ export function find(manifests: Manifest[], kind: string, nameSuffix: string): M
 }
 
 /** The example value files of the chart. */
-export const EXAMPLES = ['examples/minimal.yaml', 'examples/production.yaml', 'examples/legacy-clients.yaml']
+export const EXAMPLES = ['examples/minimal.yaml', 'examples/production.yaml', 'examples/legacy-clients.yaml', 'examples/gateway-only.yaml', 'examples/sidecar/values.yaml']

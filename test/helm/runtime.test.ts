@@ -10,9 +10,10 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { freshPostgres, REDIS_URL } from '../helpers/db.js'
 import { find, render, type Manifest } from './helm.js'
+import { DEVICES, startLegacyBackend } from '../e2e/legacy-backend.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -29,7 +30,7 @@ interface Container {
 interface Volume {
   name: string
   configMap?: { name: string; defaultMode?: number; items?: Array<{ key: string; path: string }> }
-  secret?: { defaultMode?: number; items?: Array<{ key: string; path: string }> }
+  secret?: { secretName: string; defaultMode?: number; items?: Array<{ key: string; path: string }> }
   emptyDir?: unknown
 }
 
@@ -44,28 +45,34 @@ function freePort(): Promise<number> {
   })
 }
 
-/** Lays out a pod's volumes under `dir` and returns its first container's process environment. */
-function materialise(ms: Manifest[], workload: Manifest, dir: string, overrides: Record<string, string>) {
+/**
+ * Lays out a pod's volumes under `dir` (a ConfigMap's keys at their projected paths; Secrets the
+ * chart does not make from `external`) and returns its first container's process environment.
+ */
+function materialise(ms: Manifest[], workload: Manifest, dir: string, overrides: Record<string, string>, external: Record<string, Record<string, string>> = {}) {
   const pod = (workload.spec as { template: { spec: { containers: Container[]; volumes: Volume[] } } }).template.spec
   const container = pod.containers[0]!
   const secret = ms.find((m) => m.kind === 'Secret')?.stringData ?? {}
-  const paths = new Map<string, string>()
+  const paths = new Map<string, string>(container.volumeMounts.map((m) => [m.mountPath, join(dir, m.name)]))
+  // Files that name a mounted path (api.json's identity.valueFile, say) name the local one.
+  const localised = (text: string) => [...paths].reduce((t, [mounted, local]) => t.split(`"${mounted}/`).join(`"${local}/`), text)
   for (const mount of container.volumeMounts) {
-    const local = join(dir, mount.name)
+    const local = paths.get(mount.mountPath)!
     mkdirSync(local, { recursive: true })
-    paths.set(mount.mountPath, local)
     const volume = pod.volumes.find((v) => v.name === mount.name)!
+    const place = (path: string, text: string, mode: number) => {
+      mkdirSync(dirname(join(local, path)), { recursive: true })
+      writeFileSync(join(local, path), text)
+      chmodSync(join(local, path), mode)
+    }
     if (volume.configMap) {
       const data = ms.find((m) => m.kind === 'ConfigMap' && m.metadata.name === volume.configMap!.name)!.data ?? {}
-      for (const [key, text] of Object.entries(data)) {
-        writeFileSync(join(local, key), text)
-        chmodSync(join(local, key), volume.configMap.defaultMode ?? 0o644)
-      }
+      const items = volume.configMap.items ?? Object.keys(data).map((key) => ({ key, path: key }))
+      for (const item of items) place(item.path, localised(data[item.key]!), volume.configMap.defaultMode ?? 0o644)
     } else if (volume.secret) {
-      for (const item of volume.secret.items ?? []) {
-        writeFileSync(join(local, item.path), secret[item.key] ?? '')
-        chmodSync(join(local, item.path), volume.secret.defaultMode ?? 0o644)
-      }
+      const own = external[volume.secret.secretName]
+      const items = volume.secret.items ?? Object.keys(own ?? {}).map((key) => ({ key, path: key }))
+      for (const item of items) place(item.path, (own ?? secret)[item.key] ?? '', volume.secret.defaultMode ?? 0o644)
     }
   }
   const env: Record<string, string> = { PATH: process.env.PATH ?? '' }
@@ -153,4 +160,33 @@ t.test('the legacy-clients example runs: migrate, inventory and gateway as the c
     t.same(records.filter((r) => r.level >= 50), [], `${name}: no errors logged`)
     t.notOk(records.some((r) => /api\.json not found/.test(r.msg)), `${name}: found the mounted api.json`)
   }
+})
+
+t.test('the gateway-only example runs: migrate, then the gateway alone in front of a legacy backend', async (t) => {
+  const { url } = await freshPostgres(t)
+  const serviceKey = 'chart-legacy-service-key'
+  const backend = await startLegacyBackend(t, (req) => req.headers['x-api-token'] === serviceKey)
+  const ms = await render(['examples/gateway-only.yaml'], [`postgresql.url=${url}`, 'postgresql.bundled.enabled=false', `redis.url=${REDIS_URL}`, 'redis.bundled.enabled=false', `upstreams.legacy.url=${backend.url}`, 'secrets.adminPassword=chart-admin-password'])
+  const dir = mkdtempSync(join(tmpdir(), 'netinv-chart-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const quiet = { LOG_LEVEL: 'warn' }
+  const job = materialise(ms, find(ms, 'Job', '-migrate'), join(dir, 'migrate'), quiet)
+  const migrate = start(job.args, job.env)
+  t.equal(await migrate.exited, 0, `netinv migrate succeeds\n${migrate.output()}`)
+
+  const gatewayPort = await freePort()
+  const gw = materialise(ms, find(ms, 'Deployment', '-gateway'), join(dir, 'gateway'), { ...quiet, PORT: String(gatewayPort), ADMIN_PORT: '0' }, { 'legacy-api-token': { token: serviceKey } })
+  t.notOk('INVENTORY_URL' in gw.env)
+  const gateway = start(gw.args, gw.env)
+  t.teardown(() => void gateway.child.kill('SIGKILL'))
+  t.equal(await waitFor(`http://127.0.0.1:${gatewayPort}/readyz`, gateway), 200, `gateway ready (database, the backend's health path)\n${gateway.output()}`)
+  const basic = `Basic ${Buffer.from('admin:chart-admin-password').toString('base64')}`
+  const devices = await fetch(`http://127.0.0.1:${gatewayPort}/api/devices`, { headers: { authorization: basic } })
+  t.equal(devices.status, 200, 'a header-generation client reaches the backend')
+  t.same(await devices.json(), DEVICES)
+  t.equal(backend.seen.at(-1)?.url, '/api/v6.0/devices', 'in its own path version')
+  t.equal(backend.seen.at(-1)?.headers['x-api-token'], serviceKey, 'with the key from the mounted Secret')
+  t.equal((await fetch(`http://127.0.0.1:${gatewayPort}/api/snapshots`, { headers: { authorization: basic } })).status, 404, 'no inventory endpoints')
+  gateway.child.kill('SIGTERM')
+  t.equal(await gateway.exited, 0, 'stops cleanly')
 })

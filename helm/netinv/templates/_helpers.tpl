@@ -49,8 +49,43 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- default (printf "%s-secrets" (include "netinv.fullname" .)) .Values.secrets.existingSecret -}}
 {{- end -}}
 
+{{/* api.json: .Values.config, with the backends of .Values.upstreams (less their routes and secret). */}}
 {{- define "netinv.configJson" -}}
-{{- toPrettyJson .Values.config -}}
+{{- $config := deepCopy .Values.config -}}
+{{- $upstreams := dict -}}
+{{- range $name, $u := .Values.upstreams -}}
+{{- $_ := set $upstreams $name (omit $u "routes" "secret") -}}
+{{- end -}}
+{{- $_ := set $config "upstreams" $upstreams -}}
+{{- toPrettyJson $config -}}
+{{- end -}}
+
+{{/* CONFIG_DIR/routes/<name>.json of one backend: include "netinv.routesJson" (list $name $upstream) */}}
+{{- define "netinv.routesJson" -}}
+{{- $name := index . 0 -}}
+{{- $entries := list -}}
+{{- range $e := (index . 1).routes -}}
+{{- $entries = append $entries (merge (dict "upstream" $name) $e) -}}
+{{- end -}}
+{{- toPrettyJson $entries -}}
+{{- end -}}
+
+{{/* The volume of api.json and the route files (each ConfigMap key projected to its path). */}}
+{{- define "netinv.configVolume" -}}
+- name: config
+  configMap:
+    name: {{ include "netinv.fullname" . }}-config
+    # 0644: readable by the process, writable by nobody but the kubelet.
+    defaultMode: 420
+    items:
+      - key: api.json
+        path: api.json
+      {{- range $name, $u := .Values.upstreams }}
+      {{- if $u.routes }}
+      - key: routes.{{ $name }}.json
+        path: routes/{{ $name }}.json
+      {{- end }}
+      {{- end }}
 {{- end -}}
 
 {{- define "netinv.inventoryUrl" -}}
@@ -59,13 +94,24 @@ app.kubernetes.io/component: {{ index . 1 }}
 
 {{/* Render-time checks of settings that must agree with each other. */}}
 {{- define "netinv.validate" -}}
+{{- if and (not .Values.inventory.enabled) (not .Values.upstreams) -}}
+{{- fail "netinv: with inventory.enabled false the gateway has nothing to forward to: name the backends in upstreams" -}}
+{{- end -}}
+{{- range $name, $u := .Values.upstreams -}}
+{{- if eq $name "inventory" -}}
+{{- fail "netinv: upstreams.inventory is netinv's own inventory: tune it under config.upstream, or switch it off with inventory.enabled false and name your backend otherwise" -}}
+{{- end -}}
+{{- if not $u.routes -}}
+{{- fail (printf "netinv: upstreams.%s has no routes: list the endpoints it serves" $name) -}}
+{{- end -}}
+{{- end -}}
 {{- if and (not .Values.secrets.existingSecret) (not .Values.postgresql.bundled.enabled) (not .Values.postgresql.url) -}}
 {{- fail "netinv: set postgresql.url (or secrets.existingSecret with a database-url key), or enable postgresql.bundled for evaluation" -}}
 {{- end -}}
 {{- $grace := div (int .Values.config.server.shutdownGraceMs) 1000 -}}
 {{- range $name := list "gateway" "inventory" -}}
 {{- $w := index $.Values $name -}}
-{{- if le (int $w.terminationGracePeriodSeconds) (add (int $w.preStopSleepSeconds) $grace | int) -}}
+{{- if and $w.enabled (le (int $w.terminationGracePeriodSeconds) (add (int $w.preStopSleepSeconds) $grace | int)) -}}
 {{- fail (printf "netinv: %s.terminationGracePeriodSeconds (%d) must exceed %s.preStopSleepSeconds (%d) + config.server.shutdownGraceMs/1000 (%d)" $name (int $w.terminationGracePeriodSeconds) $name (int $w.preStopSleepSeconds) $grace) -}}
 {{- end -}}
 {{- end -}}
@@ -81,7 +127,7 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- if and (eq $name "gateway") $.Values.gateway.autoscaling.enabled -}}
 {{- $replicas = $.Values.gateway.autoscaling.minReplicas -}}
 {{- end -}}
-{{- if and $w.podDisruptionBudget.enabled (ge (int $w.podDisruptionBudget.minAvailable) (int $replicas)) -}}
+{{- if and $w.enabled $w.podDisruptionBudget.enabled (ge (int $w.podDisruptionBudget.minAvailable) (int $replicas)) -}}
 {{- fail (printf "netinv: %s.podDisruptionBudget.minAvailable (%d) must be below its replica count (%d), or node drains block" $name (int $w.podDisruptionBudget.minAvailable) (int $replicas)) -}}
 {{- end -}}
 {{- end -}}
@@ -112,11 +158,7 @@ app.kubernetes.io/component: {{ index . 1 }}
 
 {{/* Volumes shared by every netinv pod: api.json and the writable scratch directories. */}}
 {{- define "netinv.commonVolumes" -}}
-- name: config
-  configMap:
-    name: {{ include "netinv.fullname" . }}-config
-    # 0644: readable by the process, writable by nobody but the kubelet.
-    defaultMode: 420
+{{ include "netinv.configVolume" . }}
 - name: tmp
   emptyDir:
     sizeLimit: {{ .Values.scratch.tmpSizeLimit }}
@@ -138,7 +180,7 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{/* Pod annotations that roll the pods when the configuration or the secrets change. */}}
 {{- define "netinv.rollAnnotations" -}}
 {{- if .Values.rollOnConfigChange -}}
-checksum/config: {{ include "netinv.configJson" . | sha256sum }}
+checksum/config: {{ list (include "netinv.configJson" .) .Values.upstreams | toJson | sha256sum }}
 {{ end -}}
 {{- if not .Values.secrets.existingSecret -}}
 checksum/secret-values: {{ list .Values.secrets .Values.postgresql.url .Values.redis.url | toJson | sha256sum }}

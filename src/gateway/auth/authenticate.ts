@@ -34,7 +34,7 @@ export function canAct(user: User | null): user is User {
 /**
  * One principal object per verified credential (the cached key, Basic entry or token claims) and
  * version of its user: a busy credential gets the same frozen object every time, so the forwarder
- * encodes it once (see proxy.ts) instead of once per request. A new user or key object (changed,
+ * encodes it once (see upstreams/headers.ts) instead of once per request. A new user or key object (changed,
  * reloaded, invalidated) makes a new principal.
  */
 class PrincipalMemo<K extends object> {

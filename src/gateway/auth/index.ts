@@ -22,6 +22,7 @@ import { PasswordChecks } from './passwords.js'
 import { createRevocationBus } from './revocation.js'
 import { Sessions } from './sessions.js'
 import type { AuthService } from './types.js'
+import { UpstreamTokenMinter } from './upstream-tokens.js'
 
 export type { AuthService } from './types.js'
 export { REVOCATION_CHANNEL } from './revocation.js'
@@ -97,6 +98,7 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
   }, PRUNE_INTERVAL_MS)
   prune.unref()
   const handlers = createHandlers({ store, sessions, authenticator, tokens, signingKey, usage, config, clock })
+  const upstreamTokens = new UpstreamTokenMinter(signingKey, config.app.jwt.issuer, clock, config.auth.cacheMax)
 
   return {
     authenticate(ctx) {
@@ -112,6 +114,7 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
       }
     },
     handlers,
+    upstreamTokens,
     ready: () => db.ping(),
     async close() {
       clearInterval(prune)

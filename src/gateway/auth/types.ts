@@ -3,6 +3,7 @@
  * (implemented in ./index.ts as `createAuthService(...)`).
  */
 import type { Maybe } from '../../shared/maybe.js'
+import type { UpstreamTokens } from '../proxy.js'
 import type { Principal } from '../../shared/principal.js'
 import type { LocalHandlers, RequestContext } from '../context.js'
 
@@ -15,6 +16,8 @@ export interface AuthService {
   authenticate(ctx: RequestContext): Maybe<Principal | null>
   /** Gateway-owned endpoints (auth/*, users*, api-tokens*), keyed by handlerKey(method, endpoint.path). */
   handlers: LocalHandlers
+  /** Tokens for upstreams with `jwt` identity, signed with the access-token key (absent: `jwt` cannot be used). */
+  upstreamTokens?: UpstreamTokens
   ready(): Promise<boolean>
   close(): Promise<void>
 }

@@ -115,7 +115,7 @@ export function accessLogger(log: Logger, options: { flushMs?: number } = {}): A
     const requestId = str(ctx.requestId)
     const line =
       `{"level":${level},"time":"${isoNow()}"${head}${requestId}` +
-      `,"method":${str(ctx.method)},"path":${str(ctx.path)},"generation":${str(ctx.generation)},"endpoint":${str(ctx.endpoint?.path)}` +
+      `,"method":${str(ctx.method)},"path":${str(ctx.path)},"generation":${str(ctx.generation)},"endpoint":${str(ctx.endpoint?.path)},"upstream":${str(upstreamOf(ctx))}` +
       `,"endpointVersion":${num(ctx.apiVersion)},"status":${num(status)},"durationMs":${msText(durationMs)}` +
       `,"clientIp":${str(ctx.clientIp ?? ctx.req.socket.remoteAddress)},"principalId":${str(ctx.principal?.id)},"requestId":${requestId},"msg":"request"}\n`
     if (used + line.length * 3 > HELD_BYTES) {
@@ -133,11 +133,17 @@ export function accessLogger(log: Logger, options: { flushMs?: number } = {}): A
   return Object.assign(write, { flush })
 }
 
+/** The upstream that answered: the route's, or "gateway" for what the gateway answers itself. */
+export function upstreamOf(ctx: RequestContext): string {
+  return ctx.endpoint?.upstream ?? 'gateway'
+}
+
 export interface AccessLogFields {
   method: string
   path: string
   generation: string | null
   endpoint: string | null
+  upstream: string
   endpointVersion: number | null
   status: number
   durationMs: number
@@ -152,6 +158,7 @@ export function accessLogFields(ctx: RequestContext, status: number, durationMs:
     path: ctx.path,
     generation: ctx.generation ?? null,
     endpoint: ctx.endpoint?.path ?? null,
+    upstream: upstreamOf(ctx),
     endpointVersion: ctx.apiVersion ?? null,
     status,
     durationMs: roundMs(durationMs),
@@ -169,7 +176,7 @@ export function observeResponse(ctx: RequestContext, metrics: GatewayMetrics, ac
   const durationMs = performance.now() - ctx.startedAt
   // A response that never completed (client gone) is logged with status 499, as nginx does.
   const status = ctx.res.writableFinished ? ctx.res.statusCode : 499
-  metrics.observeRequest(ctx.endpoint?.path ?? 'unmatched', ctx.method, status, durationMs / 1000)
+  metrics.observeRequest(ctx.endpoint?.path ?? 'unmatched', ctx.method, status, durationMs / 1000, upstreamOf(ctx))
   // reqId inline: the same line as the request's child logger would write.
   access(ctx, status, durationMs)
 }

@@ -1,7 +1,7 @@
 /**
  * Stages 7 and 8: response decoration (every header gathered so far goes onto the response
  * before anyone writes it) and dispatch: a gateway-owned endpoint runs its local handler,
- * everything else is forwarded to the inventory.
+ * everything else is forwarded to its route's upstream.
  */
 import { ApiError } from '../../shared/errors.js'
 import { handlerKey, type LocalHandlers, type RequestContext } from '../context.js'
@@ -19,21 +19,22 @@ export function decorateStage(): Stage<RequestContext> {
       // A forwarded request's headers go out with the upstream's in one writeHead (proxy.ts),
       // and an error response applies them itself (sendGatewayError): setting them one by one
       // here would only cost time.
-      if (ctx.endpoint?.service === 'inventory') return
+      if (ctx.endpoint?.target) return
       applyResponseHeaders(ctx)
     },
   }
 }
 
-export function dispatchStage(deps: { handlers: LocalHandlers; forward(ctx: RequestContext): void }): Stage<RequestContext> {
+export function dispatchStage(deps: { handlers: LocalHandlers; forward(ctx: RequestContext): void | Promise<void> }): Stage<RequestContext> {
   return {
     name: 'dispatch',
-    // Not async: forwarding finishes the request synchronously (no promise, no microtask).
+    // Not async: forwarding finishes the request synchronously (no promise, no microtask), unless
+    // a token must be minted first (`jwt` identity, once per caller and token lifetime).
     run(ctx) {
       const endpoint = ctx.endpoint!
-      if (endpoint.service === 'inventory') {
-        deps.forward(ctx)
-        return DONE
+      if (endpoint.target) {
+        const sent = deps.forward(ctx)
+        return sent === undefined ? DONE : sent.then(() => DONE)
       }
       const method = ctx.method === 'HEAD' ? 'GET' : ctx.method
       const handler = deps.handlers.get(handlerKey(method, endpoint.path))

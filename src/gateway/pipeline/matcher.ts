@@ -1,12 +1,13 @@
 /**
- * The manifest's endpoint matching, compiled once: patterns are split when the gateway starts,
- * the request path once per request (the manifest's `matchEndpoint` splits every pattern on
- * every call). Same rules and order; a test checks both agree.
+ * Endpoint matching, compiled once: patterns are split when a route table is compiled, the
+ * request path once per request (the manifest's `matchEndpoint` splits every pattern on every
+ * call). Same rules and order: the endpoints come in the order they are tried (most specific
+ * first, see compareSpecificity); a test checks both agree on the built-in table.
  */
-import { ENDPOINTS, supportedVersions, type Endpoint, type EndpointMatch } from '../../shared/manifest.js'
+import { ENDPOINTS, bySpecificity, type Endpoint } from '../../shared/manifest.js'
 
-interface Compiled {
-  endpoint: Endpoint
+interface Compiled<T extends Endpoint> {
+  endpoint: T
   parts: readonly string[]
 }
 
@@ -32,15 +33,23 @@ function matchParts(p: readonly string[], s: readonly string[]): { params: Recor
   return si === s.length ? { params: params ?? {}, rest } : null
 }
 
-export interface EndpointMatcher {
-  match(path: string): EndpointMatch | null
+export interface EndpointMatch<T extends Endpoint = Endpoint> {
+  endpoint: T
+  params: Record<string, string>
+  /** Rest of the path matched by `*`, if any. */
+  rest: string | undefined
 }
 
-export function compileEndpoints(endpoints: readonly Endpoint[] = ENDPOINTS): EndpointMatcher {
-  const compiled: Compiled[] = endpoints.map((endpoint) => ({ endpoint, parts: endpoint.path.split('/') }))
+export interface EndpointMatcher<T extends Endpoint = Endpoint> {
+  match(path: string): EndpointMatch<T> | null
+}
+
+/** A matcher over `endpoints`, tried in the order given (default: the built-in table's try order). */
+export function compileEndpoints<T extends Endpoint = Endpoint>(endpoints: readonly T[] = bySpecificity(ENDPOINTS) as unknown as T[]): EndpointMatcher<T> {
+  const compiled: Compiled<T>[] = endpoints.map((endpoint) => ({ endpoint, parts: endpoint.path.split('/') }))
   // Paths without parameters that no earlier pattern matches: answered by one lookup, in the
   // order's own terms (the first matching pattern is theirs).
-  const statics = new Map<string, Endpoint>()
+  const statics = new Map<string, T>()
   compiled.forEach((c, i) => {
     if (c.parts.some((p) => p === '*' || p.startsWith(':'))) return
     if (!compiled.slice(0, i).some((earlier) => matchParts(earlier.parts, c.parts))) statics.set(c.endpoint.path, c.endpoint)
@@ -57,13 +66,4 @@ export function compileEndpoints(endpoints: readonly Endpoint[] = ENDPOINTS): En
       return null
     },
   }
-}
-
-const versionLists = new WeakMap<Endpoint, string>()
-
-/** `X-API-Versions-Supported` of an endpoint (computed once per endpoint). */
-export function versionsHeader(endpoint: Endpoint): string {
-  let v = versionLists.get(endpoint)
-  if (v === undefined) versionLists.set(endpoint, (v = supportedVersions(endpoint).join(',')))
-  return v
 }

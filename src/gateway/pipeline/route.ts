@@ -9,7 +9,7 @@
 import { ApiError } from '../../shared/errors.js'
 import { allowedMethods, type Access, type Endpoint } from '../../shared/manifest.js'
 import type { Generation, RequestContext } from '../context.js'
-import { compileEndpoints, versionsHeader } from './matcher.js'
+import type { RouteTable } from '../routes/table.js'
 import type { Stage } from './runner.js'
 import { VersionGoneError } from './version.js'
 
@@ -93,8 +93,7 @@ export function accessFor(endpoint: Endpoint, method: string): Access | undefine
   return endpoint.methods[m as keyof Endpoint['methods']]
 }
 
-export function routeStage(): Stage<RequestContext> {
-  const matcher = compileEndpoints()
+export function routeStage(deps: { routes(): RouteTable }): Stage<RequestContext> {
   return {
     name: 'route',
     run(ctx) {
@@ -104,9 +103,10 @@ export function routeStage(): Stage<RequestContext> {
       ctx.generation = parsed.generation
       if (parsed.release !== undefined) ctx.release = parsed.release
       ctx.endpointPath = parsed.endpointPath
-      const match = matcher.match(parsed.endpointPath)
+      // The table of this moment: a reload swaps in a new one for the requests that follow.
+      const match = deps.routes().match(parsed.endpointPath)
       if (parsed.unknownVersion !== undefined) {
-        if (match) ctx.responseHeaders['x-api-versions-supported'] = versionsHeader(match.endpoint)
+        if (match) ctx.responseHeaders['x-api-versions-supported'] = match.endpoint.versionsHeader
         throw new VersionGoneError(
           `/api/${parsed.unknownVersion}/ is not an API version: use /api/<endpoint> with the X-API-Version header (or the original /api/v1/)`,
           match?.endpoint,
@@ -115,7 +115,7 @@ export function routeStage(): Stage<RequestContext> {
       if (!match) throw new ApiError('API_NOT_FOUND')
       ctx.endpoint = match.endpoint
       ctx.params = match.params
-      ctx.responseHeaders['x-api-versions-supported'] = versionsHeader(match.endpoint)
+      ctx.responseHeaders['x-api-versions-supported'] = match.endpoint.versionsHeader
       if (accessFor(match.endpoint, ctx.method) === undefined) {
         throw new ApiError('API_METHOD_NOT_ALLOWED', undefined, { headers: { allow: allowedMethods(match.endpoint).join(', ') } })
       }

@@ -54,7 +54,7 @@ const answerRejection: Stage<RequestContext> = {
 export function buildStages(deps: StageDeps, log: Logger): Stage<RequestContext>[] {
   return [
     requestIdStage(log), //                1. X-Request-Id in, child logger
-    deferred(routeStage()), //             2. generation + endpoint (404 / 405 / 400 for path tricks)
+    deferred(routeStage(deps)), //             2. generation + endpoint (404 / 405 / 400 for path tricks)
     deferred(versionStage(deps)), //       3. endpoint version, Deprecation/Sunset, 410
     clientIpStage(deps), //                4. client IP (trusted proxies)
     rateLimitStage(deps), //                  and its rate limit (429), bad requests counted too

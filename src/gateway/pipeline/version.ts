@@ -116,6 +116,11 @@ export function versionStage(deps: { config(): Readonly<Config>; now(): number }
       if (ctx.generation === 'path') applyPolicy(ctx, config.versioning.generations.path, now, 'The path-versioned address /api/v<major>.<minor>/')
       else if (ctx.generation === 'original') applyPolicy(ctx, config.versioning.generations.original, now, 'The original address /api/v1/')
       const version = resolveVersion(ctx, config)
+      // An upstream that takes path versions is sent only versions a release of it used.
+      const releases = endpoint.pathReleases
+      if (releases !== null && !releases.has(version)) {
+        throw new VersionGoneError(`Version ${version} of ${endpoint.path} is not served: no release of upstream ${endpoint.upstream} used it`, endpoint)
+      }
       const policy = endpointVersionPolicy(config, endpoint, version)
       if (policy) applyPolicy(ctx, { deprecated: true, ...policy }, now, `Version ${version} of ${endpoint.path}`)
       ctx.apiVersion = version

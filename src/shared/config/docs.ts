@@ -5,7 +5,8 @@
  */
 import { CONFIG_SCHEMA } from './schema.js'
 import { leaves, type SchemaNode } from './schema-types.js'
-import { configJsonSchema, configValuesYaml } from './helm.js'
+import { chartConfigSchema, configJsonSchema, configValuesYaml, upstreamsJsonSchema } from './helm.js'
+import { SCOPES } from '../manifest.js'
 
 /** Table-cell text: pipes escaped, and `<`/`>` outside code spans so that <endpoint> stays visible. */
 function cell(text: string): string {
@@ -26,10 +27,11 @@ function code(value: unknown): string {
 export function typeOf(node: SchemaNode): string {
   switch (node.type) {
     case 'integer': {
-      if (node.min !== undefined && node.max !== undefined) return `integer ${node.min}–${node.max}`
-      if (node.min !== undefined) return `integer ≥ ${node.min}`
-      if (node.max !== undefined) return `integer ≤ ${node.max}`
-      return 'integer'
+      const orNull = node.default === null ? ' or null' : ''
+      if (node.min !== undefined && node.max !== undefined) return `integer ${node.min}–${node.max}${orNull}`
+      if (node.min !== undefined) return `integer ≥ ${node.min}${orNull}`
+      if (node.max !== undefined) return `integer ≤ ${node.max}${orNull}`
+      return `integer${orNull}`
     }
     case 'boolean':
       return 'boolean'
@@ -45,6 +47,7 @@ export function typeOf(node: SchemaNode): string {
     case 'object':
       return 'object'
     case 'record': {
+      if (node.expand !== undefined) return `map of \`${node.keyPattern?.source ?? 'key'}\` → object (keys below)`
       const fields = Object.entries(node.values.properties)
         .map(([k, v]) => `\`${k}\` (${typeOf(v)})`)
         .join(', ')
@@ -104,7 +107,8 @@ export function generatedFiles(read: (path: string) => string): GeneratedFile[] 
   const values = 'helm/netinv/values.yaml'
   const schema = 'helm/netinv/values.schema.json'
   const json = JSON.parse(read(schema)) as { properties: Record<string, unknown> }
-  json.properties.config = configJsonSchema(CONFIG_SCHEMA)
+  json.properties.config = configJsonSchema(chartConfigSchema(CONFIG_SCHEMA))
+  json.properties.upstreams = upstreamsJsonSchema(CONFIG_SCHEMA, SCOPES)
   return [
     {
       path: ops,
@@ -112,7 +116,7 @@ export function generatedFiles(read: (path: string) => string): GeneratedFile[] 
     },
     {
       path: values,
-      expected: replaceRegion(read(values), VALUES_MARKERS.begin, VALUES_MARKERS.end, configValuesYaml(CONFIG_SCHEMA).join('\n')),
+      expected: replaceRegion(read(values), VALUES_MARKERS.begin, VALUES_MARKERS.end, configValuesYaml(chartConfigSchema(CONFIG_SCHEMA)).join('\n')),
     },
     { path: schema, expected: JSON.stringify(json, null, 2) + '\n' },
   ]

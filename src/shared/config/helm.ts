@@ -21,7 +21,7 @@ export function configJsonSchema(node: SchemaNode): JsonSchema {
   switch (node.type) {
     case 'integer':
       return {
-        type: 'integer',
+        type: node.default === null ? ['integer', 'null'] : 'integer',
         ...d,
         default: node.default,
         ...(node.min !== undefined ? { minimum: node.min } : {}),
@@ -119,4 +119,81 @@ export function configValuesYaml(node: SchemaNode & { type: 'object' }, depth = 
     }
   }
   return out
+}
+
+/**
+ * The chart's view of the product's schema: `upstreams` is not under `config:` but a top-level
+ * value of its own (see upstreamsJsonSchema), where each backend also carries its routes and its
+ * secret; the chart merges it into api.json.
+ */
+export function chartConfigSchema(schema: SchemaNode & { type: 'object' }): SchemaNode & { type: 'object' } {
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([key]) => key !== 'upstreams'))
+  return { ...schema, properties }
+}
+
+/** JSON Schema of one route entry of a route file, as the chart's `upstreams.<name>.routes` holds it (without `upstream`). */
+function routeEntryJsonSchema(scopes: readonly string[]): JsonSchema {
+  const access = { type: 'string', enum: ['public', 'authenticated', ...scopes] }
+  const release = { type: 'string', pattern: '^[0-9]{1,3}\\.[0-9]{1,3}$' }
+  return {
+    type: 'object',
+    description: 'An endpoint of the backend: the keys of an entry of CONFIG_DIR/routes/<name>.json (docs/operations.md), without `upstream`.',
+    additionalProperties: false,
+    required: ['path', 'methods', 'description'],
+    properties: {
+      path: { type: 'string', description: 'Path pattern after the generation prefix (`:name` one segment, `*` the rest).', pattern: '^[^/].*$' },
+      methods: {
+        type: 'object',
+        description: 'Method → access rule.',
+        minProperties: 1,
+        additionalProperties: false,
+        properties: Object.fromEntries(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, access])),
+      },
+      versions: {
+        type: 'array',
+        description: 'Endpoint versions (default: version 1 only).',
+        minItems: 1,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['version', 'summary'],
+          properties: {
+            version: { type: 'integer', minimum: 1 },
+            summary: { type: 'string' },
+            deprecated: { type: 'object', additionalProperties: false, properties: { sunset: { oneOf: [{ type: 'null' }, { type: 'string', pattern: RFC3339_PATTERN }] } } },
+          },
+        },
+      },
+      defaultVersion: { type: 'integer', minimum: 1, description: 'Version of a request without X-API-Version (default 1).' },
+      releases: { type: 'array', description: 'Ascending ["<major>.<minor>", version] pairs.', items: { type: 'array', minItems: 2, maxItems: 2, items: [release, { type: 'integer', minimum: 1 }] } },
+      legacyAliases: { type: 'array', description: 'v4-era camelCase paths.', items: { type: 'string' } },
+      upload: { type: 'boolean', description: 'The body may be as large as server.uploadLimitBytes.' },
+      description: { type: 'string', description: 'The endpoint\'s line in the API versions document.' },
+    },
+  }
+}
+
+/**
+ * JSON Schema of the chart's top-level `upstreams` value: per backend, the keys of api.json
+ * `upstreams.<name>`, plus `routes` (rendered into CONFIG_DIR/routes/<name>.json) and `secret`
+ * (an existing Secret mounted at /etc/netinv/upstreams/<name>/).
+ */
+export function upstreamsJsonSchema(schema: SchemaNode & { type: 'object' }, scopes: readonly string[]): JsonSchema {
+  const node = schema.properties.upstreams
+  if (node?.type !== 'record') throw new Error('the config schema has no upstreams record')
+  const upstream = configJsonSchema(node.values) as { properties: Record<string, JsonSchema> }
+  return {
+    type: 'object',
+    description: `${node.description} The chart renders each one into api.json, its routes into CONFIG_DIR/routes/<name>.json, and mounts its secret.`,
+    default: {},
+    ...(node.keyPattern ? { propertyNames: { pattern: node.keyPattern.source } } : {}),
+    additionalProperties: {
+      ...upstream,
+      properties: {
+        ...upstream.properties,
+        routes: { type: 'array', description: 'The endpoints the backend serves.', items: routeEntryJsonSchema(scopes) },
+        secret: { type: 'string', description: 'An existing Secret whose keys are mounted as files at /etc/netinv/upstreams/<name>/ (the service credential, CA, client certificate) for the gateway only.' },
+      },
+    },
+  }
 }

@@ -3,7 +3,7 @@
  * description (docs/operations.md is generated from them). `validate` walks a node and a value.
  */
 export type SchemaNode =
-  | { type: 'integer'; default: number; min?: number; max?: number; description: string }
+  | { type: 'integer'; default: number | null; min?: number; max?: number; description: string }
   | { type: 'boolean'; default: boolean; description: string }
   | { type: 'string'; default: string; enum?: readonly string[]; pattern?: RegExp; description: string }
   | { type: 'datetime'; default: string | null; description: string }
@@ -15,6 +15,8 @@ export type SchemaNode =
       values: SchemaNode & { type: 'object' }
       default: Readonly<Record<string, unknown>>
       keyPattern?: RegExp
+      /** Documented key by key, under `<record>.<expand>.` (e.g. `upstreams.<name>.url`), not as one row. */
+      expand?: string
       description: string
     }
 
@@ -48,7 +50,8 @@ export function validate(node: SchemaNode, value: unknown, key: string): unknown
   switch (node.type) {
     case 'integer': {
       if (value === undefined) return node.default
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw new ConfigError(key, 'must be an integer')
+      if (value === null && node.default === null) return null
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw new ConfigError(key, node.default === null ? 'must be an integer or null' : 'must be an integer')
       if (node.min !== undefined && value < node.min) throw new ConfigError(key, `must be >= ${node.min}`)
       if (node.max !== undefined && value > node.max) throw new ConfigError(key, `must be <= ${node.max}`)
       return value
@@ -121,6 +124,7 @@ export function leaves(node: SchemaNode, key = ''): Array<{ key: string; node: S
   if (node.type === 'object') {
     return Object.entries(node.properties).flatMap(([k, child]) => leaves(child, key ? `${key}.${k}` : k))
   }
+  if (node.type === 'record' && node.expand !== undefined) return [{ key, node }, ...leaves(node.values, `${key}.<${node.expand}>`)]
   return [{ key, node }]
 }
 

@@ -4,8 +4,12 @@
  * is ours. `docs/operations.md` lists these keys and a test keeps it in step.
  */
 import type { SchemaNode } from './schema-types.js'
+import { UPSTREAMS_SCHEMA, type UpstreamConfig } from './upstreams.js'
 
-const ENDPOINT_KEY = /^[a-z0-9*][a-z0-9\-/*]*$/
+export type { UpstreamConfig } from './upstreams.js'
+
+/** An endpoint of the route table, as its path pattern (e.g. "auth/login", "snapshots/:id", "tables/*"). */
+const ENDPOINT_KEY = /^[A-Za-z0-9*:][A-Za-z0-9._~\-/*:]*$/
 const CIDR = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/
 
 const sunsetPolicy = (sunset: string | null, enforce: boolean, what: string) =>
@@ -148,28 +152,29 @@ export const CONFIG_SCHEMA = {
     },
     upstream: {
       type: 'object',
-      description: 'Forwarding from the gateway to the inventory service.',
+      description: 'Forwarding from the gateway to its upstreams: netinv\'s inventory and every backend of `upstreams` (each may set its own).',
       properties: {
         connectTimeoutMs: {
           type: 'integer',
           default: 2000,
           min: 1,
-          description: 'Time to open a connection to the inventory before answering 502.',
+          description: 'Time to open a connection to an upstream before answering 502.',
         },
         timeoutMs: {
           type: 'integer',
           default: 120000,
           min: 1,
-          description: 'Time the inventory may take to start answering before the gateway answers 504.',
+          description: 'Time an upstream may take to start answering (and, once it answers, each wait for more of its answer) before the gateway answers 504.',
         },
         maxSockets: {
           type: 'integer',
           default: 256,
           min: 1,
-          description: 'Keep-alive sockets per gateway process towards the inventory.',
+          description: 'Keep-alive sockets per gateway process towards one upstream.',
         },
       },
     },
+    upstreams: UPSTREAMS_SCHEMA,
     rateLimit: {
       type: 'object',
       description: 'Per-client-IP request rate limiting (requests per second).',
@@ -242,7 +247,7 @@ export const CONFIG_SCHEMA = {
         endpointSunsets: {
           type: 'record',
           default: {},
-          keyPattern: /^[a-z0-9\-/]+@\d+$/,
+          keyPattern: /^[A-Za-z0-9*:][A-Za-z0-9._~\-/*:]*@\d+$/,
           description:
             'Overrides of the sunset of deprecated endpoint versions, keyed "<endpoint>@<version>" (e.g. "auth/token@1").',
           values: {
@@ -350,6 +355,7 @@ export interface Config {
     clientTimeoutMs: number
   }
   upstream: { connectTimeoutMs: number; timeoutMs: number; maxSockets: number }
+  upstreams: Record<string, UpstreamConfig>
   rateLimit: {
     enabled: boolean
     shadow: boolean

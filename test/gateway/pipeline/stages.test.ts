@@ -12,6 +12,9 @@ t.test('the pipeline order: cheap rejections, rate limit before authentication, 
   const stages = buildStages(
     {
       config: () => config,
+      routes: () => {
+        throw new Error('not routed here')
+      },
       now: Date.now,
       auth: apiKeyAuth({}),
       limiter: createMemoryLimiter(),
