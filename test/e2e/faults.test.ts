@@ -32,7 +32,7 @@ async function until<T>(seconds: number, read: () => Promise<T>, done: (value: T
 }
 
 async function importJobs(base: string, headers: Record<string, string>): Promise<Job[]> {
-  const r = await call(base, 'POST', '/api/tables/jobs', { headers, body: { columns: ['id', 'status', 'isDone', 'message'], filters: { name: ['eq', 'import'] } } })
+  const r = await call(base, 'POST', '/api/tables/jobs', { headers, body: { columns: ['id', 'status', 'isDone', 'message'], filters: { name: ['eq', 'snapshotUpload'] } } })
   return r.status === 200 ? r.json<{ data: Job[] }>().data : []
 }
 

@@ -8,7 +8,7 @@ import type { ColumnDef, TableDef } from './types.js'
 
 export type { ColumnDef, ColumnType, StoredTableDef, TableDef } from './types.js'
 export { INVENTORY_SCHEMA, storageName } from './columns.js'
-export { LAST_SNAPSHOT_SQL } from './management.js'
+export { JOB_NAMES, LAST_SNAPSHOT_SQL } from './management.js'
 export * from './ddl.js'
 
 export { TABLES } from './tables.js'

@@ -66,24 +66,26 @@ export const MANAGEMENT_SNAPSHOTS: TableDef = {
 }
 
 export const JOB_STATUSES = ['scheduled', 'running', 'done', 'error'] as const
+/** Job names as clients of this API family filter them. */
+export const JOB_NAMES = ['discoveryNew', 'snapshotUpload', 'snapshotClone', 'snapshotLoad', 'snapshotUnload', 'snapshotDownload'] as const
 
 export const JOBS: TableDef = {
   path: 'jobs',
   title: 'Jobs',
-  description: 'Background jobs (discovery, import, clone) with their state (the request has no snapshot key).',
+  description: 'Background jobs (discovery, upload, clone, load, unload, download) with their state (the request has no snapshot key).',
   snapshotScoped: false,
   source: {
     kind: 'derived',
     sql: [
       'SELECT j.id, j.name, j.status,',
       "(j.status IN ('done', 'error')) AS is_done,",
-      'j.snapshot_id AS snapshot, j.scheduled_at, j.started_at, j.finished_at, j.username, j.progress, j.message',
+      'j.snapshot_id AS snapshot, j.scheduled_at, j.started_at, j.finished_at, j.username, j.progress, j.message, j.download_file',
       'FROM inventory.jobs j',
     ].join(' '),
   },
   columns: [
     col('id', 'string', 'Job id (UUID).'),
-    col('name', 'string', 'What the job does.', { values: ['discovery', 'import', 'clone', 'load'] }),
+    col('name', 'string', 'What the job does: discoveryNew, snapshotUpload, snapshotClone, snapshotLoad, snapshotUnload or snapshotDownload.', { values: JOB_NAMES }),
     col('status', 'string', 'State of the job: scheduled, running, done or error.', { values: JOB_STATUSES }),
     col('isDone', 'boolean', 'Whether the job has finished (done or error).'),
     col('snapshot', 'string', 'Id of the snapshot the job works on.'),
@@ -93,6 +95,7 @@ export const JOBS: TableDef = {
     col('username', 'string', 'User who started the job.'),
     col('progress', 'number', 'Fraction of the work done, 0 to 1.'),
     col('message', 'string', 'What the job is doing now, or why it failed.'),
+    col('downloadFile', 'string', 'For a snapshotDownload job, the name of the file GET jobs/{id}/download returns; null for other jobs.'),
   ],
   defaultSort: { column: 'scheduledAt', order: 'desc' },
   indexes: [],

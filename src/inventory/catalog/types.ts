@@ -35,7 +35,7 @@ export interface ColumnDef {
    * storage column `t."<snake_case name>"`.
    */
   sql?: string
-  /** Fixed set of values, when the column is an enumeration (documented; validated for eq). */
+  /** Fixed set of values, when the column is an enumeration (documented; a filter on another value matches no row). */
   values?: readonly string[]
 }
 

@@ -107,7 +107,7 @@ export async function openDiscovery(
   const untrack = svc.runner.track(jobId)
   await svc.db.transaction(async (tx) => {
     await insertSnapshot(tx, { id, name: s.name, note: s.note, status: 'run', origin: s.origin, settings: s.settings, sites: s.sites, tsStart: now, creator: s.username, version: PRODUCT_VERSION, initialVersion: PRODUCT_VERSION, jobId })
-    await insertJob(tx, { id: jobId, name: 'discovery', snapshotId: id, username: s.username, now, owner: svc.runner.instance })
+    await insertJob(tx, { id: jobId, name: 'discoveryNew', snapshotId: id, username: s.username, now, owner: svc.runner.instance })
   }).catch((err: unknown) => {
     untrack()
     throw err

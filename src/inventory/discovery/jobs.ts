@@ -1,9 +1,14 @@
-/** Background jobs (discovery, import, clone): bookkeeping rows with state and progress. */
+/**
+ * Background jobs (discovery, import, clone, load, unload, download): bookkeeping rows with state
+ * and progress, named as clients of this API family filter them in `tables/jobs`.
+ */
 import type { Queryable } from '../../shared/db/index.js'
 import { ApiError } from '../../shared/errors.js'
-import { isSnapshotId } from '../catalog/index.js'
+import { JOB_NAMES, isSnapshotId } from '../catalog/index.js'
 
-export type JobName = 'discovery' | 'import' | 'clone' | 'load'
+export { JOB_NAMES }
+/** A job's name, as clients filter them (`name eq snapshotLoad`); docs/snapshots.md says what each does. */
+export type JobName = (typeof JOB_NAMES)[number]
 export type JobStatus = 'scheduled' | 'running' | 'done' | 'error'
 
 export interface JobRow {
@@ -17,6 +22,8 @@ export interface JobRow {
   username: string | null
   progress: number
   message: string | null
+  /** File name of a download job's result (`GET jobs/{id}/download`), null for other jobs. */
+  download_file: string | null
 }
 
 export function jobToApi(j: JobRow): Record<string, unknown> {
@@ -32,6 +39,7 @@ export function jobToApi(j: JobRow): Record<string, unknown> {
     username: j.username,
     progress: j.progress,
     message: j.message,
+    downloadFile: j.download_file,
   }
 }
 
@@ -44,13 +52,15 @@ export interface NewJob {
   /** Service instance that runs the job (it keeps the job's heartbeat fresh). */
   owner: string
   status?: JobStatus
+  downloadFile?: string
 }
 
 export async function insertJob(db: Queryable, job: NewJob): Promise<void> {
   const status = job.status ?? 'scheduled'
   await db.query(
-    `INSERT INTO inventory.jobs (id, name, status, snapshot_id, scheduled_at, started_at, username, owner, heartbeat_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $5)`,
-    [job.id, job.name, status, job.snapshotId, job.now, status === 'running' ? job.now : null, job.username, job.owner],
+    `INSERT INTO inventory.jobs (id, name, status, snapshot_id, scheduled_at, started_at, username, owner, heartbeat_at, download_file)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $5, $9)`,
+    [job.id, job.name, status, job.snapshotId, job.now, status === 'running' ? job.now : null, job.username, job.owner, job.downloadFile ?? null],
   )
 }
 

@@ -17,11 +17,15 @@ export const HEARTBEAT_MS = 10_000
 export const STALE_MS = 60_000
 
 export async function recoverInterrupted(db: Db, now: number, staleMs = STALE_MS): Promise<{ jobs: number; snapshots: number }> {
-  const jobs = await db.query(
+  const jobs = await db.query<{ name: string; snapshot_id: string | null }>(
     `UPDATE inventory.jobs SET status = 'error', finished_at = $1, message = 'interrupted: the service instance running it stopped'
-     WHERE status IN ('scheduled', 'running') AND coalesce(heartbeat_at, 0) < $2`,
+     WHERE status IN ('scheduled', 'running') AND coalesce(heartbeat_at, 0) < $2 RETURNING name, snapshot_id`,
     [now, now - staleMs],
   )
+  // a load or unload that died: its attach or detach ran in one transaction, so the snapshot is
+  // as it was; only the mark that it was changing stays behind
+  const toggled = jobs.rows.filter((j) => (j.name === 'snapshotLoad' || j.name === 'snapshotUnload') && j.snapshot_id !== null).map((j) => j.snapshot_id)
+  if (toggled.length > 0) await db.query('UPDATE inventory.snapshots SET loading = false WHERE id = ANY($1::text[])', [toggled])
   // snapshots still in discovery with no live job behind them
   const snaps = await db.query<{ id: string }>(
     `SELECT s.id FROM inventory.snapshots s WHERE s.status IN ('run', 'finishing')

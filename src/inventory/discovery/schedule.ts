@@ -16,7 +16,7 @@ const CLAIM_KEY = 'network-schedule'
 export async function runScheduleOnce(svc: InventoryServices): Promise<string | null> {
   const s = await getNetworkSettings(svc.db)
   if (!s.schedule.enabled || s.seeds.length === 0 || (await countCredentials(svc.db)) === 0) return null
-  const busy = await svc.db.query(`SELECT 1 FROM inventory.jobs WHERE name = 'discovery' AND status IN ('scheduled', 'running') LIMIT 1`)
+  const busy = await svc.db.query(`SELECT 1 FROM inventory.jobs WHERE name = 'discoveryNew' AND status IN ('scheduled', 'running') LIMIT 1`)
   if (busy.rows.length > 0) return null
   const now = svc.now()
   const due = now - s.schedule.intervalMinutes * 60_000

@@ -15,7 +15,7 @@ export function registerJobRoutes(router: Router<InventoryRequest>, svc: Invento
   router.add('POST', 'jobs/:id/stop', async (ctx, m, _req, res) => {
     const job = await getJob(svc.db, m.params.id!)
     if (job.status === 'done' || job.status === 'error') throw new ApiError('API_CONFLICT', `Job ${job.id} has already finished (${job.status})`)
-    if (job.name !== 'discovery') throw new ApiError('API_CONFLICT', `Job ${job.id} is ${job.name === 'import' ? 'an' : 'a'} ${job.name}; only a discovery can be stopped`)
+    if (job.name !== 'discoveryNew') throw new ApiError('API_CONFLICT', `Job ${job.id} is a ${job.name} job; only a discovery (discoveryNew) can be stopped`)
     const by = ctx.principal?.username ?? null
     // the row reaches the replica that runs the job; this replica aborts its own at once
     await svc.db.query('UPDATE inventory.jobs SET stop_requested_by = $2, stop_requested_at = $3 WHERE id = $1', [job.id, by, svc.now()])

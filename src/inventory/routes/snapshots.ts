@@ -1,7 +1,7 @@
-/** Routes of snapshots: list, discovery, lifecycle, settings, export and import. */
+/** Routes of snapshots: list, discovery, lifecycle (load/unload, clone as jobs), settings, export and import. */
 import type { ServerResponse } from 'node:http'
 import { ApiError, invalidInput, type ValidationIssue } from '../../shared/errors.js'
-import { readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
+import { readJson, readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
 import type { InventoryRequest } from '../context.js'
 import { startDiscovery, startNetworkDiscovery, planDiscovery, type DiscoveryPlan, type InventoryServices } from '../discovery/index.js'
 import { countCredentials } from '../settings/credential-store.js'
@@ -11,13 +11,17 @@ import { updateSnapshot } from '../snapshots/store.js'
 import {
   cloneSnapshot,
   deleteSnapshot,
+  downloadOfJob,
   exportSnapshot,
   getSnapshot,
   importSnapshot,
   listSnapshots,
+  parseLoadRequest,
   patchSnapshot,
   setLoaded,
   setLocked,
+  startDownload,
+  startLoadJobs,
   toApi,
 } from '../snapshots/index.js'
 import { isProfileName } from '../simulator/index.js'
@@ -109,15 +113,22 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
     })
   }
   for (const [action, load] of [['load', true], ['unload', false]] as const) {
-    router.add('POST', `snapshots/:id/${action}`, async (_ctx, m, _req, res) => {
-      await setLoaded(svc, m.params.id!, load)
+    // path style: the job runs, then 204
+    router.add('POST', `snapshots/:id/${action}`, async (ctx, m, _req, res) => {
+      await setLoaded(svc, m.params.id!, load, user(ctx))
       sendEmpty(res, 204)
+    })
+    // body style, as the SDKs send it: the jobs are recorded, answered at once, polled in tables/jobs
+    router.add('POST', `snapshots/${action}`, async (ctx, _m, req, res) => {
+      const ids = parseLoadRequest(await readJson(req, limit))
+      const jobs = await startLoadJobs(svc, ids, load, user(ctx))
+      sendJson(res, 200, { success: true, jobs: jobs.map((j) => ({ snapshot: j.snapshotId, jobId: j.jobId })) })
     })
   }
 
   router.add('POST', 'snapshots/:id/clone', async (ctx, m, _req, res) => {
-    const cloneId = await cloneSnapshot(svc, m.params.id!, user(ctx))
-    sendEmpty(res, 204, { location: `/api/snapshots/${cloneId}`, 'x-snapshot-id': cloneId })
+    const clone = await cloneSnapshot(svc, m.params.id!, user(ctx))
+    sendJson(res, 201, { success: true, id: clone.id, jobId: clone.jobId }, { location: `/api/snapshots/${clone.id}` })
   })
 
   router.add('GET', 'snapshots/:id/settings', async (_ctx, m, _req, res) => {
@@ -141,14 +152,21 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
     sendJson(res, 200, { ...next, origin: s.origin })
   })
 
-  router.add('GET', 'snapshots/:id/download', async (_ctx, m, _req, res) => {
-    const s = await getSnapshot(svc.db, m.params.id!)
-    if (s.status !== 'done') throw new ApiError('API_SNAPSHOT_NOT_LOADED', `Snapshot ${s.id} has no data to export (status ${s.status})`)
-    res.writeHead(200, {
-      'content-type': 'application/x-ndjson; charset=utf-8',
-      'content-disposition': `attachment; filename="snapshot-${s.id}.ndjson"`,
-    })
-    await exportSnapshot(svc.db, s, (text) => writeOut(res, text))
+  router.add('GET', 'snapshots/:id/download', async (ctx, m, _req, res) => {
+    const download = await startDownload(svc, m.params.id!, user(ctx))
+    res.writeHead(200, { ...fileHeaders(download.file), 'x-job-id': download.jobId })
+    await download.run((text) => writeOut(res, text))
     res.end()
   })
+
+  router.add('GET', 'jobs/:id/download', async (_ctx, m, _req, res) => {
+    const { snapshot, file } = await downloadOfJob(svc, m.params.id!)
+    res.writeHead(200, fileHeaders(file))
+    await exportSnapshot(svc.db, snapshot, (text) => writeOut(res, text))
+    res.end()
+  })
+}
+
+function fileHeaders(file: string): Record<string, string> {
+  return { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': `attachment; filename="${file}"` }
 }

@@ -1,11 +1,11 @@
 /**
- * What users do with snapshots: rename/annotate, lock/unlock, load/unload, clone, delete.
+ * What users do with snapshots: rename/annotate, lock/unlock, clone, delete (load/unload: loading.ts).
  * Every state check happens under a row lock, so two concurrent calls cannot both pass it.
  */
 import { randomUUID } from 'node:crypto'
 import { ApiError } from '../../shared/errors.js'
 import type { Queryable } from '../../shared/db/index.js'
-import { attachSnapshot, cloneSnapshotRows, detachSnapshot, dropSnapshotRows } from '../storage/index.js'
+import { cloneSnapshotRows, dropSnapshotRows } from '../storage/index.js'
 import type { InventoryServices } from '../discovery/runner.js'
 import { insertJob, jobFinished } from '../discovery/jobs.js'
 import { deleteSnapshotRow, getSnapshot, insertSnapshot, updateSnapshot, type SnapshotRow } from './store.js'
@@ -16,12 +16,13 @@ function assertSettled(s: SnapshotRow): void {
   if (s.loading) throw new ApiError('API_SNAPSHOT_BUSY', `Snapshot ${s.id} is being loaded or unloaded`)
 }
 
-function assertHasData(s: SnapshotRow): void {
+export function assertHasData(s: SnapshotRow): void {
   assertSettled(s)
   if (s.status === 'error') throw new ApiError('API_CONFLICT', `Snapshot ${s.id} failed and holds no data`)
 }
 
-async function locked(tx: Queryable, id: string): Promise<SnapshotRow> {
+/** The snapshot, its row locked until the transaction ends. */
+export async function lockedSnapshot(tx: Queryable, id: string): Promise<SnapshotRow> {
   await tx.query('SELECT id FROM inventory.snapshots WHERE id = $1 FOR UPDATE', [id])
   return getSnapshot(tx, id)
 }
@@ -34,36 +35,17 @@ export async function patchSnapshot(svc: InventoryServices, id: string, fields: 
 
 export async function setLocked(svc: InventoryServices, id: string, lock: boolean): Promise<SnapshotRow> {
   await svc.db.transaction(async (tx) => {
-    const s = await locked(tx, id)
+    const s = await lockedSnapshot(tx, id)
     if (lock) assertHasData(s)
     if (s.locked !== lock) await updateSnapshot(tx, id, { locked: lock, ts_change: svc.now() })
   })
   return getSnapshot(svc.db, id)
 }
 
-/** Load (attach partitions) or unload (detach them; rows are kept). Idempotent. */
-export async function setLoaded(svc: InventoryServices, id: string, load: boolean): Promise<void> {
-  const s = await svc.db.transaction(async (tx) => {
-    const s = await locked(tx, id)
-    assertHasData(s)
-    if (s.loaded !== load) await updateSnapshot(tx, id, { loading: true })
-    return s
-  })
-  if (s.loaded === load) return
-  try {
-    if (load) await attachSnapshot(svc.db, id)
-    else await detachSnapshot(svc.db, id)
-    await updateSnapshot(svc.db, id, { loaded: load, loading: false, ts_change: svc.now() })
-  } catch (err) {
-    await updateSnapshot(svc.db, id, { loading: false }).catch(() => {})
-    throw err
-  }
-}
-
 /** Deletes a snapshot and its rows; 409 when locked or busy. */
 export async function deleteSnapshot(svc: InventoryServices, id: string): Promise<void> {
   await svc.db.transaction(async (tx) => {
-    const s = await locked(tx, id)
+    const s = await lockedSnapshot(tx, id)
     if (s.locked) throw new ApiError('API_SNAPSHOT_LOCKED', `Snapshot ${id} is locked; unlock it before deleting`)
     assertSettled(s)
     await updateSnapshot(tx, id, { loading: true })
@@ -77,8 +59,20 @@ export async function deleteSnapshot(svc: InventoryServices, id: string): Promis
   }
 }
 
-/** Copies a snapshot (rows and metadata) into a new, loaded, unlocked snapshot; returns its id. */
-export async function cloneSnapshot(svc: InventoryServices, id: string, username: string | null): Promise<string> {
+export interface Clone {
+  /** The new snapshot's id. */
+  id: string
+  /** Its `snapshotClone` job, done when this answers. */
+  jobId: string
+}
+
+/**
+ * Copies a snapshot (rows and metadata) into a new snapshot, as clones are in this API family
+ * (docs/snapshots.md): a new id; the source's discovery times, sites, counts and settings; the
+ * name `<source name or id> (clone)`; unlocked; and **unloaded**, so it costs no query capacity
+ * until a client loads it. The copy runs as a `snapshotClone` job of the new snapshot.
+ */
+export async function cloneSnapshot(svc: InventoryServices, id: string, username: string | null): Promise<Clone> {
   const src = await getSnapshot(svc.db, id)
   assertHasData(src)
   const cloneId = randomUUID()
@@ -86,7 +80,8 @@ export async function cloneSnapshot(svc: InventoryServices, id: string, username
   const now = svc.now()
   const untrack = svc.runner.track(jobId)
   try {
-    return await cloneRows(svc, src, { cloneId, jobId, now, username })
+    await cloneRows(svc, src, { cloneId, jobId, now, username })
+    return { id: cloneId, jobId }
   } finally {
     untrack()
   }
@@ -96,12 +91,12 @@ async function cloneRows(
   svc: InventoryServices,
   src: SnapshotRow,
   job: { cloneId: string; jobId: string; now: number; username: string | null },
-): Promise<string> {
+): Promise<void> {
   const { cloneId, jobId, now, username } = job
   await svc.db.transaction(async (tx) => {
     await insertSnapshot(tx, {
       id: cloneId,
-      name: src.name === null ? `Clone of ${src.id}` : `${src.name} (clone)`,
+      name: `${src.name ?? src.id} (clone)`,
       note: src.note,
       status: 'finishing',
       origin: 'clone',
@@ -114,11 +109,11 @@ async function cloneRows(
       initialVersion: src.initial_version,
       jobId,
     })
-    await insertJob(tx, { id: jobId, name: 'clone', snapshotId: cloneId, username, now, status: 'running', owner: svc.runner.instance })
+    await insertJob(tx, { id: jobId, name: 'snapshotClone', snapshotId: cloneId, username, now, status: 'running', owner: svc.runner.instance })
   })
   let measures
   try {
-    await cloneSnapshotRows(svc.db, src.id, cloneId)
+    await cloneSnapshotRows(svc.db, src.id, cloneId, false)
     measures = await measureSnapshot(svc.db, cloneId)
   } catch (err) {
     await svc.runner.record(jobId, async () => {
@@ -131,7 +126,7 @@ async function cloneRows(
   await updateSnapshot(svc.db, cloneId, {
     ...measures,
     status: 'done',
-    loaded: true,
+    loaded: false,
     errors: src.errors,
     counts: src.counts,
     total_dev_count: src.total_dev_count,
@@ -142,5 +137,4 @@ async function cloneRows(
     ts_change: now,
   })
   await jobFinished(svc.db, jobId, svc.now())
-  return cloneId
 }

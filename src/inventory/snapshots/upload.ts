@@ -59,7 +59,7 @@ async function importRows(
       initialVersion: header.initialVersion,
       jobId,
     })
-    await insertJob(tx, { id: jobId, name: 'import', snapshotId: id, username, now, status: 'running', owner: svc.runner.instance })
+    await insertJob(tx, { id: jobId, name: 'snapshotUpload', snapshotId: id, username, now, status: 'running', owner: svc.runner.instance })
   })
   try {
     await loadSnapshotRows(svc.db, id, reader.tables(), async (table, n) => void (await jobProgress(svc.db, jobId, 0.5, `importing ${table.path}: ${n} rows`)))

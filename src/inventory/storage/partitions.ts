@@ -142,8 +142,8 @@ export async function dropSnapshotRows(db: Db, snapshotId: string): Promise<void
   for (const table of STORED_TABLES) await db.query(dropPartitionSql(table, snapshotId))
 }
 
-/** Copies every partition of `fromId` into new partitions of `toId` (attached when done). */
-export async function cloneSnapshotRows(db: Db, fromId: string, toId: string): Promise<Record<string, number>> {
+/** Copies every partition of `fromId` into new partitions of `toId` (attached when done, unless `attach` is false). */
+export async function cloneSnapshotRows(db: Db, fromId: string, toId: string, attach = true): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}
   const created: StoredTableDef[] = []
   try {
@@ -163,7 +163,7 @@ export async function cloneSnapshotRows(db: Db, fromId: string, toId: string): P
       }
       for (const sql of partitionIndexSql(table, toId)) await db.query(sql)
     }
-    await attachSnapshot(db, toId)
+    if (attach) await attachSnapshot(db, toId)
     return counts
   } catch (err) {
     for (const table of created) await db.query(dropPartitionSql(table, toId)).catch(() => {})

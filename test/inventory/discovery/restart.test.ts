@@ -31,7 +31,7 @@ t.test('work a crashed process accepted is marked error at the next start', asyn
   const id = randomUUID()
   const jobId = randomUUID()
   await insertSnapshot(db, { id, name: null, note: null, status: 'run', origin: 'simulator', settings: {}, sites: [], tsStart: 1, creator: 'alice', version: 'v7.6', initialVersion: 'v7.6', jobId })
-  await insertJob(db, { id: jobId, name: 'discovery', snapshotId: id, username: 'alice', now: 1, owner: 'a-crashed-instance' })
+  await insertJob(db, { id: jobId, name: 'discoveryNew', snapshotId: id, username: 'alice', now: 1, owner: 'a-crashed-instance' })
   await jobStarted(db, jobId, 2)
   await db.query(createPartitionSql(DEVICES, id)) // a half-written partition
 
@@ -52,7 +52,7 @@ t.test('on PostgreSQL, a live job of another replica is left alone until its hea
   const jobId = randomUUID()
   const now = Date.now()
   await insertSnapshot(db, { id, name: null, note: null, status: 'run', origin: 'simulator', settings: {}, sites: [], tsStart: now, creator: 'bob', version: 'v7.6', initialVersion: 'v7.6', jobId })
-  await insertJob(db, { id: jobId, name: 'discovery', snapshotId: id, username: 'bob', now, owner: 'another-replica', status: 'running' })
+  await insertJob(db, { id: jobId, name: 'discoveryNew', snapshotId: id, username: 'bob', now, owner: 'another-replica', status: 'running' })
   const api = await startApp(t, db) // a second replica starts
   t.match((await api.call('GET', `jobs/${jobId}`)).body, { status: 'running', isDone: false })
   t.match((await api.call('GET', `snapshots/${id}`)).body, { status: 'run' })
@@ -69,7 +69,7 @@ t.test('an instance beats only for the jobs it works on; an end it could not wri
   const [live, dead] = [randomUUID(), randomUUID()]
   for (const id of [live, dead]) {
     await insertSnapshot(db, { id, name: null, note: null, status: 'run', origin: 'simulator', settings: {}, sites: [], tsStart: 1, creator: null, version: 'v7.6', initialVersion: 'v7.6', jobId: id })
-    await insertJob(db, { id, name: 'discovery', snapshotId: id, username: null, now: 1, owner: runner.instance, status: 'running' })
+    await insertJob(db, { id, name: 'discoveryNew', snapshotId: id, username: null, now: 1, owner: runner.instance, status: 'running' })
   }
   const untrack = runner.track(live)
   await heartbeat(db, runner.instance, runner.liveJobs(), 1000)
@@ -95,7 +95,7 @@ t.test('embedded: a job found running at start is failed at once, however fresh 
   const id = randomUUID()
   const now = Date.now()
   await insertSnapshot(db, { id, name: null, note: null, status: 'run', origin: 'import', settings: {}, sites: [], tsStart: now, creator: null, version: 'v7.6', initialVersion: 'v7.6', jobId: id })
-  await insertJob(db, { id, name: 'import', snapshotId: id, username: null, now, owner: 'the-process-that-crashed', status: 'running' })
+  await insertJob(db, { id, name: 'snapshotUpload', snapshotId: id, username: null, now, owner: 'the-process-that-crashed', status: 'running' })
   const api = await startApp(t, db)
   t.match((await api.call('GET', `jobs/${id}`)).body, { status: 'error', isDone: true })
   t.match((await api.call('GET', `snapshots/${id}`)).body, { status: 'error' })

@@ -131,10 +131,11 @@ t.test('defaults and normalisation', async (t) => {
   t.equal(validate({ columns: ['id'], sort: { column: 'id', order: 'DESC' } }).sort.order, 'desc')
 })
 
-t.test('eq on an enumerated column names the allowed values', async (t) => {
+t.test('eq on a value an enumerated column never holds is valid (it matches no row), not a 422', async (t) => {
   const table = { ...ITEMS, columns: ITEMS.columns.map((c) => (c.name === 'site' ? { ...c, values: ['paris', 'berlin'] } : c)) }
   const check = (filters: unknown) => error(() => validateRequest(table, parse({ columns: ['id'], filters }), { defaultLimit: 10, rules: [] }))
-  t.match(check({ site: ['eq', 'Paris'] }), { status: 422, body: { message: '"filters.site" value of "eq" must be one of [paris, berlin] (column site)' } })
+  t.equal(check({ site: ['eq', 'Paris'] }), 'ok')
+  t.equal(check({ site: ['neq', 'rome'] }), 'ok')
   t.equal(check({ site: ['eq', 'paris'] }), 'ok')
   t.equal(check({ site: ['eq', null] }), 'ok')
   t.equal(check({ site: ['ieq', 'PARIS'] }), 'ok', 'case-insensitive operators are not restricted')

@@ -61,10 +61,14 @@ for (const engine of ENGINES) {
 
     // clone
     const cloned = await api.call('POST', `snapshots/${id}/clone`)
-    t.equal(cloned.status, 204)
-    const cloneId = cloned.headers.get('x-snapshot-id')!
+    t.equal(cloned.status, 201)
+    const cloneId = (cloned.body as { id: string }).id
+    t.equal(cloned.headers.get('location'), `/api/snapshots/${cloneId}`)
     const clone = (await api.call('GET', `snapshots/${cloneId}`)).body as Snap
-    t.match(clone, { status: 'done', totalDevCount: snap.totalDevCount, interfaceCount: snap.interfaceCount })
+    t.match(clone, { state: 'unloaded', status: 'unloaded', finishStatus: 'done', locked: false, totalDevCount: snap.totalDevCount, interfaceCount: snap.interfaceCount })
+    const hiddenCopy = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM inventory.interfaces WHERE snapshot_id = $1', [cloneId])
+    t.equal(hiddenCopy.rows[0]!.n, 0, 'a clone starts unloaded')
+    t.equal((await api.call('POST', `snapshots/${cloneId}/load`)).status, 204)
     const copied = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM inventory.interfaces WHERE snapshot_id = $1', [cloneId])
     t.equal(copied.rows[0]!.n, snap.interfaceCount)
 

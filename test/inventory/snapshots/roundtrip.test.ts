@@ -23,7 +23,7 @@ for (const engine of ENGINES) {
     const imported = (up.body as { id: string }).id
     t.not(imported, id)
     const job = (await api.call('GET', `jobs/${(up.body as { jobId: string }).jobId}`)).body
-    t.match(job, { name: 'import', status: 'done', isDone: true })
+    t.match(job, { name: 'snapshotUpload', status: 'done', isDone: true })
     const again = await api.call('GET', `snapshots/${imported}/download`)
     t.equal(again.text.length, first.text.length)
     t.ok(again.text === first.text, 'identical content')
