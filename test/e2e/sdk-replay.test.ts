@@ -1,0 +1,276 @@
+/**
+ * A client of the 6.0.x Python SDK generation, replayed against `netinv serve` from recorded
+ * request shapes: the requests as that SDK sends them (paths, bodies, headers), written from the
+ * published SDK's documented behaviour (COMPAT.md); no client code. The server runs with the one
+ * recipe for older clients of docs/api-versions.md (helm/netinv/examples/legacy-clients.yaml).
+ *
+ * The client authenticates with `X-API-Token`, sends httpx's User-Agent, and after the version
+ * probe addresses `/api/v<min(own, apiVersion)>/` (the path generation).
+ */
+import t, { type Test } from 'tap'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { bearer, call, waitForJob, type Reply } from './client.js'
+import { serve, tempDirs } from './process.js'
+import { siteNames } from '../../src/inventory/simulator/index.js'
+
+const ADMIN_PASSWORD = 'sdk-replay-admin-password-1'
+/** The SDK's own version: it refuses a server whose apiVersion major is above 6. */
+const SDK_VERSION = [6, 0]
+const SDK_HEADERS = { 'user-agent': 'python-httpx/0.23.3', accept: '*/*', 'accept-encoding': 'gzip, deflate' }
+
+/** The columns the SDK's snapshot model requests from tables/management/snapshots, and their types in the model. */
+const SNAPSHOT_COLUMNS: Record<string, 'string' | 'int' | 'bool' | 'strings' | 'stringOrNull' | 'intOrNull'> = {
+  id: 'string', status: 'string', finishStatus: 'string', loadedSize: 'int', unloadedSize: 'int', name: 'stringOrNull', note: 'stringOrNull',
+  sites: 'strings', fromArchive: 'bool', loading: 'bool', locked: 'bool', deviceAddedCount: 'int', deviceRemovedCount: 'int',
+  interfaceActiveCount: 'int', interfaceCount: 'int', interfaceEdgeCount: 'int', totalDevCount: 'int', isLastSnapshot: 'bool',
+  tsChange: 'intOrNull', tsEnd: 'intOrNull', tsStart: 'int', userCount: 'int',
+}
+/** The columns the SDK's job poller requests from tables/jobs. */
+const JOB_COLUMNS = ['id', 'downloadFile', 'finishedAt', 'isDone', 'name', 'scheduledAt', 'snapshot', 'startedAt', 'status', 'username']
+
+type Row = Record<string, unknown>
+interface Page {
+  data: Row[]
+  _meta: { count: number; size: number; start: number; limit: number }
+}
+
+/** docs/api-versions.md "Older clients: one recipe", as legacy-clients.yaml sets it. */
+function applyLegacyRecipe(configDir: string): void {
+  const file = join(configDir, 'api.json')
+  const config = JSON.parse(readFileSync(file, 'utf8')) as { versioning: { apiVersion: string; generations: { path: Record<string, unknown> } } }
+  config.versioning.apiVersion = 'v5.0'
+  Object.assign(config.versioning.generations.path, { deprecated: true, sunset: '2027-12-31T00:00:00Z', enforce: false })
+  writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o644 })
+}
+
+function typeOk(kind: string, v: unknown): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof v === 'string'
+    case 'stringOrNull':
+      return v === null || typeof v === 'string'
+    case 'int':
+      return Number.isInteger(v)
+    case 'intOrNull':
+      return v === null || Number.isInteger(v)
+    case 'bool':
+      return typeof v === 'boolean'
+    default:
+      return Array.isArray(v) && v.every((s) => typeof s === 'string')
+  }
+}
+
+/** The SDK's client: a base path, its headers, and the calls it makes. */
+class SdkClient {
+  constructor(
+    private readonly url: string,
+    readonly prefix: string,
+    private readonly token: string,
+  ) {}
+
+  private send(method: string, path: string, body?: unknown): Promise<Reply> {
+    return call(this.url, method, `${this.prefix}${path}`, { headers: { ...SDK_HEADERS, 'x-api-token': this.token }, ...(body !== undefined ? { body } : {}) })
+  }
+  get(path: string): Promise<Reply> {
+    return this.send('GET', path)
+  }
+  post(path: string, body?: unknown): Promise<Reply> {
+    return this.send('POST', path, body)
+  }
+
+  /** `_ipf_pager`: pages of 1000 from start 0 until a short page. */
+  async pager(t: Test, table: string, payload: Row): Promise<Row[]> {
+    const rows: Row[] = []
+    for (let start = 0; ; start += 1000) {
+      const r = await this.post(table, { ...payload, pagination: { limit: 1000, start } })
+      if (r.status !== 200) t.fail(`${table} page at ${start}: ${r.status} ${r.text.slice(0, 300)}`)
+      const page = r.json<Page>().data
+      rows.push(...page)
+      if (page.length < 1000) return rows
+    }
+  }
+
+  /** `get_columns`: a bogus column, then the list parsed out of the 422's first message. */
+  async columns(t: Test, table: string, snapshot: string): Promise<string[]> {
+    const r = await this.post(table, { snapshot, columns: ['*'] })
+    t.equal(r.status, 422, `${table}: columns ["*"] is 422`)
+    const message = r.json<{ errors: Array<{ message: string }> }>().errors[0]!.message
+    const listed = /".*".*\[(.*)]$/.exec(message)?.[1]
+    t.ok(listed, `the message lists the columns: ${message.slice(0, 80)}`)
+    return (listed ?? '').split(',').map((c) => c.trim())
+  }
+
+  /** `get_count`: one row of `id`, the total from `_meta.count`. */
+  async count(table: string, snapshot: string | undefined, filters?: Row): Promise<number> {
+    const r = await this.post(table, { columns: ['id'], pagination: { limit: 1, start: 0 }, ...(snapshot ? { snapshot } : {}), ...(filters ? { filters } : {}) })
+    return r.json<Page>()._meta.count
+  }
+
+  /** `Jobs._return_job_when_done`: the newest job of that name for the snapshot since `started`, once done. */
+  async jobWhenDone(t: Test, snapshot: string, name: string, started: number): Promise<Row | undefined> {
+    for (let i = 0; i < 1200; i++) {
+      const r = await this.post('tables/jobs', {
+        columns: JOB_COLUMNS,
+        pagination: { start: 0, limit: 1000 },
+        filters: { snapshot: ['eq', snapshot], name: ['eq', name], startedAt: ['gte', started - 100] },
+        sort: { order: 'desc', column: 'startedAt' },
+      })
+      t.equal(r.status, 200, `tables/jobs answers the ${name} poll`)
+      const [job] = r.json<Page>().data
+      if (job?.isDone === true) return job
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    return undefined
+  }
+
+  /** `Snapshot._refresh_status`. */
+  async refresh(snapshot: string): Promise<Row> {
+    const r = await this.post('tables/management/snapshots', { columns: ['status', 'finishStatus', 'loading'], filters: { id: ['eq', snapshot] }, pagination: { start: 0, limit: 1000 } })
+    return r.json<Page>().data[0]!
+  }
+}
+
+/** `Snapshot.load` / `unload`: body style with the client's clock, then the job poll and a refresh. */
+async function loadOrUnload(t: Test, sdk: SdkClient, snapshot: string, action: 'load' | 'unload'): Promise<Row> {
+  const ts = Date.now()
+  const r = await sdk.post(`snapshots/${action}`, [{ jobDetail: ts, id: snapshot }])
+  t.ok(r.status >= 200 && r.status < 300, `POST snapshots/${action} succeeds (${r.status})`)
+  const job = await sdk.jobWhenDone(t, snapshot, action === 'load' ? 'snapshotLoad' : 'snapshotUnload', ts)
+  t.match(job, { status: 'done', isDone: true, snapshot }, `the ${action} job is found and done`)
+  return sdk.refresh(snapshot)
+}
+
+t.test('a 6.0.x SDK client, replayed', async (t) => {
+  const { dataDir, configDir } = tempDirs(t)
+  applyLegacyRecipe(configDir)
+  const app = await serve(t, { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD })
+  const base = app.url
+
+  // Setting up (a current client, not the SDK): an API key for the SDK, and a discovered network
+  // whose interfaces table is larger than 25,000 rows.
+  const session = (await call(base, 'POST', '/api/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).json<{ accessToken: string }>()
+  const key = await call(base, 'POST', '/api/api-tokens', { headers: bearer(session.accessToken), body: { description: 'sdk', scope: ['read', 'write', 'settings'] } })
+  t.equal(key.status, 201)
+  const token = key.json<{ token: string }>().token
+  // 40 of the "medium" profile's 200 sites: about 28,000 interfaces
+  const sites = siteNames('medium').slice(0, 40)
+  const started = await call(base, 'POST', '/api/snapshots', { headers: bearer(session.accessToken), body: { snapshotName: 'sdk replay', profile: 'medium', sites } })
+  t.equal(started.status, 201, started.text)
+  const { id: snapshotId, jobId } = started.json<{ id: string; jobId: string }>()
+  t.match((await waitForJob(base, jobId, bearer(session.accessToken), 6000)).job, { status: 'done' })
+
+  // 1. The version probe, without credentials; the path generation it leads to.
+  const version = await call(base, 'GET', '/api/version', { headers: SDK_HEADERS })
+  t.equal(version.status, 200)
+  const { apiVersion, releaseVersion } = version.json<{ apiVersion: string; releaseVersion: string }>()
+  t.type(releaseVersion, 'string')
+  const server = apiVersion.replace(/^v/, '').split('.').map(Number)
+  t.ok(server[0]! <= SDK_VERSION[0]!, `the SDK accepts apiVersion ${apiVersion}`)
+  const use = server[0]! < SDK_VERSION[0]! || (server[0] === SDK_VERSION[0] && server[1]! < SDK_VERSION[1]!) ? server : SDK_VERSION
+  const sdk = new SdkClient(base, `/api/v${use[0]}.${use[1]}/`, token)
+  t.equal(sdk.prefix, '/api/v5.0/', 'the recipe sends 6.0.x clients to /api/v5.0/')
+
+  // 2. users/me
+  const me = await sdk.get('users/me')
+  t.equal(me.status, 200)
+  t.match(me.json(), { username: 'admin', roleIds: Array, roleNames: Array })
+
+  // 3. tables/management/snapshots with every column of the snapshot model; loaded ones only
+  const snapshots = await sdk.pager(t, 'tables/management/snapshots', {
+    columns: Object.keys(SNAPSHOT_COLUMNS),
+    sort: { order: 'desc', column: 'tsEnd' },
+    filters: { and: [{ status: ['eq', 'done'] }, { finishStatus: ['eq', 'done'] }] },
+  })
+  t.equal(snapshots.length, 1)
+  for (const [column, kind] of Object.entries(SNAPSHOT_COLUMNS)) t.ok(typeOk(kind, snapshots[0]![column]), `${column} is ${kind}: ${JSON.stringify(snapshots[0]![column])}`)
+  t.ok((snapshots[0]!.loadedSize as number) > 0 && (snapshots[0]!.userCount as number) > 0, 'sizes and counts have real values')
+
+  // 4. GET snapshots: a bare array, version on every element
+  const list = await sdk.get('snapshots')
+  t.equal(list.status, 200)
+  const listed = list.json<Row[]>()
+  t.ok(Array.isArray(listed))
+  for (const s of listed) t.type(s.version, 'string', 'every element has version')
+
+  // 5. settings of each loaded snapshot
+  const snapSettings = await sdk.get(`snapshots/${snapshotId}/settings`)
+  t.equal(snapSettings.status, 200)
+  t.type(snapSettings.json(), 'object')
+
+  // 6. Table.all() on a large table: column discovery by 422, then pages of 1000
+  const interfaceColumns = await sdk.columns(t, 'tables/inventory/interfaces', '$last')
+  t.ok(interfaceColumns.includes('intName') && interfaceColumns.includes('id'))
+  const total = await sdk.count('tables/inventory/interfaces', '$last')
+  t.ok(total >= 25_000, `the interfaces table holds ${total} rows`)
+  const rows = await sdk.pager(t, 'tables/inventory/interfaces', { columns: interfaceColumns, snapshot: '$last' })
+  t.equal(rows.length, total, 'paging collects every row')
+  t.equal(new Set(rows.map((r) => r.id)).size, total, 'no row twice')
+  t.same(Object.keys(rows[0]!).sort(), [...interfaceColumns].sort(), 'rows hold the discovered columns')
+
+  // 7. filters, as Table.fetch sends them
+  const filtered = await sdk.post('tables/inventory/devices', {
+    columns: ['id', 'hostname', 'vendor', 'siteName'],
+    pagination: { start: 0, limit: 1000 },
+    snapshot: '$last',
+    filters: { and: [{ vendor: ['eq', 'cisco'] }, { or: [{ hostname: ['like', '0'] }, { siteName: ['ieq', String((rows[0] as Row).siteName)] }] }] },
+    sort: { order: 'asc', column: 'hostname' },
+  })
+  t.equal(filtered.status, 200)
+  const devices = filtered.json<Page>().data
+  t.ok(devices.length > 0 && devices.every((d) => d.vendor === 'cisco'), 'the filter holds')
+  t.equal(await sdk.count('tables/inventory/devices', '$last', { vendor: ['eq', 'no-such-vendor'] }), 0)
+
+  // 8. reports: the intent rules with results, their groups, a coloured table
+  const intents = await sdk.get(`reports?snapshot=${snapshotId}`)
+  t.equal(intents.status, 200)
+  const rules = intents.json<Row[]>()
+  t.ok(rules.length > 0)
+  for (const rule of rules) t.match(rule, { id: String, name: String, column: String, apiEndpoint: String, webEndpoint: String, checks: Object, descriptions: Object, groups: Array, result: Object })
+  t.equal((await sdk.get('reports/groups')).status, 200)
+  const coloured = await sdk.post('tables/inventory/devices', { columns: ['id', 'hostname', 'memoryUtilization'], pagination: { start: 0, limit: 10 }, snapshot: '$last', reports: '/inventory/devices' })
+  t.equal(coloured.status, 200)
+  t.match(coloured.json<Page>().data[0]!.memoryUtilization, { data: Number, severity: Number })
+
+  // 9. lock and unlock
+  t.equal((await sdk.post(`snapshots/${snapshotId}/lock`)).status, 200)
+  t.match(await sdk.refresh(snapshotId), { status: 'done' })
+  t.equal((await sdk.post(`snapshots/${snapshotId}/unlock`)).status, 200)
+
+  // 10. unload and load, body style, polled as jobs
+  t.match(await loadOrUnload(t, sdk, snapshotId, 'unload'), { status: 'unloaded', loading: false })
+  t.match(await loadOrUnload(t, sdk, snapshotId, 'load'), { status: 'done', finishStatus: 'done', loading: false })
+
+  // 11. clone: 201 with the new id; found as clients look for it (unloaded, "clone" in its name,
+  // the source's start time); loaded body style; the same data
+  const cloned = await sdk.post(`snapshots/${snapshotId}/clone`)
+  t.equal(cloned.status, 201)
+  const cloneId = cloned.json<{ id: string }>().id
+  const all = await sdk.pager(t, 'tables/management/snapshots', { columns: Object.keys(SNAPSHOT_COLUMNS), sort: { order: 'desc', column: 'tsEnd' } })
+  const source = all.find((s) => s.id === snapshotId)!
+  const found = all.find((s) => s.status !== 'done' && String(s.name).includes('clone') && s.tsStart === source.tsStart)
+  t.equal(found?.id, cloneId, 'the clone is where clients look for it')
+  t.match(found, { locked: false, status: 'unloaded', finishStatus: 'done' })
+  t.match(await loadOrUnload(t, sdk, cloneId, 'load'), { status: 'done' })
+  t.equal(await sdk.count('tables/inventory/devices', cloneId), await sdk.count('tables/inventory/devices', snapshotId), 'the clone has the devices')
+
+  // 12. download: the job it records, then its file
+  const ts = Date.now()
+  const download = await sdk.get(`snapshots/${cloneId}/download`)
+  t.equal(download.status, 200)
+  const job = await sdk.jobWhenDone(t, cloneId, 'snapshotDownload', ts)
+  t.match(job, { status: 'done', downloadFile: String })
+  const file = await sdk.get(`jobs/${String(job?.id)}/download`)
+  t.equal(file.status, 200)
+  t.equal(file.text, download.text, 'the job gives the file')
+
+  // jobs the SDK may wait for that netinv never runs: an empty answer, not an error
+  t.same(
+    (await sdk.post('tables/jobs', { columns: JOB_COLUMNS, pagination: { start: 0, limit: 1000 }, filters: { snapshot: ['eq', snapshotId], name: ['eq', 'loadGraphCache'] } })).json<Page>().data,
+    [],
+  )
+  // a bad body is a 422 in the documented shape
+  const bad = await sdk.post('snapshots/load', [{ id: 'nope' }])
+  t.equal(bad.status, 422)
+  t.match(bad.json(), { code: 'API_INVALID_INPUT', message: String, errors: [{ message: String }] })
+})
