@@ -85,7 +85,7 @@ export const JOBS: TableDef = {
   },
   columns: [
     col('id', 'string', 'Job id (UUID).'),
-    col('name', 'string', 'What the job does: discoveryNew, snapshotUpload, snapshotClone, snapshotLoad, snapshotUnload or snapshotDownload.', { values: JOB_NAMES }),
+    col('name', 'string', 'What the job does (docs/snapshots.md, "Jobs").', { values: JOB_NAMES }),
     col('status', 'string', 'State of the job: scheduled, running, done or error.', { values: JOB_STATUSES }),
     col('isDone', 'boolean', 'Whether the job has finished (done or error).'),
     col('snapshot', 'string', 'Id of the snapshot the job works on.'),

@@ -91,7 +91,8 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     'the snapshot is loaded, or read through a view of other tables (column "Rows").',
     'Filters: `[operator, value]`; `["column", op, otherColumn]`; `["color", op, severity]` (with `reports`);',
     '`["any" | "all", op, value]` on array columns; `and` / `or` hold lists of filter objects.',
-    'Negated operators (`neq`, `nieq`, `notlike`, `nreg`, `nireg`) match null values. Sorting puts nulls last',
+    'Negated operators (`neq`, `nieq`, `notlike`, `nreg`, `nireg`) match null values. A column\'s "Values" list what it holds;',
+    '`eq` on another value is no error and matches no row (`neq`: every row). Sorting puts nulls last',
     '(ascending) or first (descending) and breaks ties by `id`.',
     `Limits: \`pagination.limit\` defaults to ${CONFIG_SCHEMA.properties.query.properties.defaultLimit.default} and may not exceed ` +
       `${CONFIG_SCHEMA.properties.query.properties.maxLimit.default} (config \`query.defaultLimit\` / \`query.maxLimit\`; larger is 422);`,
