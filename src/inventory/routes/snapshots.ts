@@ -117,7 +117,8 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
 
   router.add('POST', 'snapshots/:id/clone', async (ctx, m, _req, res) => {
     const cloneId = await cloneSnapshot(svc, m.params.id!, user(ctx))
-    sendEmpty(res, 204, { location: `/api/snapshots/${cloneId}`, 'x-snapshot-id': cloneId })
+    // A POST that created a resource: 201 with the new snapshot's id (the spec's status table).
+    sendJson(res, 201, { success: true, id: cloneId }, { location: `/api/snapshots/${cloneId}`, 'x-snapshot-id': cloneId })
   })
 
   router.add('GET', 'snapshots/:id/settings', async (_ctx, m, _req, res) => {

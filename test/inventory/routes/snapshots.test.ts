@@ -61,8 +61,9 @@ for (const engine of ENGINES) {
 
     // clone
     const cloned = await api.call('POST', `snapshots/${id}/clone`)
-    t.equal(cloned.status, 204)
+    t.equal(cloned.status, 201, 'a clone is a created resource')
     const cloneId = cloned.headers.get('x-snapshot-id')!
+    t.match(cloned.body, { success: true, id: cloneId }, 'the body names the new snapshot')
     const clone = (await api.call('GET', `snapshots/${cloneId}`)).body as Snap
     t.match(clone, { status: 'done', totalDevCount: snap.totalDevCount, interfaceCount: snap.interfaceCount })
     const copied = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM inventory.interfaces WHERE snapshot_id = $1', [cloneId])
