@@ -1,0 +1,35 @@
+import t from 'tap'
+import { acceptable, negotiate } from '../../../src/shared/http/index.js'
+
+const JSON_ONLY = ['application/json']
+const TABLE = ['application/json', 'text/csv']
+
+t.test('what Accept allows: q-values, wildcards, the most specific range', async (t) => {
+  const cases: Array<[string | undefined, readonly string[], string | null]> = [
+    [undefined, JSON_ONLY, 'application/json'],
+    ['', JSON_ONLY, 'application/json'],
+    ['*/*', JSON_ONLY, 'application/json'],
+    ['application/*', JSON_ONLY, 'application/json'],
+    ['APPLICATION/JSON; charset=utf-8', JSON_ONLY, 'application/json'],
+    ['text/html, application/xhtml+xml, application/xml;q=0.9, */*;q=0.8', JSON_ONLY, 'application/json'],
+    ['application/xml', JSON_ONLY, null],
+    ['text/*', JSON_ONLY, null],
+    ['application/json;q=0', JSON_ONLY, null],
+    ['application/json; Q=0.000', JSON_ONLY, null],
+    ['*/*;q=0', JSON_ONLY, null],
+    ['*/*, application/json;q=0', JSON_ONLY, null],
+    ['application/*;q=0, */*', JSON_ONLY, null],
+    ['application/json;q=0, */*;q=0.1', TABLE, 'text/csv'],
+    ['text/csv', TABLE, 'text/csv'],
+    ['text/csv, application/json;q=0.5', TABLE, 'text/csv'],
+    ['text/*', TABLE, 'text/csv'],
+    ['*/*', TABLE, 'application/json'],
+    ['json', JSON_ONLY, null],
+    ['application/x-ndjson', ['application/x-ndjson'], 'application/x-ndjson'],
+    ['application/json', ['application/x-ndjson'], null],
+  ]
+  for (const [accept, offered, expected] of cases) {
+    t.equal(negotiate(accept, offered), expected, `${accept ?? '(none)'} → ${offered.join(', ')}`)
+    t.equal(acceptable(accept, offered), expected !== null, `${accept ?? '(none)'} acceptable`)
+  }
+})
