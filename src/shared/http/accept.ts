@@ -60,11 +60,25 @@ export function negotiate(accept: string | undefined, offered: readonly string[]
   return best?.type ?? null
 }
 
+/** Verdicts on the Accept headers seen lately, per list of offered types (a route's, kept while it is). */
+const verdicts = new WeakMap<readonly string[], Map<string, boolean>>()
+/** Clients send a handful of distinct headers; random ones only cost their parsing, never memory. */
+const REMEMBERED = 64
+
 /**
- * Whether an Accept header allows one of `offered`. The usual headers (none, `*\/*`, the first
- * offered type) are answered without parsing: this runs on every request the gateway serves.
+ * Whether an Accept header allows one of `offered`. This runs on every request the gateway
+ * serves: the usual headers (none, `*\/*`, the first offered type) are answered without parsing,
+ * and the verdict on any other is remembered (a browser's or a client library's header repeats).
  */
 export function acceptable(accept: string | undefined, offered: readonly string[]): boolean {
   if (accept === undefined || accept === '*/*' || accept === offered[0]) return true
-  return negotiate(accept, offered) !== null
+  let known = verdicts.get(offered)
+  if (known === undefined) verdicts.set(offered, (known = new Map()))
+  let verdict = known.get(accept)
+  if (verdict === undefined) {
+    verdict = negotiate(accept, offered) !== null
+    if (known.size >= REMEMBERED) known.clear()
+    known.set(accept, verdict)
+  }
+  return verdict
 }

@@ -33,3 +33,14 @@ t.test('what Accept allows: q-values, wildcards, the most specific range', async
     t.equal(acceptable(accept, offered), expected !== null, `${accept ?? '(none)'} acceptable`)
   }
 })
+
+t.test('remembered verdicts stay right, past the number remembered and per list of types', async (t) => {
+  for (let i = 0; i < 300; i++) {
+    const ok = `application/json;q=0.${(i % 9) + 1}, x/y${i}`
+    const refused = `application/xml, x/y${i}`
+    t.equal(acceptable(ok, JSON_ONLY), true, ok)
+    t.equal(acceptable(refused, JSON_ONLY), false, refused)
+    t.equal(acceptable(`text/csv, x/y${i}`, TABLE), true)
+    t.equal(acceptable(`text/csv, x/y${i}`, JSON_ONLY), false, 'the same header, another endpoint')
+  }
+})
