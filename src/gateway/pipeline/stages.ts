@@ -1,9 +1,8 @@
 /**
- * THE order of the gateway's request pipeline. Cheap checks first (route, version), but their
- * rejections (400, 404, 405, 410) are answered only after the per-IP rate limit has counted the
- * request, so that a flood of bad requests is limited like any other, and so is a 406 for an
- * Accept the endpoint cannot satisfy; rate limiting before
- * authentication so that a flood of bad credentials cannot burn CPU on password hashing;
+ * THE order of the gateway's request pipeline. Cheap checks first (route, version, Accept), but
+ * their rejections (400, 404, 405, 410, 406) are answered only after the per-IP rate limit has
+ * counted the request, so that a flood of bad requests is limited like any other; rate limiting
+ * before authentication so that a flood of bad credentials cannot burn CPU on password hashing;
  * identity before scope. The access-log line and metrics are written when the response ends
  * (see access-log.ts), whichever stage answered.
  */
