@@ -19,7 +19,7 @@ import type { StageDeps } from './pipeline/deps.js'
 import { applyResponseHeaders } from './pipeline/dispatch.js'
 import { runStages } from './pipeline/runner.js'
 import { buildStages } from './pipeline/stages.js'
-import { VersionGoneError } from './pipeline/version.js'
+import { completeVersionHeaders, VersionGoneError } from './pipeline/version.js'
 import { createForwarder } from './proxy.js'
 import { readRouteFiles } from './routes/files.js'
 import { compileRouteTable, type RouteTable } from './routes/table.js'
@@ -46,6 +46,12 @@ export interface GatewayDeps {
   /** Wall clock in ms (sunsets, rate windows); injected in tests. */
   now?: () => number
   metrics?: GatewayMetrics
+  /**
+   * For the built-in table's inventory endpoints with a `*`, by path: which paths under it exist
+   * (netinv's table catalog, given by the launcher: src/inventory/paths.ts). A path one does not
+   * know is 404 for every method. Absent: every path under `*` is forwarded.
+   */
+  wildcards?: Readonly<Record<string, (rest: string) => boolean>>
   /** Readiness of Redis, when the rate limiter uses it. */
   redisReady?: () => Promise<boolean>
   /** How long (ms) a probe of the dependencies answers later /readyz calls too (default 1000). */
@@ -105,6 +111,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     // reading the rest of the body within a bound (a lingering close), so that the client,
     // still sending, reads the answer instead of a reset.
     closeAfterBody(req, res)
+    completeVersionHeaders(ctx, config, err)
     applyResponseHeaders(ctx)
     if (err instanceof VersionGoneError) {
       ctx.log.debug({ code: err.code }, 'request rejected')
@@ -128,7 +135,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   function compile(next: Readonly<Config>): RouteTable {
     const upstreams = resolveUpstreams(next, { inventoryUrl: deps.inventoryUrl, internalSecret: deps.internalSecret, readFiles: true })
     const files = deps.routesDir === undefined ? [] : readRouteFiles(deps.routesDir)
-    return compileRouteTable({ builtIn: ENDPOINTS, files, upstreams, canMintTokens: deps.auth.upstreamTokens !== undefined })
+    return compileRouteTable({ builtIn: ENDPOINTS, files, upstreams, canMintTokens: deps.auth.upstreamTokens !== undefined, ...(deps.wildcards ? { wildcards: deps.wildcards } : {}) })
   }
 
   function putInService(next: RouteTable): void {

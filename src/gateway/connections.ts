@@ -17,6 +17,7 @@ import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
 import type { Config } from '../shared/config/index.js'
 import { ERRORS, type ErrorCode } from '../shared/errors.js'
+import { PRODUCT_VERSION } from '../shared/product.js'
 import type { ClientErrorKind, GatewayMetrics } from './metrics.js'
 
 export interface ConnectionGuardOptions {
@@ -44,12 +45,18 @@ function mayAnswer(socket: Duplex): boolean {
   return socket.writable && (res === undefined || !res.headersSent)
 }
 
+/**
+ * The spec's version headers of an answer given before any routing: no endpoint, so no versions
+ * (empty, as for an unknown endpoint: see completeVersionHeaders), and the product's version.
+ */
+const VERSION_HEADERS = `x-api-versions-supported: \r\nx-api-version-used: \r\nx-product-version: ${PRODUCT_VERSION}\r\n`
+
 /** Writes a whole error response in our body shape straight to the socket, then closes it. */
-function refuse(socket: Duplex, code: ErrorCode, headers = ''): void {
+function refuse(socket: Duplex, code: ErrorCode): void {
   const { status, message } = ERRORS[code]
   const body = JSON.stringify({ code, message })
   socket.write(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${VERSION_HEADERS}content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   )
   socket.destroy()
 }

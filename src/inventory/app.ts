@@ -5,7 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { ApiError } from '../shared/errors.js'
-import { Router, closeAfterBody, sendError, sendJson } from '../shared/http/index.js'
+import { Router, acceptable, closeAfterBody, sendError, sendJson } from '../shared/http/index.js'
+import { producesOf } from '../shared/manifest.js'
 import { INTERNAL_HEADER, decodeInternal, decodePrincipal, safeEqual } from '../shared/principal.js'
 import { RELEASE_VERSION } from '../shared/product.js'
 import { assertRoutesMatchManifest, servedEndpoint } from './manifest.js'
@@ -61,6 +62,10 @@ export async function createInventoryApp(options: InventoryOptions): Promise<Inv
             release_version: RELEASE_VERSION,
             api_version: String(served.latest),
           })
+        }
+        // What the gateway checks first (406), checked here too for whoever calls the service directly.
+        if (served && !acceptable(req.headers.accept, producesOf(served.endpoint))) {
+          throw new ApiError('API_NOT_ACCEPTABLE', `The Accept header cannot be satisfied: ${served.endpoint.path} answers ${producesOf(served.endpoint).join(' or ')}`)
         }
         const ctx: InventoryRequest = {
           deps,

@@ -6,7 +6,7 @@ export const ERRORS_DOC_PATH = 'docs/errors.md'
 export function renderErrorsDoc(): string {
   const rows = Object.entries(ERRORS)
     .sort(([, a], [, b]) => a.status - b.status)
-    .map(([code, { status, message }]) => `| ${status} | \`${code}\` | ${message} |`)
+    .map(([code, entry]) => `| ${entry.status} | \`${code}\` | ${entry.message}${'fixed' in entry ? ' (always)' : ''} |`)
   return [
     '# Error codes',
     '',
@@ -18,6 +18,12 @@ export function renderErrorsDoc(): string {
     'specification instead: `{"message", "release_version", "api_version"}`. `DELETE auth/token`',
     'answers its authentication failures as `text/plain` with the body `Unauthorized`, as the',
     'specification shows. Branch on `code`, not on `message`.',
+    '',
+    'A message marked "(always)" is fixed by the specification and never changes: `API_NOT_FOUND` is',
+    'always `Requested Resource Not Found`. What was not found (which snapshot, which job, which table)',
+    'is in an additional field, `detail`, when the service can say it:',
+    '`{"code": "API_NOT_FOUND", "message": "Requested Resource Not Found", "detail": "Job \\"42\\" not found"}`.',
+    'Clients must ignore fields they do not know.',
     '',
     '| Status | Code | Default message |',
     '|---|---|---|',

@@ -19,7 +19,7 @@ export const ERRORS = {
     status: 403,
     message: 'Local authentication is disabled; use an API key or single sign-on',
   },
-  API_NOT_FOUND: { status: 404, message: 'Requested Resource Not Found' },
+  API_NOT_FOUND: { status: 404, message: 'Requested Resource Not Found', fixed: true },
   API_METHOD_NOT_ALLOWED: { status: 405, message: 'Method Not Allowed' },
   API_NOT_ACCEPTABLE: { status: 406, message: 'The Accept header cannot be satisfied' },
   API_REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
@@ -41,9 +41,17 @@ export const ERRORS = {
   API_DATABASE_BUSY: { status: 503, message: 'Every database connection is busy; retry later' },
   API_QUERY_TIMEOUT: { status: 503, message: 'The query did not finish within the time limit; narrow the filters or the page' },
   API_UPSTREAM_TIMEOUT: { status: 504, message: 'The inventory service did not answer in time' },
-} as const satisfies Record<string, { status: number; message: string }>
+} as const satisfies Record<string, { status: number; message: string; fixed?: true }>
 
 export type ErrorCode = keyof typeof ERRORS
+
+/**
+ * Whether the spec fixes a code's message (`API_NOT_FOUND`: always "Requested Resource Not
+ * Found"): what a thrower says of the case goes in `detail` instead.
+ */
+export function hasFixedMessage(code: ErrorCode): boolean {
+  return 'fixed' in ERRORS[code]
+}
 
 /** One validation problem, in the shape clients parse (`errors[].message`). */
 export interface ValidationIssue {
@@ -57,18 +65,27 @@ export class ApiError extends Error {
   readonly status: number
   readonly errors: ValidationIssue[] | undefined
   readonly headers: Record<string, string> | undefined
+  /** What this case is about (which snapshot, which job), next to a fixed message. */
+  readonly detail: string | undefined
 
+  /**
+   * For a code whose message the spec fixes, a `message` given here becomes the `detail` and the
+   * message stays the table's: `new ApiError('API_NOT_FOUND', 'Job x not found')` answers
+   * `{"message": "Requested Resource Not Found", "detail": "Job x not found"}`.
+   */
   constructor(
     code: ErrorCode,
     message?: string,
-    options: { errors?: ValidationIssue[]; headers?: Record<string, string> } = {},
+    options: { errors?: ValidationIssue[]; headers?: Record<string, string>; detail?: string } = {},
   ) {
-    super(message ?? ERRORS[code].message)
+    const fixed = hasFixedMessage(code)
+    super(fixed || message === undefined ? ERRORS[code].message : message)
     this.name = 'ApiError'
     this.code = code
     this.status = ERRORS[code].status
     this.errors = options.errors
     this.headers = options.headers
+    this.detail = options.detail ?? (fixed ? message : undefined)
   }
 }
 
@@ -88,13 +105,16 @@ export function invalidInput(issues: ValidationIssue[] | string): ApiError {
   return new ApiError('API_INVALID_INPUT', list[0]?.message ?? ERRORS.API_INVALID_INPUT.message, { errors: list })
 }
 
-export function notFound(message?: string): ApiError {
-  return new ApiError('API_NOT_FOUND', message)
+/** 404 `API_NOT_FOUND`; `detail` says what was not found (the message is always the spec's). */
+export function notFound(detail?: string): ApiError {
+  return new ApiError('API_NOT_FOUND', undefined, detail === undefined ? {} : { detail })
 }
 
 export interface ErrorBody {
   code: ErrorCode
   message: string
+  /** What the error is about, where the message cannot say it (see `ApiError`). */
+  detail?: string
   errors?: ValidationIssue[]
 }
 
@@ -105,6 +125,7 @@ export interface ErrorBody {
 export function toErrorResponse(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (err instanceof ApiError) {
     const body: ErrorBody = { code: err.code, message: err.message }
+    if (err.detail !== undefined) body.detail = err.detail
     if (err.errors) body.errors = err.errors
     return { status: err.status, body, headers: err.headers ?? {} }
   }

@@ -53,7 +53,21 @@ export interface Endpoint {
   legacyAliases?: readonly string[]
   /** Takes a file upload: its body may be as large as `server.uploadLimitBytes` (else `bodyLimitBytes`). */
   upload?: boolean
+  /**
+   * The media types its answers come in, for `Accept` (406 when none is acceptable). Absent:
+   * `application/json` for the built-in table; a route file's entry without it is not checked
+   * (its upstream decides).
+   */
+  produces?: readonly string[]
   description: string
+}
+
+/** What a built-in endpoint answers in unless it says otherwise. */
+export const JSON_ONLY: readonly string[] = ['application/json']
+
+/** The media types a built-in endpoint answers in. */
+export function producesOf(endpoint: Endpoint): readonly string[] {
+  return endpoint.produces ?? JSON_ONLY
 }
 
 const V1: readonly EndpointVersion[] = [{ version: 1, summary: 'Initial version.' }]
@@ -118,13 +132,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'snapshots/:id/unload', service: 'inventory', methods: { POST: 'write' }, description: 'Unload a snapshot (a snapshotUnload job; answers when it is done).' }),
   endpoint({ path: 'snapshots/:id/clone', service: 'inventory', methods: { POST: 'write' }, description: 'Clone a snapshot into a new, unloaded, unlocked one (a snapshotClone job); 201 with its id.' }),
   endpoint({ path: 'snapshots/:id/settings', service: 'inventory', methods: { GET: 'read', PATCH: 'write' }, description: 'Discovery settings a snapshot was taken with.' }),
-  endpoint({ path: 'snapshots/:id/download', service: 'inventory', methods: { GET: 'read' }, description: 'Export a snapshot file (netinv-snapshot line-oriented JSON), recorded as a snapshotDownload job.' }),
+  endpoint({ path: 'snapshots/:id/download', service: 'inventory', methods: { GET: 'read' }, produces: ['application/x-ndjson'], description: 'Export a snapshot file (netinv-snapshot line-oriented JSON), recorded as a snapshotDownload job.' }),
   endpoint({ path: 'settings', service: 'inventory', methods: { GET: 'settings', PATCH: 'settings' }, description: 'Global discovery settings (simulator profile, seed and sites; network include/exclude, limits, site rules, schedule).' }),
   endpoint({ path: 'settings/seed', service: 'inventory', methods: { GET: 'settings', PUT: 'settings' }, description: 'Seed addresses and networks network discovery starts from (a JSON array).' }),
   endpoint({ path: 'settings/snmp', service: 'inventory', methods: { GET: 'settings', POST: 'settings' }, description: 'SNMP credentials (v2c communities, SNMPv3 users) in the order they are tried; secrets masked.' }),
   endpoint({ path: 'settings/snmp/:id', service: 'inventory', methods: { PATCH: 'settings', DELETE: 'settings' }, description: 'Change (or reorder) or delete an SNMP credential.' }),
   endpoint({ path: 'jobs/:id', service: 'inventory', methods: { GET: 'read' }, description: 'A job (discovery, upload, clone, load, unload, download) with its progress.' }),
-  endpoint({ path: 'jobs/:id/download', service: 'inventory', methods: { GET: 'read' }, description: 'The file of a finished snapshotDownload job (its downloadFile).' }),
+  endpoint({ path: 'jobs/:id/download', service: 'inventory', methods: { GET: 'read' }, produces: ['application/x-ndjson'], description: 'The file of a finished snapshotDownload job (its downloadFile).' }),
   endpoint({ path: 'jobs/:id/stop', service: 'inventory', methods: { POST: 'write' }, description: 'Stop a running discovery: its snapshot ends in error, nothing of it loaded.' }),
 
   // ── intent (colour) reports ──────────────────────────────────────────────────
@@ -155,6 +169,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
       'tables/spanningTree/bridges',
       'tables/management/osverConsistency',
     ],
+    produces: ['application/json', 'text/csv'],
     description: 'Query a table (columns, filters, pagination, sort, reports; JSON or CSV).',
   }),
 ]

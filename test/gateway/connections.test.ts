@@ -3,7 +3,7 @@
  * and raw sockets: header and body timeouts, clients that stop reading, what node's parser
  * refuses, CONNECT and Expect, and draining past connections that hold no request.
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { connect, type Socket } from 'node:net'
 import { handlerKey, type LocalHandlers } from '../../src/gateway/context.js'
 import { readBodyObject } from '../../src/gateway/handlers/body.js'
@@ -53,6 +53,13 @@ function exchange(base: string, drive: (s: Socket) => void, waitMs = 8000): Prom
   })
 }
 
+/** The spec's version headers of an answer given before routing: the product's, and no endpoint's. */
+function versionHeaders(t: Test, headers: Record<string, string>, what: string): void {
+  t.equal(headers['x-product-version'], 'v7.6', `${what}: X-Product-Version`)
+  t.equal(headers['x-api-versions-supported'], '', `${what}: X-API-Versions-Supported (no endpoint)`)
+  t.equal(headers['x-api-version-used'], '', `${what}: X-API-Version-Used (no endpoint)`)
+}
+
 const LOGIN = 'POST /api/auth/login HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n'
 
 /** A gateway whose auth/login handler reads its body, with the shortest client timeouts. */
@@ -83,6 +90,7 @@ t.test('headers that never finish: 408 in our body within the header timeout, co
   t.ok(r.closed, 'closed')
   t.equal(r.status, 408)
   t.same(JSON.parse(r.body), { code: 'API_REQUEST_TIMEOUT', message: 'The request was not received in time' })
+  versionHeaders(t, r.headers, 'header timeout')
   t.ok(r.ms < 4000, `cut after ${Math.round(r.ms)} ms (header timeout 1000 ms, checked every 1000 ms)`)
   t.match(await metrics(), /netinv_gateway_client_errors_total\{kind="headers_timeout"\} 1/)
 })
@@ -95,6 +103,9 @@ t.test('a body that stops arriving, for a gateway endpoint: 408 in our body, con
   t.equal((JSON.parse(r.body) as { code: string }).code, 'API_REQUEST_TIMEOUT')
   t.equal(r.headers.connection, 'close')
   t.ok(r.headers['x-request-id'], 'answered through the pipeline, with its headers')
+  t.equal(r.headers['x-product-version'], 'v7.6')
+  t.equal(r.headers['x-api-versions-supported'], '1', 'auth/login: its versions')
+  t.equal(r.headers['x-api-version-used'], '1')
   t.match(await metrics(), /netinv_gateway_client_errors_total\{kind="body_timeout"\} 1/)
   t.notOk(
     lines.some((l) => (l.level as number) >= 50),
@@ -197,6 +208,7 @@ t.test('what node’s parser refuses is answered in our body', async (t) => {
     t.equal(r.status, status, what)
     t.equal((JSON.parse(r.body) as { code: string }).code, code, what)
     t.equal(r.headers['content-type'], 'application/json; charset=utf-8', what)
+    versionHeaders(t, r.headers, what)
     t.ok(r.closed, `${what}: closed`)
   }
   t.match(await metrics(), /netinv_gateway_client_errors_total\{kind="malformed"\} 4/)
@@ -207,10 +219,12 @@ t.test('CONNECT and an Expect other than 100-continue are refused in our body', 
   const connectR = await exchange(gw.url, (s) => s.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'))
   t.equal(connectR.status, 405)
   t.equal((JSON.parse(connectR.body) as { code: string }).code, 'API_METHOD_NOT_ALLOWED')
+  versionHeaders(t, connectR.headers, 'CONNECT')
   t.ok(connectR.closed)
   const expect = await exchange(gw.url, (s) => s.write(`${LOGIN}Content-Length: 2\r\nExpect: 200-ok\r\n\r\n`))
   t.equal(expect.status, 417)
   t.equal((JSON.parse(expect.body) as { code: string }).code, 'API_EXPECTATION_FAILED')
+  versionHeaders(t, expect.headers, 'Expect')
   const cont = await exchange(gw.url, (s) => {
     s.write(`${LOGIN}Content-Length: 2\r\nExpect: 100-continue\r\n\r\n`)
     s.once('data', () => s.write('{}'))

@@ -96,6 +96,8 @@ export interface StackOptions {
   /** Default 0 here: tests change a dependency and look at /readyz at once. */
   readyReuseMs?: number
   metrics?: GatewayMetrics
+  /** Which paths under the built-in table's `*` endpoints exist (GatewayDeps.wildcards). */
+  wildcards?: Readonly<Record<string, (rest: string) => boolean>>
 }
 
 export async function startTestGateway(t: Teardown, options: StackOptions = {}): Promise<RunningGateway & { config: Readonly<Config> }> {
@@ -118,6 +120,7 @@ export async function startTestGateway(t: Teardown, options: StackOptions = {}):
     ...(options.redisReady ? { redisReady: options.redisReady } : {}),
     readyReuseMs: options.readyReuseMs ?? 0,
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.wildcards ? { wildcards: options.wildcards } : {}),
   })
   t.teardown(() => gw.close(0))
   return { ...gw, config }

@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { parseApiPath, unsafePath } from '../../src/gateway/pipeline/route.js'
 import { ApiError } from '../../src/shared/errors.js'
 import { PRODUCT_VERSION, RELEASE_VERSION } from '../../src/shared/product.js'
+import { tableWildcards } from '../../src/inventory/paths.js'
 import { send, startTestGateway, startUpstream } from './helpers.js'
 
 function codeOf(path: string): string | null {
@@ -130,4 +131,34 @@ t.test('unsafePath refuses exactly what the reference patterns refuse', async (t
     { numRuns: 20000 },
   )
   for (const p of ['/api/a%2Fb', '/api/a%5Cb', '/api/%2e', '/api/x%0', '/api/x%', '/api/ok%41']) t.equal(unsafePath(p), reference(p), p)
+})
+
+t.test('an unknown table is 404 for every method, a known one 405 for a method it lacks', async (t) => {
+  let forwarded = 0
+  const upstream = await startUpstream(t, (_req, res) => {
+    forwarded++
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end('{}')
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: upstream.url, now: () => Date.parse('2026-01-15T00:00:00Z'), config: { rateLimit: { perSecond: 10000 } }, wildcards: tableWildcards() })
+  const headers = { 'x-api-token': 'reader-key', 'content-type': 'application/json' }
+  for (const prefix of ['/api/', '/api/v1/', '/api/v7.6/', '/api/v7.x/']) {
+    for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
+      for (const path of ['tables/no/such/table', 'tables/nope', 'tables/no/such/description', 'tables/inventory/devices/nope']) {
+        const r = await send(gw.url, `${prefix}${path}`, { method, headers, ...(method === 'GET' || method === 'HEAD' ? {} : { body: '{}' }) })
+        t.equal(r.status, 404, `${method} ${prefix}${path}`)
+        if (method !== 'HEAD') t.same(r.json(), { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' })
+        t.equal(r.headers['x-product-version'], 'v7.6')
+      }
+    }
+  }
+  t.equal(forwarded, 0, 'none reached the inventory')
+  const known = await send(gw.url, '/api/tables/inventory/devices', { headers })
+  t.equal(known.status, 405, 'a table that exists: the method is what is wrong')
+  t.equal(known.headers.allow, 'POST')
+  t.equal((await send(gw.url, '/api/tables/inventory/devices/description', { method: 'DELETE', headers })).status, 405)
+  t.equal((await send(gw.url, '/api/v1/tables/addressing/managedDevs', { method: 'PUT', headers, body: '{}' })).status, 405, 'a v4 camelCase name is a table too')
+  t.equal((await send(gw.url, '/api/tables/inventory/devices', { method: 'POST', headers, body: '{}' })).status, 200)
+  t.equal((await send(gw.url, '/api/tables/inventory/devices/description', { headers })).status, 200)
+  t.equal(forwarded, 2, 'known tables are forwarded')
 })

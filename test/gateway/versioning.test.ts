@@ -136,3 +136,47 @@ t.test('versionNumber reads X-API-Version as the reference pattern does', async 
   t.equal(versionNumber('1234567'), null)
   t.equal(versionNumber(' 007 '), 7)
 })
+
+t.test('the three version headers on every answer: 400, 401, 403, 404, 405, 406, 410, 413, 429 included', async (t) => {
+  let now = Date.parse('2026-01-15T00:00:00Z')
+  const gw = await startTestGateway(t, { now: () => now, config: { rateLimit: { perSecond: 100 }, server: { bodyLimitBytes: 1024 } } })
+  const writer = { 'x-api-token': 'writer-key' }
+  const cases: Array<[string, number, string, { method?: string; headers?: Record<string, string>; body?: string }, string, string]> = [
+    // what, status, path, request, X-API-Versions-Supported, X-API-Version-Used
+    ['a refused path', 400, '/api/v1/../snapshots', {}, '', ''],
+    ['no credentials', 401, '/api/snapshots', {}, '1', '1'],
+    ['a bad credential', 401, '/api/snapshots', { headers: { 'x-api-token': 'nope' } }, '1', '1'],
+    ['no scope', 403, '/api/snapshots', { method: 'POST', headers: auth }, '1', '1'],
+    ['no endpoint', 404, '/api/nothing/here', { headers: auth }, '', ''],
+    ['no endpoint, original generation', 404, '/api/v1/nothing', { headers: auth }, '', ''],
+    ['no endpoint, path generation', 404, '/api/v7.6/nothing', { headers: auth }, '', ''],
+    ['not under /api/', 404, '/apix/snapshots', {}, '', ''],
+    ['a method the endpoint lacks', 405, '/api/auth/token', { method: 'PUT', headers: { 'x-api-version': '1' } }, '1,2', '1'],
+    ['a method the endpoint lacks, default version', 405, '/api/auth/token', { method: 'PUT' }, '1,2', '2'],
+    ['an unsatisfiable Accept', 406, '/api/snapshots', { headers: { ...auth, accept: 'application/xml' } }, '1', '1'],
+    ['an unsupported version', 410, '/api/snapshots', { headers: { ...auth, 'x-api-version': '7' } }, '1', ''],
+    ['a prefix of no generation', 410, '/api/v2/snapshots', { headers: auth }, '1', ''],
+    ['a body over the limit', 413, '/api/snapshots', { method: 'POST', headers: { ...writer, 'content-type': 'application/json' }, body: 'x'.repeat(4096) }, '1', '1'],
+  ]
+  for (const [what, status, path, request, supported, used] of cases) {
+    const r = await send(gw.url, path, request)
+    t.equal(r.status, status, what)
+    t.equal(r.headers['x-product-version'], 'v7.6', `${what}: X-Product-Version`)
+    t.equal(r.headers['x-api-versions-supported'], supported, `${what}: X-API-Versions-Supported`)
+    t.equal(r.headers['x-api-version-used'], used, `${what}: X-API-Version-Used`)
+  }
+  now += 1000
+  let limited: Awaited<ReturnType<typeof send>> | undefined
+  for (let i = 0; i < 101 && limited === undefined; i++) {
+    const r = await send(gw.url, i % 2 ? '/api/snapshots' : '/api/nothing', { headers: auth })
+    if (r.status === 429) limited = r
+  }
+  t.equal(limited?.status, 429, 'the limit is reached')
+  t.equal(limited?.headers['x-product-version'], 'v7.6')
+  t.equal(limited?.headers['x-api-versions-supported'], '', '429 of a request for no endpoint')
+  t.equal(limited?.headers['x-api-version-used'], '')
+  const known = await send(gw.url, '/api/snapshots', { headers: auth })
+  t.equal(known.status, 429)
+  t.equal(known.headers['x-api-versions-supported'], '1', '429 of a request for an endpoint')
+  t.equal(known.headers['x-api-version-used'], '1')
+})

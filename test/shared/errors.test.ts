@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ApiError, ERRORS, invalidInput, toErrorResponse } from '../../src/shared/errors.js'
+import { ApiError, ERRORS, invalidInput, notFound, toErrorResponse } from '../../src/shared/errors.js'
 
 t.test('every code maps to a 4xx/5xx status and a message', async (t) => {
   for (const [code, def] of Object.entries(ERRORS)) {
@@ -12,6 +12,17 @@ t.test('ApiError becomes {code, message}', async (t) => {
   const r = toErrorResponse(new ApiError('API_NOT_FOUND'))
   t.equal(r.status, 404)
   t.same(r.body, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' })
+})
+
+t.test('API_NOT_FOUND keeps the spec\'s message, always; what was not found goes in detail', async (t) => {
+  for (const err of [new ApiError('API_NOT_FOUND', 'Job "42" not found'), notFound('Job "42" not found'), new ApiError('API_NOT_FOUND', undefined, { detail: 'Job "42" not found' })]) {
+    const r = toErrorResponse(err)
+    t.equal(r.status, 404)
+    t.same(r.body, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found', detail: 'Job "42" not found' })
+  }
+  t.same(toErrorResponse(notFound()).body, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' }, 'no detail, no field')
+  const other = toErrorResponse(new ApiError('API_CONFLICT', 'Built-in rules cannot be changed'))
+  t.same(other.body, { code: 'API_CONFLICT', message: 'Built-in rules cannot be changed' }, 'other codes keep their own message')
 })
 
 t.test('validation errors carry the errors list clients parse', async (t) => {

@@ -40,7 +40,7 @@ export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler
   async function target(ctx: RequestContext, p: Principal): Promise<ApiKey> {
     const id = ctx.params?.id ?? ''
     const k = id ? await apiKeys.byId(id) : null
-    if (!k) throw notFound()
+    if (!k) throw notFound(`API key ${JSON.stringify(id).slice(0, 80)} not found`)
     if (k.userId === p.id) return k
     if (!p.scopes.includes('team')) throw new ApiError('API_INSUFFICIENT_RIGHTS')
     const owner = await deps.store.users.byId(k.userId)
@@ -92,12 +92,12 @@ export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler
       }
       const description = optionalString(body, 'description', 1024)
       const updated = await apiKeys.update(k.id, { ...(scopes ? { scopes } : {}), ...(description !== undefined ? { description } : {}) })
-      if (!updated) throw notFound()
+      if (!updated) throw notFound(`API key ${k.id} not found`)
       reply(ctx, 200, apiKeyView(updated))
     },
     'DELETE api-tokens/:id': async (ctx) => {
       const k = await target(ctx, caller(ctx))
-      if (!(await apiKeys.delete(k.id))) throw notFound()
+      if (!(await apiKeys.delete(k.id))) throw notFound(`API key ${k.id} not found`)
       replyEmpty(ctx)
     },
   }

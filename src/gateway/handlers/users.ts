@@ -68,7 +68,7 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
   async function target(ctx: RequestContext): Promise<User> {
     const id = ctx.params?.id ?? ''
     const u = id ? await users.byId(id) : null
-    if (!u) throw notFound()
+    if (!u) throw notFound(`User ${JSON.stringify(id).slice(0, 80)} not found`)
     return u
   }
 
@@ -131,7 +131,7 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
         ...(body.email !== undefined ? { email: optionalNullableString(body, 'email', 320) ?? null } : {}),
         ...(body.timezone !== undefined ? { timezone: optionalString(body, 'timezone', 64)! } : {}),
       })
-      if (!updated) throw notFound()
+      if (!updated) throw notFound(`User ${subject.id} not found`)
       reply(ctx, 200, userView(updated))
     },
     'DELETE users/:id': async (ctx) => {
@@ -139,7 +139,7 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
       const subject = await target(ctx)
       if (subject.id === p.id) throw new ApiError('API_CONFLICT', 'You cannot delete yourself')
       requireCovers(p, subject, 'delete')
-      if (!(await users.delete(subject.id))) throw notFound()
+      if (!(await users.delete(subject.id))) throw notFound(`User ${subject.id} not found`)
       replyEmpty(ctx)
     },
   }

@@ -3,7 +3,7 @@
  * before anyone writes it) and dispatch: a gateway-owned endpoint runs its local handler,
  * everything else is forwarded to its route's upstream.
  */
-import { ApiError } from '../../shared/errors.js'
+import { notFound } from '../../shared/errors.js'
 import { handlerKey, type LocalHandlers, type RequestContext } from '../context.js'
 import { DONE, type Stage } from './runner.js'
 
@@ -38,7 +38,7 @@ export function dispatchStage(deps: { handlers: LocalHandlers; forward(ctx: Requ
       }
       const method = ctx.method === 'HEAD' ? 'GET' : ctx.method
       const handler = deps.handlers.get(handlerKey(method, endpoint.path))
-      if (!handler) throw new ApiError('API_NOT_FOUND', `${endpoint.path} is not available on this gateway`)
+      if (!handler) throw notFound(`${endpoint.path} is not available on this gateway`)
       return handler(ctx).then(() => DONE)
     },
   }

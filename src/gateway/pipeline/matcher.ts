@@ -6,9 +6,15 @@
  */
 import { ENDPOINTS, bySpecificity, type Endpoint } from '../../shared/manifest.js'
 
+/** An endpoint that may say which paths under its `*` exist (see src/inventory/paths.ts). */
+export interface KnownPaths {
+  readonly exists?: ((rest: string) => boolean) | null
+}
+
 interface Compiled<T extends Endpoint> {
   endpoint: T
   parts: readonly string[]
+  exists: ((rest: string) => boolean) | null
 }
 
 function matchParts(p: readonly string[], s: readonly string[]): { params: Record<string, string>; rest: string | undefined } | null {
@@ -45,8 +51,8 @@ export interface EndpointMatcher<T extends Endpoint = Endpoint> {
 }
 
 /** A matcher over `endpoints`, tried in the order given (default: the built-in table's try order). */
-export function compileEndpoints<T extends Endpoint = Endpoint>(endpoints: readonly T[] = bySpecificity(ENDPOINTS) as unknown as T[]): EndpointMatcher<T> {
-  const compiled: Compiled<T>[] = endpoints.map((endpoint) => ({ endpoint, parts: endpoint.path.split('/') }))
+export function compileEndpoints<T extends Endpoint & KnownPaths = Endpoint>(endpoints: readonly T[] = bySpecificity(ENDPOINTS) as unknown as T[]): EndpointMatcher<T> {
+  const compiled: Compiled<T>[] = endpoints.map((endpoint) => ({ endpoint, parts: endpoint.path.split('/'), exists: endpoint.exists ?? null }))
   // Paths without parameters that no earlier pattern matches: answered by one lookup, in the
   // order's own terms (the first matching pattern is theirs).
   const statics = new Map<string, T>()
@@ -61,6 +67,8 @@ export function compileEndpoints<T extends Endpoint = Endpoint>(endpoints: reado
       const segments = path.split('/')
       for (const c of compiled) {
         const m = matchParts(c.parts, segments)
+        // A path under `*` that the endpoint does not know matches it not (404 for every method).
+        if (m && c.exists !== null && m.rest !== undefined && !c.exists(m.rest)) continue
         if (m) return { endpoint: c.endpoint, params: m.params, rest: m.rest }
       }
       return null

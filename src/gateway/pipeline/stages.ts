@@ -1,13 +1,14 @@
 /**
- * THE order of the gateway's request pipeline. Cheap checks first (route, version), but their
- * rejections (400, 404, 405, 410) are answered only after the per-IP rate limit has counted the
- * request, so that a flood of bad requests is limited like any other; rate limiting before
- * authentication so that a flood of bad credentials cannot burn CPU on password hashing;
+ * THE order of the gateway's request pipeline. Cheap checks first (route, version, Accept), but
+ * their rejections (400, 404, 405, 410, 406) are answered only after the per-IP rate limit has
+ * counted the request, so that a flood of bad requests is limited like any other; rate limiting
+ * before authentication so that a flood of bad credentials cannot burn CPU on password hashing;
  * identity before scope. The access-log line and metrics are written when the response ends
  * (see access-log.ts), whichever stage answered.
  */
 import type { Logger } from 'pino'
 import type { RequestContext } from '../context.js'
+import { acceptStage } from './accept.js'
 import { authenticateStage, authorizeStage } from './auth.js'
 import { clientIpStage } from './client-ip.js'
 import type { StageDeps } from './deps.js'
@@ -56,9 +57,10 @@ export function buildStages(deps: StageDeps, log: Logger): Stage<RequestContext>
     requestIdStage(log), //                1. X-Request-Id in, child logger
     deferred(routeStage(deps)), //             2. generation + endpoint (404 / 405 / 400 for path tricks)
     deferred(versionStage(deps)), //       3. endpoint version, Deprecation/Sunset, 410
+    deferred(acceptStage()), //               and what Accept allows (406)
     clientIpStage(deps), //                4. client IP (trusted proxies)
     rateLimitStage(deps), //                  and its rate limit (429), bad requests counted too
-    answerRejection, //                       then the rejection of 2 or 3, if any
+    answerRejection, //                       then the rejection of 2, 3 or 3b, if any
     authenticateStage(deps), //            5. principal (401)
     apiKeyRateLimitStage(deps), //   optional per-API-key limit (429)
     authorizeStage(), //          6. scope (401 / 403)

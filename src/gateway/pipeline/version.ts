@@ -13,7 +13,7 @@
 import type { Config, SunsetPolicy } from '../../shared/config/index.js'
 import { ApiError } from '../../shared/errors.js'
 import { compareRelease, latestVersion, supportedVersions, versionForRelease, type Endpoint } from '../../shared/manifest.js'
-import { PRODUCT_MAJOR, PRODUCT_MINOR, RELEASE_VERSION } from '../../shared/product.js'
+import { PRODUCT_MAJOR, PRODUCT_MINOR, PRODUCT_VERSION, RELEASE_VERSION } from '../../shared/product.js'
 import type { RequestContext } from '../context.js'
 import type { Stage } from './runner.js'
 
@@ -104,6 +104,30 @@ export function resolveVersion(ctx: RequestContext, config: Readonly<Config>): n
     throw new VersionGoneError(`Version ${version} of ${endpoint.path} is not supported (supported: ${supportedVersions(endpoint).join(',')})`, endpoint)
   }
   return version
+}
+
+/**
+ * The spec's three version headers on an error answered before the stages that set them ran, or
+ * when they could not: every response carries them. For a request that names no endpoint (404,
+ * a refused path, an answer given before routing) both version headers are empty: no endpoint,
+ * no versions, as the 410 body's empty `api_version`. `X-API-Version-Used` is empty too when no
+ * version of the endpoint serves the request (a version error, 410); an endpoint that exists
+ * but refuses the method (405) names the version the request would have had.
+ */
+export function completeVersionHeaders(ctx: RequestContext, config: Readonly<Config>, err: unknown): void {
+  const headers = ctx.responseHeaders
+  headers['x-product-version'] ??= PRODUCT_VERSION
+  headers['x-api-versions-supported'] ??= ctx.endpoint?.versionsHeader ?? ''
+  if (headers['x-api-version-used'] !== undefined) return
+  let used = ''
+  if (ctx.endpoint !== undefined && ctx.generation !== undefined && !(err instanceof VersionGoneError)) {
+    try {
+      used = String(resolveVersion(ctx, config))
+    } catch {
+      // not a version of the endpoint: stays empty
+    }
+  }
+  headers['x-api-version-used'] = used
 }
 
 export function versionStage(deps: { config(): Readonly<Config>; now(): number }): Stage<RequestContext> {

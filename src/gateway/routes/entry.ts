@@ -25,8 +25,10 @@ export const ACCESS_RULES: readonly Access[] = ['public', 'authenticated', ...SC
 const LITERAL = /^[A-Za-z0-9._~-]+$/
 const PARAMETER = /^:[A-Za-z][A-Za-z0-9_]*$/
 const RELEASE = /^\d{1,3}\.\d{1,3}$/
+/** A media type without parameters (RFC 9110 token "/" token). */
+const MEDIA_TYPE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+\/[A-Za-z0-9!#$%&'*+.^_`|~-]+$/
 
-const KEYS = new Set(['path', 'service', 'upstream', 'methods', 'versions', 'defaultVersion', 'releases', 'legacyAliases', 'upload', 'description'])
+const KEYS = new Set(['path', 'service', 'upstream', 'methods', 'versions', 'defaultVersion', 'releases', 'legacyAliases', 'upload', 'produces', 'description'])
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -129,6 +131,13 @@ export function parseEntry(raw: unknown, where: string, builtIn: boolean): Endpo
   if (raw.upload !== undefined) {
     if (typeof raw.upload !== 'boolean') throw new RouteError(`${at}.upload`, 'must be true or false')
     entry.upload = raw.upload
+  }
+  if (raw.produces !== undefined) {
+    const p = raw.produces
+    if (!Array.isArray(p) || p.length === 0 || p.some((t) => typeof t !== 'string' || !MEDIA_TYPE.test(t) || t.includes('*'))) {
+      throw new RouteError(`${at}.produces`, 'must be a non-empty array of media types such as "application/json"')
+    }
+    entry.produces = (p as string[]).map((t) => t.toLowerCase())
   }
   return entry
 }

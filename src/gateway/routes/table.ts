@@ -9,7 +9,7 @@
  * serve the same paths), an entry of an upstream with `versioning: path` of which no release
  * serves any version, `jwt` identity where the gateway cannot mint tokens.
  */
-import { compareRelease, compareSpecificity, releaseForVersion, supportedVersions, versionForRelease, type Endpoint } from '../../shared/manifest.js'
+import { compareRelease, compareSpecificity, producesOf, releaseForVersion, supportedVersions, versionForRelease, type Endpoint } from '../../shared/manifest.js'
 import { compileEndpoints, type EndpointMatch } from '../pipeline/matcher.js'
 import { INVENTORY, type Upstream } from '../upstreams/settings.js'
 import { parseEntry, RouteError } from './entry.js'
@@ -29,6 +29,9 @@ export class Route implements Endpoint {
   readonly releases: Endpoint['releases']
   readonly legacyAliases: Endpoint['legacyAliases']
   readonly upload: boolean
+  readonly produces: Endpoint['produces']
+  /** What `Accept` must allow (406 otherwise); null: not checked (a route file's entry that does not say). */
+  readonly answersIn: readonly string[] | null
   readonly description: string
   /** `X-API-Versions-Supported`. */
   readonly versionsHeader: string
@@ -36,6 +39,8 @@ export class Route implements Endpoint {
   readonly pathReleases: ReadonlyMap<number, string> | null
   /** `versioning: original`: endpoint path → its declared camelCase alias. */
   readonly aliases: ReadonlyMap<string, string> | null
+  /** Which paths under `*` exist (built-in inventory endpoints, when told); null: all of them. */
+  readonly exists: ((rest: string) => boolean) | null
 
   constructor(
     e: Endpoint,
@@ -43,7 +48,9 @@ export class Route implements Endpoint {
     readonly target: Upstream | null,
     /** "built-in" or the route file, e.g. "routes/legacy.json". */
     readonly source: string,
+    exists: ((rest: string) => boolean) | null = null,
   ) {
+    this.exists = exists
     this.path = e.path
     this.service = e.service
     this.upstream = target?.name
@@ -53,6 +60,8 @@ export class Route implements Endpoint {
     this.releases = e.releases
     this.legacyAliases = e.legacyAliases
     this.upload = e.upload === true
+    this.produces = e.produces
+    this.answersIn = e.service !== undefined ? producesOf(e) : (e.produces ?? null)
     this.description = e.description
     this.versionsHeader = supportedVersions(e).join(',')
     this.pathReleases = target?.versioning === 'path' ? pathReleases(e, target) : null
@@ -97,6 +106,11 @@ export interface TableSources {
   upstreams: ReadonlyMap<string, Upstream>
   /** Whether the gateway can mint tokens for `jwt` identity (it holds a signing key). */
   canMintTokens: boolean
+  /**
+   * For built-in inventory endpoints with a `*`, by path: which paths under it exist (the table
+   * catalog: src/inventory/paths.ts). One it does not know matches no route: 404 for every method.
+   */
+  wildcards?: Readonly<Record<string, (rest: string) => boolean>>
 }
 
 export function compileRouteTable(sources: TableSources): RouteTable {
@@ -107,7 +121,7 @@ export function compileRouteTable(sources: TableSources): RouteTable {
   sources.builtIn.forEach((raw, i) => {
     const e = parseEntry(raw, `${BUILT_IN}[${i}]`, true)
     if (e.service === 'gateway') routes.push(new Route(e, null, BUILT_IN))
-    else if (inventory) routes.push(new Route(e, inventory, BUILT_IN))
+    else if (inventory) routes.push(new Route(e, inventory, BUILT_IN, sources.wildcards?.[e.path] ?? null))
   })
   if (!inventory) notes.push('no inventory upstream (INVENTORY_URL or upstreams.inventory): netinv\'s inventory endpoints are not served')
   for (const file of sources.files) {

@@ -59,7 +59,7 @@ export class ReportService {
 
   async get(id: string): Promise<ReportRule> {
     const rule = BUILTIN_RULES.find((r) => r.id === id) ?? (await this.store.get(id))
-    if (!rule || !this.deps.findTable(rule.tablePath)) throw notFound()
+    if (!rule || !this.deps.findTable(rule.tablePath)) throw notFound(`Report ${JSON.stringify(id).slice(0, 80)} not found`)
     return rule
   }
 
@@ -84,7 +84,7 @@ export class ReportService {
     const rule = await this.get(id)
     if (!rule.custom) throw new ApiError('API_CONFLICT', 'Built-in rules cannot be changed')
     const updated = await this.store.update(id, await this.checked(validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS, rule)))
-    if (!updated) throw notFound()
+    if (!updated) throw notFound(`Report ${id} not found`)
     return updated
   }
 

@@ -128,7 +128,8 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
 
   router.add('POST', 'snapshots/:id/clone', async (ctx, m, _req, res) => {
     const clone = await cloneSnapshot(svc, m.params.id!, user(ctx))
-    sendJson(res, 201, { success: true, id: clone.id, jobId: clone.jobId }, { location: `/api/snapshots/${clone.id}` })
+    // A POST that created a resource: 201 with the new snapshot's id (the spec's status table).
+    sendJson(res, 201, { success: true, id: clone.id, jobId: clone.jobId }, { location: `/api/snapshots/${clone.id}`, 'x-snapshot-id': clone.id })
   })
 
   router.add('GET', 'snapshots/:id/settings', async (_ctx, m, _req, res) => {

@@ -12,6 +12,7 @@ import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { QueryAdmission, describeTable, formatAsksCsv, prepareTableQuery, runTableQuery, streamTableCsv, summarizeTable, type TableQueryDeps } from '../query/index.js'
 import { ReportService, type FindTable } from '../reports/index.js'
 import { resolveSnapshot } from '../snapshots/index.js'
+import { tableWildcards } from '../paths.js'
 
 export interface TableRouteOptions {
   findTable: FindTable
@@ -40,7 +41,7 @@ function wantsCsv(req: IncomingMessage, body: unknown): boolean {
 
 function tableOf(options: TableRouteOptions, path: string | undefined): TableDef {
   const table = path === undefined ? undefined : options.findTable(path)
-  if (!table) throw notFound()
+  if (!table) throw notFound(`No table ${JSON.stringify(path ?? '').slice(0, 120)}`)
   return table
 }
 
@@ -57,6 +58,9 @@ export function registerTableRoutes(
     resolveSnapshot: (ref) => options.resolveSnapshot(deps.db, ref),
     rulesFor: (table, spec) => reports.rulesFor(table, spec),
   }
+
+  // A path that names no table is no endpoint: 404 for every method, not 405.
+  for (const [pattern, exists] of Object.entries(tableWildcards(options.findTable))) router.known(pattern, exists)
 
   const listing = (options.tables ?? []).map(summarizeTable)
   router.add('GET', 'tables', (_ctx, _match, _req, res) => {

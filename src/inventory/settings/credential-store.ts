@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Queryable } from '../../shared/db/index.js'
-import { ApiError, invalidInput } from '../../shared/errors.js'
+import { ApiError, invalidInput, notFound } from '../../shared/errors.js'
 import { isSnapshotId } from '../catalog/index.js'
 import { mergeCredential, secretsOf, type CredentialSecrets, type SnmpCredential } from './credentials.js'
 import { open, seal } from './secret-key.js'
@@ -57,7 +57,7 @@ export async function listCredentials(db: Queryable, key: Buffer): Promise<Array
 async function getRow(db: Queryable, id: string): Promise<Row> {
   const r = isSnapshotId(id) ? await db.query<Row>('SELECT * FROM inventory.snmp_credentials WHERE id = $1', [id]) : { rows: [] }
   const row = r.rows[0]
-  if (!row) throw new ApiError('API_NOT_FOUND', `SNMP credential ${JSON.stringify(id).slice(0, 80)} not found`)
+  if (!row) throw notFound(`SNMP credential ${JSON.stringify(id).slice(0, 80)} not found`)
   return row
 }
 

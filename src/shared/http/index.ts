@@ -1,5 +1,5 @@
 export { readBody, readJson, readJsonObject, isJsonContentType } from './body.js'
 export { sendJson, sendEmpty, sendError } from './respond.js'
-export { negotiate } from './accept.js'
+export { acceptable, negotiate } from './accept.js'
 export { Router, type RouteHandler, type RouteMatch } from './router.js'
 export { closeAfterBody, LINGER } from './linger.js'

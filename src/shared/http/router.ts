@@ -1,7 +1,8 @@
 /**
  * A small router for the services' own endpoints. Patterns use the manifest's syntax
  * (`:name` = one segment, `*` = rest). Unknown path → 404, known path with another method →
- * 405 with `Allow`.
+ * 405 with `Allow`. A `*` pattern may say which of the paths it matches exist (`known`): one it
+ * does not know is an unknown path, 404 for every method.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../errors.js'
@@ -23,9 +24,16 @@ interface Route<C> {
 
 export class Router<C> {
   private readonly routes: Route<C>[] = []
+  private readonly exists = new Map<string, (rest: string) => boolean>()
 
   add(method: Method, pattern: string, handler: RouteHandler<C>): this {
     this.routes.push({ method, pattern, handler })
+    return this
+  }
+
+  /** Only the paths under `pattern`'s `*` for which `exists` holds match it. */
+  known(pattern: string, exists: (rest: string) => boolean): this {
+    this.exists.set(pattern, exists)
     return this
   }
 
@@ -35,6 +43,8 @@ export class Router<C> {
     for (const route of this.routes) {
       const params = matchPattern(route.pattern, path)
       if (!params) continue
+      const rest = params['*']
+      if (rest !== undefined && this.exists.get(route.pattern)?.(rest) === false) continue
       if (route.method === method || (method === 'HEAD' && route.method === 'GET')) {
         const { '*': rest, ...named } = params
         return { handler: route.handler, match: { params: named, rest }, pattern: route.pattern }

@@ -24,5 +24,5 @@ t.test('the pipeline order: cheap rejections, rate limit before authentication, 
     },
     silentLogger(),
   )
-  t.same(stageNames(stages), ['requestId', 'route', 'version', 'clientIp', 'rateLimit', 'rejection', 'authenticate', 'apiKeyRateLimit', 'authorize', 'decorate', 'dispatch'])
+  t.same(stageNames(stages), ['requestId', 'route', 'version', 'accept', 'clientIp', 'rateLimit', 'rejection', 'authenticate', 'apiKeyRateLimit', 'authorize', 'decorate', 'dispatch'])
 })

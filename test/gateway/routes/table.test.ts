@@ -7,6 +7,7 @@ import { ENDPOINTS } from '../../../src/shared/manifest.js'
 import { parseRouteFile, readRouteFiles, type RouteFile } from '../../../src/gateway/routes/files.js'
 import { compileRouteTable } from '../../../src/gateway/routes/table.js'
 import { resolveUpstreams } from '../../../src/gateway/upstreams/settings.js'
+import { tableWildcards } from '../../../src/inventory/paths.js'
 
 const LEGACY = { legacy: { url: 'http://legacy.example:8080', versioning: 'path', release: '6.0', identity: { mode: 'passthrough' } } }
 
@@ -43,6 +44,34 @@ t.test('the built-in table compiles through the route files’ checks, bound to 
   t.equal(alone.match('snapshots'), null, 'no inventory: its endpoints are not served')
   t.ok(alone.match('auth/login'), 'the gateway’s own are')
   t.match(alone.notes[0], /no inventory upstream/)
+})
+
+t.test('what each route answers in (406 otherwise): JSON for the built-in table unless it says, a route file entry only when it says', async (t) => {
+  const built = table([file([entry('devices', { produces: ['Application/PDF'] }), entry('things')])])
+  t.same(built.match('snapshots')?.endpoint.answersIn, ['application/json'])
+  t.same(built.match('auth/login')?.endpoint.answersIn, ['application/json'])
+  t.same(built.match('tables/inventory/devices')?.endpoint.answersIn, ['application/json', 'text/csv'])
+  t.same(built.match('snapshots/s1/download')?.endpoint.answersIn, ['application/x-ndjson'])
+  t.same(built.match('devices')?.endpoint.answersIn, ['application/pdf'])
+  t.equal(built.match('things')?.endpoint.answersIn, null, 'not said: the upstream decides')
+})
+
+t.test('wildcards: a path under `*` the table is told does not exist matches no route', async (t) => {
+  const config = compileConfig({})
+  const known = table([])
+  const told = compileRouteTable({
+    builtIn: ENDPOINTS,
+    files: [],
+    upstreams: resolveUpstreams(config, { inventoryUrl: 'http://inventory:8081', internalSecret: 's'.repeat(32), readFiles: false }),
+    canMintTokens: true,
+    wildcards: tableWildcards(),
+  })
+  t.equal(known.match('tables/no/such/table')?.endpoint.path, 'tables/*', 'not told: every path under * is the endpoint\'s')
+  t.equal(told.match('tables/no/such/table'), null)
+  t.equal(told.match('tables/no/such/description'), null, 'neither the description of no table nor a table of that name')
+  t.equal(told.match('tables/inventory/devices')?.endpoint.path, 'tables/*')
+  t.equal(told.match('tables/addressing/managedDevs')?.endpoint.path, 'tables/*', 'v4 camelCase names are tables')
+  t.equal(told.match('tables/inventory/devices/description')?.endpoint.path, 'tables/*/description')
 })
 
 t.test('route file entries: the most specific pattern wins, whatever the file order', async (t) => {
@@ -89,6 +118,9 @@ t.test('refused, naming the file, the entry and the key', async (t) => {
     ['bad sunset', () => file([entry('devices', { versions: [{ version: 1, summary: 'x', deprecated: { sunset: 'soon' } }] })]), /versions\[0\]\.deprecated\.sunset: must be an RFC 3339/],
     ['releases out of order', () => file([entry('devices', { releases: [['6.0', 1], ['5.0', 1]] })]), /releases\[1\]: releases must be in ascending order/],
     ['release of no version', () => file([entry('devices', { releases: [['6.0', 3]] })]), /version 3 is not one of the entry's versions/],
+    ['produces not a list', () => file([entry('devices', { produces: 'application/json' })]), /\[0\] \(devices\)\.produces: must be a non-empty array of media types/],
+    ['produces a range', () => file([entry('devices', { produces: ['application/*'] })]), /\.produces: must be a non-empty array of media types/],
+    ['produces nothing', () => file([entry('devices', { produces: [] })]), /\.produces: must be a non-empty array of media types/],
     ['no upstream', () => file([{ path: 'devices', methods: { GET: 'read' }, description: '' }]), /\.upstream: must name an upstream/],
     ['a service', () => file([entry('devices', { service: 'inventory' })]), /\.service: unknown key \(route files name an "upstream"\)/],
     ['an upstream not configured', () => table([file([entry('devices', { upstream: 'nope' })])]), /\[0\] \(devices\)\.upstream: "nope" is not an upstream of api\.json \(configured: inventory, legacy\)/],

@@ -61,8 +61,9 @@ for (const engine of ENGINES) {
 
     // clone
     const cloned = await api.call('POST', `snapshots/${id}/clone`)
-    t.equal(cloned.status, 201)
-    const cloneId = (cloned.body as { id: string }).id
+    t.equal(cloned.status, 201, 'a clone is a created resource')
+    const cloneId = cloned.headers.get('x-snapshot-id')!
+    t.match(cloned.body, { success: true, id: cloneId }, 'the body names the new snapshot')
     t.equal(cloned.headers.get('location'), `/api/snapshots/${cloneId}`)
     const clone = (await api.call('GET', `snapshots/${cloneId}`)).body as Snap
     t.match(clone, { state: 'unloaded', status: 'unloaded', finishStatus: 'done', locked: false, totalDevCount: snap.totalDevCount, interfaceCount: snap.interfaceCount })

@@ -31,6 +31,22 @@ t.test('table endpoints over HTTP', async (t) => {
     t.equal((await server.request('POST', 'tables/nope/nope', { columns: ['id'] })).status, 404)
     t.equal((await server.request('GET', 'tables/nope/description')).status, 404)
     t.equal((await server.request('GET', 'tables/inventory/devices')).status, 405)
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+      for (const path of ['tables/no/such/table', 'tables/nope/description', 'tables/inventory/devices/nope']) {
+        const r = await server.request(method, path, method === 'GET' ? undefined : {})
+        t.equal(r.status, 404, `${method} ${path}: an unknown table is no endpoint, whatever the method`)
+        t.match(r.json, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' })
+      }
+    }
+    t.same((await server.request('POST', 'tables/no/such/table', { columns: ['id'] })).json, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' }, 'no detail: the router found no endpoint')
+    t.match((await server.request('POST', 'tables/inventory/sites', { snapshot: 'nope', columns: ['id'] })).json, { message: 'Requested Resource Not Found', detail: /nope/ }, 'which snapshot goes in detail')
+  })
+
+  await t.test('the service itself refuses an Accept it cannot satisfy (406), for every endpoint', async (t) => {
+    t.equal((await server.request('GET', 'tables', undefined, { accept: 'application/xml' })).status, 406)
+    t.equal((await server.request('GET', `reports?snapshot=${LAB_ID}`, undefined, { accept: 'application/json;q=0' })).status, 406)
+    t.equal((await server.request('GET', 'reports/groups', undefined, { accept: 'application/*' })).status, 200)
+    t.equal((await server.request('POST', 'tables/inventory/sites', { snapshot: LAB_ID, columns: ['id'] }, { accept: 'text/csv' })).status, 200)
   })
 
   await t.test('errors in the documented shape', async (t) => {
