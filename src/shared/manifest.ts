@@ -124,6 +124,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'jobs/:id', service: 'inventory', methods: { GET: 'read' }, description: 'A discovery job with its progress.' }),
   endpoint({ path: 'jobs/:id/stop', service: 'inventory', methods: { POST: 'write' }, description: 'Stop a running discovery: its snapshot ends in error, nothing of it loaded.' }),
 
+  // ── device attributes ────────────────────────────────────────────────────────
+  endpoint({ path: 'attributes/global', service: 'inventory', methods: { POST: 'settings', PUT: 'settings', DELETE: 'settings' }, description: 'Global device attributes (site, floor, ... per serial), applied to future discoveries: add one (POST), add or update a list (PUT), delete by serial or id (DELETE).' }),
+  endpoint({ path: 'attributes/local', service: 'inventory', methods: { PUT: 'write', DELETE: 'write' }, description: "One snapshot's device attributes (the body names the snapshot): add or update a list (PUT), delete by serial or id (DELETE)." }),
+
   // ── intent (colour) reports ──────────────────────────────────────────────────
   endpoint({ path: 'reports/groups', service: 'inventory', methods: { GET: 'read' }, description: 'Report groups.' }),
   endpoint({ path: 'reports', service: 'inventory', methods: { GET: 'read', POST: 'settings' }, description: 'List intent rules with results for a snapshot, or create a custom rule.' }),

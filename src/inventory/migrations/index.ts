@@ -5,6 +5,7 @@ import { SNAPSHOT_TABLES_SQL } from './snapshot-tables.js'
 import { ADDED_TABLES_SQL } from './added-tables.js'
 import { REPORT_MIGRATIONS } from '../reports/migrations.js'
 import { DISCOVERY_MIGRATIONS } from './discovery.js'
+import { ATTRIBUTE_MIGRATIONS } from './attributes.js'
 
 export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'snapshots, jobs and settings', sql: BOOKKEEPING_SQL },
@@ -29,6 +30,7 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 5, name: 'snapshot tables added after the first release', sql: ADDED_TABLES_SQL },
   ...REPORT_MIGRATIONS,
   ...DISCOVERY_MIGRATIONS,
+  ...ATTRIBUTE_MIGRATIONS,
 ]
 
 export async function migrateInventory(db: Db): Promise<number[]> {

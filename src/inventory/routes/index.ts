@@ -5,6 +5,7 @@ import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { JobRunner, recoverAtStart, startWatchdog, type InventoryServices } from '../discovery/index.js'
 import { startSchedule } from '../discovery/schedule.js'
 import { QueryAdmission } from '../query/index.js'
+import { registerAttributeRoutes } from './attributes.js'
 import { registerJobRoutes } from './jobs.js'
 import { registerReportRoutes } from './reports.js'
 import { registerSettingsRoutes } from './settings.js'
@@ -41,6 +42,7 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   registerSnapshotRoutes(router, svc)
   registerSettingsRoutes(router, svc)
   registerJobRoutes(router, svc)
+  registerAttributeRoutes(router, svc)
   // one bound per user across table queries and report computations
   const admission = new QueryAdmission(deps.config.query.maxConcurrentPerPrincipal)
   registerReportRoutes(router, deps, undefined, admission)
