@@ -3,7 +3,10 @@ import type { Queryable } from '../../shared/db/index.js'
 import { ApiError } from '../../shared/errors.js'
 import { isSnapshotId } from '../catalog/index.js'
 
-export type JobName = 'discovery' | 'import' | 'clone' | 'load'
+export type JobName = 'discovery' | 'import' | 'clone' | 'load' | RediscoveryJobName
+/** Rediscovery of some devices of a snapshot: by serial (refresh) or by address (may add devices). */
+export type RediscoveryJobName = 'discoveryRefresh' | 'discoveryAdd'
+export const REDISCOVERY_JOBS: readonly RediscoveryJobName[] = ['discoveryRefresh', 'discoveryAdd']
 export type JobStatus = 'scheduled' | 'running' | 'done' | 'error'
 
 export interface JobRow {

@@ -10,6 +10,7 @@ import { registerJobRoutes } from './jobs.js'
 import { registerReportRoutes } from './reports.js'
 import { registerSettingsRoutes } from './settings.js'
 import { registerSnapshotRoutes } from './snapshots.js'
+import { registerSnapshotDeviceRoutes } from './snapshot-devices.js'
 import { registerTableRoutes } from './tables.js'
 import { backfillMeasures } from '../snapshots/index.js'
 
@@ -40,6 +41,7 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
     deps.log.warn({ err }, 'could not look for interrupted work at start')
   }
   registerSnapshotRoutes(router, svc)
+  registerSnapshotDeviceRoutes(router, svc)
   registerSettingsRoutes(router, svc)
   registerJobRoutes(router, svc)
   registerAttributeRoutes(router, svc)
