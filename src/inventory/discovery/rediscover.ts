@@ -1,8 +1,8 @@
 /**
  * Rediscovery of some devices of a loaded snapshot (`POST snapshots/{id}/devices`), as a job
  * clients poll: the snapshot's own source produces those devices' rows again — the simulator
- * from the snapshot's settings, the network by SNMP from the devices' management addresses (no
- * neighbour followed) — and they replace the old rows in one transaction. The snapshot stays
+ * from the snapshot's settings, the network by SNMP (crawled as the snapshot's discovery was,
+ * the devices' addresses added as seeds) — and they replace the old rows in one transaction. The snapshot stays
  * queryable throughout and shows the old rows until the swap. An uploaded snapshot has no source
  * to ask (409). Devices that do not answer keep their rows; the job says which.
  */
@@ -47,10 +47,15 @@ async function simulatorRows(s: SnapshotRow, sns: ReadonlySet<string>, signal: A
   return pickDeviceRows(sim.tables(), sns, () => stopped(signal))
 }
 
-/** The devices at `addresses`, collected by SNMP with the snapshot's run settings. */
-async function networkRows(svc: InventoryServices, s: SnapshotRow, addresses: string[], wanted: (sn: string) => boolean, signal: AbortSignal, taskKey: string): Promise<DeviceRows> {
+/**
+ * The devices at `addresses` (or with serials `sns`), collected by SNMP. A device's rows name its
+ * neighbours, which only a collection that also reaches them can resolve, so the network is
+ * crawled as the snapshot's discovery did (its seeds, scope and limits), the addresses added as
+ * seeds; only the rows of the devices asked for are kept.
+ */
+async function networkRows(svc: InventoryServices, s: SnapshotRow, addresses: string[], sns: ReadonlySet<string> | null, signal: AbortSignal, taskKey: string): Promise<DeviceRows> {
   const { source: _source, ...stored } = s.settings as Record<string, unknown> & NetworkRun
-  const run: NetworkRun = { ...stored, seeds: addresses, include: addresses.map((a) => `${a}/32`), exclude: [] }
+  const run: NetworkRun = { ...stored, seeds: [...new Set([...(stored.seeds ?? []), ...addresses])] }
   const collection = await collectNetwork({
     run,
     credentials: (await listCredentials(svc.db, svc.credentialKey)).map((c) => c.credential),
@@ -59,6 +64,7 @@ async function networkRows(svc: InventoryServices, s: SnapshotRow, addresses: st
     taskKey,
   })
   stopped(signal)
+  const wanted = sns ?? new Set(addresses.flatMap((a) => collection.network.byAddress.get(a)?.sn ?? []))
   return pickDeviceRows(collection.tables(), wanted, () => stopped(signal))
 }
 
@@ -93,8 +99,10 @@ export async function startRediscovery(svc: InventoryServices, id: string, selec
     async (signal) => {
       try {
         await jobProgress(svc.db, jobId, 0.1, `${plan.source === 'network' ? 'collecting' : 'simulating'} ${plan.addresses.length || plan.sns.size} devices`)
-        const wanted = selection.by === 'ip' && plan.source === 'network' ? () => true : (sn: string) => plan.sns.has(sn)
-        const rows = plan.source === 'network' ? await networkRows(svc, snapshot, plan.addresses, wanted, signal, jobId) : await simulatorRows(snapshot, plan.sns, signal)
+        const rows =
+          plan.source === 'network'
+            ? await networkRows(svc, snapshot, plan.addresses, selection.by === 'sn' ? plan.sns : null, signal, jobId)
+            : await simulatorRows(snapshot, plan.sns, signal)
         const found = devicesIn(rows)
         if (found.length === 0) throw new Error('none of the devices answered')
         const stop = await jobProgress(svc.db, jobId, 0.9, `replacing the rows of ${found.length} devices`)
