@@ -83,7 +83,7 @@ export const JOBS: TableDef = {
   },
   columns: [
     col('id', 'string', 'Job id (UUID).'),
-    col('name', 'string', 'What the job does.', { values: ['discovery', 'import', 'clone', 'load', 'discoveryRefresh', 'discoveryAdd'] }),
+    col('name', 'string', 'What the job does.', { values: ['discovery', 'import', 'clone', 'load', 'discoveryRefresh', 'discoveryAdd', 'loadGraphCache', 'saveHistoricalData', 'report'] }),
     col('status', 'string', 'State of the job: scheduled, running, done or error.', { values: JOB_STATUSES }),
     col('isDone', 'boolean', 'Whether the job has finished (done or error).'),
     col('snapshot', 'string', 'Id of the snapshot the job works on.'),

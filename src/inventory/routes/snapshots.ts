@@ -21,7 +21,7 @@ import {
   toApi,
 } from '../snapshots/index.js'
 import { isProfileName } from '../simulator/index.js'
-import { DISABLED_ACTIONS_KEY, disabledActions, parseDisabledActions } from '../snapshots/post-discovery.js'
+import { DISABLED_ACTIONS_KEY, disabledActions, parseDisabledActions, recordPostDiscoveryJobs, reenabled } from '../snapshots/post-discovery.js'
 
 const TEXT_LIMITS = { name: 255, note: 4000 } as const
 
@@ -126,29 +126,25 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
     sendJson(res, 200, { ...s.settings, [DISABLED_ACTIONS_KEY]: disabledActions(s.settings), origin: s.origin })
   })
 
-  router.add('PATCH', 'snapshots/:id/settings', async (_ctx, m, req, res) => {
+  router.add('PATCH', 'snapshots/:id/settings', async (ctx, m, req, res) => {
     const s = await getSnapshot(svc.db, m.params.id!)
     const { [DISABLED_ACTIONS_KEY]: actionsValue, ...body } = await readJsonObject(req, limit)
     const actionIssues: ValidationIssue[] = []
     const actions = actionsValue === undefined ? disabledActions(s.settings) : parseDisabledActions(actionsValue, actionIssues)
     if (actionIssues.length > 0) throw invalidInput(actionIssues)
     if (s.locked) throw new ApiError('API_SNAPSHOT_LOCKED', `Snapshot ${s.id} is locked; unlock it before changing its settings`)
-    if (Object.keys(body).length === 0) {
-      // only the post-discovery actions: allowed whatever the snapshot's origin
-      const next = { ...s.settings, [DISABLED_ACTIONS_KEY]: actions }
-      await updateSnapshot(svc.db, s.id, { settings: next, ts_change: svc.now() })
-      sendJson(res, 200, { ...next, origin: s.origin })
-      return
-    }
-    if (s.origin === 'network') throw new ApiError('API_CONFLICT', `Snapshot ${s.id} is a discovery of the network; its settings record what was discovered and cannot change`)
+    // a body of only the post-discovery actions is allowed whatever the snapshot's origin
+    const other = Object.keys(body).length > 0
+    if (other && s.origin === 'network') throw new ApiError('API_CONFLICT', `Snapshot ${s.id} is a discovery of the network; its settings record what was discovered and cannot change`)
     const current = s.settings
     const base: DiscoverySettings = {
       profile: isProfileName(current.profile) ? current.profile : 'lab',
       seed: typeof current.seed === 'number' ? current.seed : 1,
       sites: Array.isArray(current.sites) ? (current.sites as string[]) : [],
     }
-    const next = { ...s.settings, ...mergeSettings(base, body), [DISABLED_ACTIONS_KEY]: actions }
+    const next = { ...s.settings, ...(other ? mergeSettings(base, body) : {}), [DISABLED_ACTIONS_KEY]: actions }
     await updateSnapshot(svc.db, s.id, { settings: next, ts_change: svc.now() })
+    if (s.loaded) await recordPostDiscoveryJobs(svc.db, s.id, reenabled(s.settings, actions!), user(ctx), svc.now())
     sendJson(res, 200, { ...next, origin: s.origin })
   })
 

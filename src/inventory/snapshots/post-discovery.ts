@@ -3,7 +3,10 @@
  * `disabledPostDiscoveryActions` of `snapshots/{id}/settings`. netinv computes what these stand
  * for on request (intent results when `reports` are read; no graph cache, no history store), so
  * the list is recorded with the snapshot and returned as set; nothing runs late because of it.
+ * The jobs clients wait for by name are recorded as done at once (`recordPostDiscoveryJobs`).
  */
+import { randomUUID } from 'node:crypto'
+import type { Queryable } from '../../shared/db/index.js'
 import type { ValidationIssue } from '../../shared/errors.js'
 
 export const POST_DISCOVERY_ACTIONS = ['graphCache', 'historicalData', 'intentVerification'] as const
@@ -32,4 +35,36 @@ export function parseDisabledActions(value: unknown, issues: ValidationIssue[]):
     }
   })
   return ok ? POST_DISCOVERY_ACTIONS.filter((a) => value.includes(a)) : undefined
+}
+
+/** The job each action is in this API family's job list (clients wait for these by name). */
+export const POST_DISCOVERY_JOBS: Readonly<Record<PostDiscoveryAction, string>> = {
+  graphCache: 'loadGraphCache',
+  historicalData: 'saveHistoricalData',
+  intentVerification: 'report',
+}
+
+/** Actions a change of the list enables again (disabled in `settings`, not in `next`). */
+export function reenabled(settings: Record<string, unknown>, next: readonly PostDiscoveryAction[]): PostDiscoveryAction[] {
+  return disabledActions(settings).filter((a) => !next.includes(a))
+}
+
+/** Actions not disabled in a list. */
+export function enabledActions(disabled: readonly PostDiscoveryAction[]): PostDiscoveryAction[] {
+  return POST_DISCOVERY_ACTIONS.filter((a) => !disabled.includes(a))
+}
+
+/**
+ * Records the post-discovery jobs of `actions` for a snapshot as done at once: what they stand
+ * for is computed on request, and clients that wait for them by name (after a load, or after
+ * enabling an action again) find them finished.
+ */
+export async function recordPostDiscoveryJobs(db: Queryable, snapshotId: string, actions: readonly PostDiscoveryAction[], username: string | null, now: number): Promise<void> {
+  for (const action of actions) {
+    await db.query(
+      `INSERT INTO inventory.jobs (id, name, status, snapshot_id, scheduled_at, started_at, finished_at, username, progress, message)
+       VALUES ($1, $2, 'done', $3, $4, $4, $4, $5, 1, 'nothing to run: netinv computes this on request')`,
+      [randomUUID(), POST_DISCOVERY_JOBS[action], snapshotId, now, username],
+    )
+  }
 }

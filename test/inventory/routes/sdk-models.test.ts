@@ -91,8 +91,21 @@ for (const engine of ENGINES) {
     t.equal(bad.status, 422)
     t.match(bad.body, { code: 'API_INVALID_INPUT', errors: [{ message: /disabledPostDiscoveryActions\[1\].*must be one of \[graphCache, historicalData, intentVerification\]/ }] })
     t.equal((await api.call('PATCH', `snapshots/${id}/settings`, { disabledPostDiscoveryActions: 'graphCache' })).status, 422)
+    const enabling = Date.now()
     const cleared = await api.call('PATCH', `snapshots/${id}/settings`, { disabledPostDiscoveryActions: [] })
     t.same((cleared.body as Record<string, unknown>).disabledPostDiscoveryActions, [])
+    // the SDK then waits for the jobs of the actions enabled again, by name, started after its request
+    for (const [name, expected] of [['loadGraphCache', 1], ['report', 1], ['saveHistoricalData', 0]] as const) {
+      const jobs = await api.call('POST', 'tables/jobs', {
+        columns: ['id', 'name', 'isDone', 'status', 'startedAt'],
+        filters: { snapshot: ['eq', id], name: ['eq', name], startedAt: ['gte', enabling - 100] },
+        sort: { order: 'desc', column: 'startedAt' },
+      })
+      t.equal(jobs.status, 200, jobs.text)
+      const rows = (jobs.body as { data: Array<Record<string, unknown>> }).data
+      t.equal(rows.length, expected, `${name} jobs`)
+      if (expected > 0) t.match(rows[0], { isDone: true, status: 'done' })
+    }
     t.equal((await api.call('POST', `snapshots/${id}/lock`)).status, 200)
     t.match((await api.call('PATCH', `snapshots/${id}/settings`, { disabledPostDiscoveryActions: ['graphCache'] })).body, { code: 'API_SNAPSHOT_LOCKED' })
   })
