@@ -132,6 +132,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'snapshots/:id/unload', service: 'inventory', methods: { POST: 'write' }, description: 'Unload a snapshot (a snapshotUnload job; answers when it is done).' }),
   endpoint({ path: 'snapshots/:id/clone', service: 'inventory', methods: { POST: 'write' }, description: 'Clone a snapshot into a new, unloaded, unlocked one (a snapshotClone job); 201 with its id.' }),
   endpoint({ path: 'snapshots/:id/settings', service: 'inventory', methods: { GET: 'read', PATCH: 'write' }, description: 'Discovery settings a snapshot was taken with.' }),
+  endpoint({ path: 'snapshots/:id/devices', service: 'inventory', methods: { POST: 'write', DELETE: 'write' }, description: 'Rediscover devices into a loaded snapshot ({"snList": [...]} or {"ipList": [...]}; a job) or remove devices from it (a JSON array of serials).' }),
   endpoint({ path: 'snapshots/:id/download', service: 'inventory', methods: { GET: 'read' }, produces: ['application/x-ndjson'], description: 'Export a snapshot file (netinv-snapshot line-oriented JSON), recorded as a snapshotDownload job.' }),
   endpoint({ path: 'settings', service: 'inventory', methods: { GET: 'settings', PATCH: 'settings' }, description: 'Global discovery settings (simulator profile, seed and sites; network include/exclude, limits, site rules, schedule).' }),
   endpoint({ path: 'settings/seed', service: 'inventory', methods: { GET: 'settings', PUT: 'settings' }, description: 'Seed addresses and networks network discovery starts from (a JSON array).' }),
@@ -140,6 +141,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'jobs/:id', service: 'inventory', methods: { GET: 'read' }, description: 'A job (discovery, upload, clone, load, unload, download) with its progress.' }),
   endpoint({ path: 'jobs/:id/download', service: 'inventory', methods: { GET: 'read' }, produces: ['application/x-ndjson'], description: 'The file of a finished snapshotDownload job (its downloadFile).' }),
   endpoint({ path: 'jobs/:id/stop', service: 'inventory', methods: { POST: 'write' }, description: 'Stop a running discovery: its snapshot ends in error, nothing of it loaded.' }),
+
+  // ── device attributes ────────────────────────────────────────────────────────
+  endpoint({ path: 'attributes/global', service: 'inventory', methods: { POST: 'settings', PUT: 'settings', DELETE: 'settings' }, description: 'Global device attributes (site, floor, ... per serial), applied to future discoveries: add one (POST), add or update a list (PUT), delete by serial or id (DELETE).' }),
+  endpoint({ path: 'attributes/local', service: 'inventory', methods: { PUT: 'write', DELETE: 'write' }, description: "One snapshot's device attributes (the body names the snapshot): add or update a list (PUT), delete by serial or id (DELETE)." }),
 
   // ── intent (colour) reports ──────────────────────────────────────────────────
   endpoint({ path: 'reports/groups', service: 'inventory', methods: { GET: 'read' }, description: 'Report groups.' }),

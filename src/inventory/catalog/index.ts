@@ -35,3 +35,4 @@ export function findColumn(table: TableDef, name: string): ColumnDef | undefined
 export function columnSql(column: ColumnDef): string {
   return column.sql ?? `t."${storageName(column.name)}"`
 }
+export { deviceColumn } from './device-key.js'

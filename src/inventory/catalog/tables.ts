@@ -1,4 +1,5 @@
 /** Every table of the API in catalog order (docs, GET tables), and the stored ones in load order. */
+import { ATTRIBUTE_TABLES } from './attributes.js'
 import { ADDRESSING_TABLES, ARP, HOSTS, MAC, MANAGED_DEVS } from './addressing.js'
 import { CONSISTENCY_TABLES } from './consistency.js'
 import { DISCOVERY_TABLES } from './discovery.js'
@@ -26,6 +27,7 @@ export const TABLES: readonly TableDef[] = [
   ...CONSISTENCY_TABLES,
   ...DISCOVERY_TABLES,
   ...MANAGEMENT_TABLES,
+  ...ATTRIBUTE_TABLES,
 ]
 
 /** The stored tables of the first release, in their order then. */

@@ -12,6 +12,7 @@ import { dropSnapshotRows, loadSnapshotRows, type TableRows } from '../storage/i
 import type { DiscoverySettings } from '../settings/index.js'
 import { insertSnapshot, updateSnapshot, type SnapshotOrigin, type SnapshotSite } from '../snapshots/store.js'
 import { measureSnapshot } from '../snapshots/figures.js'
+import { copyGlobalAttributes } from '../attributes/index.js'
 import { insertJob, jobFinished, jobProgress, jobStarted } from './jobs.js'
 import type { InventoryServices } from './runner.js'
 
@@ -108,6 +109,7 @@ export async function openDiscovery(
   await svc.db.transaction(async (tx) => {
     await insertSnapshot(tx, { id, name: s.name, note: s.note, status: 'run', origin: s.origin, settings: s.settings, sites: s.sites, tsStart: now, creator: s.username, version: PRODUCT_VERSION, initialVersion: PRODUCT_VERSION, jobId })
     await insertJob(tx, { id: jobId, name: 'discoveryNew', snapshotId: id, username: s.username, now, owner: svc.runner.instance })
+    await copyGlobalAttributes(tx, id, now)
   }).catch((err: unknown) => {
     untrack()
     throw err

@@ -9,6 +9,9 @@ import { JOB_NAMES, isSnapshotId } from '../catalog/index.js'
 export { JOB_NAMES }
 /** A job's name, as clients filter them (`name eq snapshotLoad`); docs/snapshots.md says what each does. */
 export type JobName = (typeof JOB_NAMES)[number]
+/** Rediscovery of some devices of a snapshot: by serial (refresh) or by address (may add devices). */
+export type RediscoveryJobName = 'discoveryRefresh' | 'discoveryAdd'
+export const REDISCOVERY_JOBS: readonly RediscoveryJobName[] = ['discoveryRefresh', 'discoveryAdd']
 export type JobStatus = 'scheduled' | 'running' | 'done' | 'error'
 
 export interface JobRow {

@@ -6,6 +6,7 @@ import { ADDED_TABLES_SQL } from './added-tables.js'
 import { REPORT_MIGRATIONS } from '../reports/migrations.js'
 import { DISCOVERY_MIGRATIONS } from './discovery.js'
 import { JOB_MIGRATIONS } from './jobs.js'
+import { ATTRIBUTE_MIGRATIONS } from './attributes.js'
 
 export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'snapshots, jobs and settings', sql: BOOKKEEPING_SQL },
@@ -31,6 +32,7 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   ...REPORT_MIGRATIONS,
   ...DISCOVERY_MIGRATIONS,
   ...JOB_MIGRATIONS,
+  ...ATTRIBUTE_MIGRATIONS,
 ]
 
 export async function migrateInventory(db: Db): Promise<number[]> {

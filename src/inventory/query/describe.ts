@@ -99,6 +99,10 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     `filters nest \`and\`/\`or\` at most ${MAX_FILTER_DEPTH} deep with at most ${MAX_FILTER_CONDITIONS} conditions and ${MAX_FILTER_NODES} ` +
       'filter objects and conditions in all (empty objects count). A CSV export',
     '(`format: {exportToFile: true, dataType: "csv"}` or `Accept: text/csv`) without `pagination` holds every matching row.',
+    '`attributeFilters: {"siteName": ["A", "B"], "floor": ["12"]}` keeps the rows of devices whose attributes have one of the values,',
+    'for every attribute named: a snapshot\'s own attributes (`tables/snapshot-attributes`, managed by `attributes/local`; a discovery',
+    'starts from the global ones of `attributes/global`), the global ones for a table without snapshot. The device of a row is its',
+    '`deviceSn`, `sn` or `localSn` column; a table whose rows belong to no device answers 422.',
     `Regular expressions (\`reg\`, \`nreg\`, \`ireg\`, \`nireg\`; PostgreSQL's syntax) are checked before any database sees them: ` +
       `unbounded repetitions nested in each other (\`(a+)+\`), back-references (\`\\1\`) and repetition counts whose expansion passes ` +
       `${MAX_PATTERN_SIZE} elements (\`(\\w{1,255}){1,255}\`) are refused with 422, the same on both databases.`,

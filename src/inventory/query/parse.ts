@@ -4,6 +4,7 @@
  * Every problem is a 422 in the `errors: [{message}]` shape.
  */
 import { invalidInput, type ValidationIssue } from '../../shared/errors.js'
+import { parseAttributeFilters } from './attribute-filter.js'
 import { COMPARE_OPERATORS, VALUE_OPERATORS, type CompareOperator, type Condition, type FilterNode, type ParsedRequest, type ValueOperator } from './types.js'
 
 /** Nesting of `and`/`or` allowed in one filter tree. */
@@ -175,10 +176,6 @@ export function parseTableRequest(body: unknown, maxLimit: number): ParsedReques
   if (body.columns === undefined) fail('"columns" is required')
   const snapshot = body.snapshot
   if (snapshot !== undefined && snapshot !== null && typeof snapshot !== 'string') fail('"snapshot" must be a string')
-  const attributeFilters = body.attributeFilters
-  if (attributeFilters !== undefined && attributeFilters !== null && !(isObject(attributeFilters) && Object.keys(attributeFilters).length === 0)) {
-    fail('"attributeFilters" is not supported: filter on the table columns instead')
-  }
   return {
     snapshot: typeof snapshot === 'string' ? snapshot : undefined,
     columns: parseColumns(body.columns),
@@ -187,5 +184,6 @@ export function parseTableRequest(body: unknown, maxLimit: number): ParsedReques
     sort: parseSort(body.sort),
     reports: parseReports(body.reports),
     csv: parseFormat(body.format),
+    attributeFilters: parseAttributeFilters(body.attributeFilters),
   }
 }

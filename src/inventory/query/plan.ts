@@ -4,6 +4,7 @@
  * then the table's `id` in the same direction, so pages never overlap or skip.
  */
 import type { TableDef } from '../catalog/types.js'
+import { attributeFilterExpr } from './attribute-filter.js'
 import { Params, columnExpr, filterExpr, severityExpr } from './sql-filter.js'
 import type { SqlPlan, ValidRequest } from './types.js'
 
@@ -20,6 +21,7 @@ function whereSql(table: TableDef, request: ValidRequest, snapshotId: string | u
     parts.push(`t.snapshot_id = ${params.add(snapshotId, 'text')}`)
   }
   if (request.filter) parts.push(filterExpr(request.filter, params, { colors: request.colors }))
+  if (request.attributes) parts.push(attributeFilterExpr(request.attributes, params))
   return parts.length > 0 ? ` WHERE ${parts.join(' AND ')}` : ''
 }
 

@@ -4,6 +4,7 @@
  * (SQL text plus parameters).
  */
 import type { ColumnDef } from '../catalog/types.js'
+import type { AttributeFilters, ValidAttributeFilter } from './attribute-filter.js'
 
 /** Operators of a `[operator, value]` condition. */
 export const VALUE_OPERATORS = [
@@ -37,6 +38,8 @@ export interface ParsedRequest {
   reports: string | string[] | undefined
   /** True when the body asks for a CSV export. */
   csv: boolean
+  /** `attributeFilters`: attribute name → accepted values (undefined when none). */
+  attributeFilters?: AttributeFilters | undefined
 }
 
 /** A condition whose columns are resolved and whose value is normalised for its SQL parameter. */
@@ -68,6 +71,8 @@ export interface ValidRequest {
   /** Columns that come back as `{data, severity}`, with their rules. */
   colors: Map<string, ColorRule[]>
   csv: boolean
+  /** Rows kept by device attributes (`attributeFilters`). */
+  attributes?: ValidAttributeFilter | undefined
 }
 
 export interface SqlPlan {

@@ -8,6 +8,7 @@
 import type { ColumnDef, TableDef } from '../catalog/types.js'
 import { invalidInput, type ValidationIssue } from '../../shared/errors.js'
 import { OPERATORS_BY_TYPE, columnOperators, elementType, family, normaliseValue, type ScalarType } from './operators.js'
+import { validateAttributeFilters } from './attribute-filter.js'
 import type { ColorRule, FilterNode, ParsedRequest, ValidCondition, ValidFilter, ValidRequest, ValueOperator } from './types.js'
 
 function fail(message: string): never {
@@ -124,5 +125,6 @@ export function validateRequest(table: TableDef, parsed: ParsedRequest, options:
   if (sortColumn.type === 'json') fail(`"sort.column" column ${sortColumn.name} of type json cannot be sorted`)
   const start = parsed.pagination?.start ?? 0
   const limit = parsed.pagination?.limit ?? (parsed.csv && !parsed.pagination ? undefined : options.defaultLimit)
-  return { columns, filter, start, limit, sort: { column: sortColumn, order: sortSpec.order }, colors, csv: parsed.csv }
+  const attributes = validateAttributeFilters(table, parsed.attributeFilters)
+  return { columns, filter, start, limit, sort: { column: sortColumn, order: sortSpec.order }, colors, csv: parsed.csv, ...(attributes ? { attributes } : {}) }
 }

@@ -6,7 +6,15 @@ import type { TableDef } from '../catalog/types.js'
 import type { Db } from '../../shared/db/index.js'
 import { Params, mapDbError, severityExpr, sourceSql } from '../query/index.js'
 import { compileRule } from './compile.js'
-import { SEVERITIES, type ReportRule, type RuleResult } from './types.js'
+import { SEVERITIES, type ReportRule, type RuleResult, type Severity } from './types.js'
+
+/**
+ * Severities a rule's result counts: those it checks, and its default colour (rows no check
+ * matched take it; clients fetch the rows of every severity the result names).
+ */
+function counted(rule: ReportRule, s: Severity): boolean {
+  return rule.checks[s] !== undefined || rule.defaultColor === Number(s)
+}
 
 /** Counts of the rules of one table (all rules must belong to it). */
 export async function tableResults(
@@ -23,7 +31,7 @@ export async function tableResults(
   const where = table.snapshotScoped ? ` WHERE t.snapshot_id = ${params.add(snapshotId, 'text')}` : ''
   const counts: string[] = ['count(*)::int8 AS n']
   rules.forEach((rule, i) => {
-    for (const s of SEVERITIES) if (rule.checks[s] !== undefined) counts.push(`count(*) FILTER (WHERE s${i} = ${Number(s)})::int8 AS r${i}_${s}`)
+    for (const s of SEVERITIES) if (counted(rule, s)) counts.push(`count(*) FILTER (WHERE s${i} = ${Number(s)})::int8 AS r${i}_${s}`)
   })
   const sql = `SELECT ${counts.join(', ')} FROM (SELECT ${severities.join(', ')} FROM ${sourceSql(table)}${where}) x`
   let row: Record<string, number>
@@ -34,7 +42,7 @@ export async function tableResults(
   }
   rules.forEach((rule, i) => {
     const checks: RuleResult['checks'] = {}
-    for (const s of SEVERITIES) if (rule.checks[s] !== undefined) checks[s] = String(Number(row[`r${i}_${s}`] ?? 0))
+    for (const s of SEVERITIES) if (counted(rule, s)) checks[s] = String(Number(row[`r${i}_${s}`] ?? 0))
     out.set(rule.id, { count: Number(row.n ?? 0), checks })
   })
   return out

@@ -12,6 +12,9 @@ import { tableResults } from './results.js'
 import { RuleStore } from './store.js'
 import type { ApiReportRule, ReportGroup, ReportRule, RuleResult } from './types.js'
 
+/** `status` of a rule as clients read it: every rule is active. */
+export const RULE_ACTIVE = 1
+
 export interface ReportServiceDeps {
   db: Db
   findTable: FindTable
@@ -138,12 +141,13 @@ export class ReportService {
       webEndpoint: table?.webPath ?? '',
       column: rule.column,
       custom: rule.custom,
+      status: RULE_ACTIVE,
       defaultColor: rule.defaultColor,
       checks: rule.checks,
       descriptions: rule.descriptions,
-      groups: rule.groups.map((id) => ({ id, name: BUILTIN_GROUPS.find((g) => g.id === id)?.name ?? id })),
+      groups: rule.groups.map((id) => ({ id, name: BUILTIN_GROUPS.find((g) => g.id === id)?.name ?? id, custom: false })),
     }
-    if (result !== undefined) api.result = result
+    if (result !== undefined) api.result = result ?? { count: null, checks: {} }
     return api
   }
 }

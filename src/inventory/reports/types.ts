@@ -32,8 +32,8 @@ export interface ReportRule {
 
 /** Per-severity counts of one rule on one snapshot. */
 export interface RuleResult {
-  /** Rows of the table in the snapshot. */
-  count: number
+  /** Rows of the table in the snapshot (null when no snapshot could be measured). */
+  count: number | null
   /** Rows per checked severity, as decimal strings (the shape clients read). */
   checks: Partial<Record<Severity, string>>
 }
@@ -46,9 +46,13 @@ export interface ApiReportRule {
   webEndpoint: string
   column: string
   custom: boolean
+  /** 1: the rule is active (every rule is computed on request; the 6.x SDK requires the field). */
+  status: number
   defaultColor: number | null
   checks: ReportRule['checks']
   descriptions: ReportRule['descriptions']
-  groups: Array<{ id: string; name: string }>
-  result?: RuleResult | null
+  /** Groups the rule belongs to; `custom` is false (every group is built in). */
+  groups: Array<{ id: string; name: string; custom: boolean }>
+  /** Counts on the snapshot; `{count: null, checks: {}}` when there is none (the SDK requires the object). */
+  result?: RuleResult
 }

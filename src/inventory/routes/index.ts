@@ -5,10 +5,12 @@ import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { JobRunner, recoverAtStart, startWatchdog, type InventoryServices } from '../discovery/index.js'
 import { startSchedule } from '../discovery/schedule.js'
 import { QueryAdmission } from '../query/index.js'
+import { registerAttributeRoutes } from './attributes.js'
 import { registerJobRoutes } from './jobs.js'
 import { registerReportRoutes } from './reports.js'
 import { registerSettingsRoutes } from './settings.js'
 import { registerSnapshotRoutes } from './snapshots.js'
+import { registerSnapshotDeviceRoutes } from './snapshot-devices.js'
 import { registerTableRoutes } from './tables.js'
 import { backfillMeasures } from '../snapshots/index.js'
 
@@ -39,8 +41,10 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
     deps.log.warn({ err }, 'could not look for interrupted work at start')
   }
   registerSnapshotRoutes(router, svc)
+  registerSnapshotDeviceRoutes(router, svc)
   registerSettingsRoutes(router, svc)
   registerJobRoutes(router, svc)
+  registerAttributeRoutes(router, svc)
   // one bound per user across table queries and report computations
   const admission = new QueryAdmission(deps.config.query.maxConcurrentPerPrincipal)
   registerReportRoutes(router, deps, undefined, admission)

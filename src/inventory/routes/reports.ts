@@ -34,7 +34,15 @@ export function registerReportRoutes(
 
   router.add('GET', 'reports/groups', async (_ctx, _match, _req, res) => {
     const rules = await service.rules()
-    sendJson(res, 200, service.groups().map((g) => ({ ...g, reports: rules.filter((r) => r.groups.includes(g.id)).map((r) => r.id) })))
+    sendJson(
+      res,
+      200,
+      service.groups().map((g) => {
+        const members = rules.filter((r) => r.groups.includes(g.id)).map((r) => r.id)
+        // `custom` and `children` ({id, weight}) as the 6.x SDK's group model reads them
+        return { ...g, custom: false, reports: members, children: members.map((id) => ({ id, weight: 1 })) }
+      }),
+    )
   })
 
   router.add('GET', 'reports', async (ctx, _match, _req, res) => {

@@ -25,6 +25,7 @@ import {
   toApi,
 } from '../snapshots/index.js'
 import { isProfileName } from '../simulator/index.js'
+import { DISABLED_ACTIONS_KEY, disabledActions, parseDisabledActions, recordPostDiscoveryJobs, reenabled } from '../snapshots/post-discovery.js'
 
 const TEXT_LIMITS = { name: 255, note: 4000 } as const
 
@@ -134,22 +135,28 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
 
   router.add('GET', 'snapshots/:id/settings', async (_ctx, m, _req, res) => {
     const s = await getSnapshot(svc.db, m.params.id!)
-    sendJson(res, 200, { ...s.settings, origin: s.origin })
+    sendJson(res, 200, { ...s.settings, [DISABLED_ACTIONS_KEY]: disabledActions(s.settings), origin: s.origin })
   })
 
-  router.add('PATCH', 'snapshots/:id/settings', async (_ctx, m, req, res) => {
+  router.add('PATCH', 'snapshots/:id/settings', async (ctx, m, req, res) => {
     const s = await getSnapshot(svc.db, m.params.id!)
-    const body = await readJsonObject(req, limit)
+    const { [DISABLED_ACTIONS_KEY]: actionsValue, ...body } = await readJsonObject(req, limit)
+    const actionIssues: ValidationIssue[] = []
+    const actions = actionsValue === undefined ? disabledActions(s.settings) : parseDisabledActions(actionsValue, actionIssues)
+    if (actionIssues.length > 0) throw invalidInput(actionIssues)
     if (s.locked) throw new ApiError('API_SNAPSHOT_LOCKED', `Snapshot ${s.id} is locked; unlock it before changing its settings`)
-    if (s.origin === 'network') throw new ApiError('API_CONFLICT', `Snapshot ${s.id} is a discovery of the network; its settings record what was discovered and cannot change`)
+    // a body of only the post-discovery actions is allowed whatever the snapshot's origin
+    const other = Object.keys(body).length > 0
+    if (other && s.origin === 'network') throw new ApiError('API_CONFLICT', `Snapshot ${s.id} is a discovery of the network; its settings record what was discovered and cannot change`)
     const current = s.settings
     const base: DiscoverySettings = {
       profile: isProfileName(current.profile) ? current.profile : 'lab',
       seed: typeof current.seed === 'number' ? current.seed : 1,
       sites: Array.isArray(current.sites) ? (current.sites as string[]) : [],
     }
-    const next = { ...s.settings, ...mergeSettings(base, body) }
+    const next = { ...s.settings, ...(other ? mergeSettings(base, body) : {}), [DISABLED_ACTIONS_KEY]: actions }
     await updateSnapshot(svc.db, s.id, { settings: next, ts_change: svc.now() })
+    if (s.loaded) await recordPostDiscoveryJobs(svc.db, s.id, reenabled(s.settings, actions!), user(ctx), svc.now())
     sendJson(res, 200, { ...next, origin: s.origin })
   })
 

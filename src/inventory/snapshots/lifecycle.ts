@@ -8,6 +8,7 @@ import type { Queryable } from '../../shared/db/index.js'
 import { cloneSnapshotRows, dropSnapshotRows } from '../storage/index.js'
 import type { InventoryServices } from '../discovery/runner.js'
 import { insertJob, jobFinished } from '../discovery/jobs.js'
+import { copySnapshotAttributes } from '../attributes/index.js'
 import { deleteSnapshotRow, getSnapshot, insertSnapshot, updateSnapshot, type SnapshotRow } from './store.js'
 import { measureSnapshot } from './figures.js'
 
@@ -110,6 +111,7 @@ async function cloneRows(
       jobId,
     })
     await insertJob(tx, { id: jobId, name: 'snapshotClone', snapshotId: cloneId, username, now, status: 'running', owner: svc.runner.instance })
+    await copySnapshotAttributes(tx, src.id, cloneId, now)
   })
   let measures
   try {

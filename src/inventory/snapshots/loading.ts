@@ -13,6 +13,7 @@ import type { InventoryServices } from '../discovery/runner.js'
 import { insertJob, jobFinished, type JobName } from '../discovery/jobs.js'
 import { assertHasData, lockedSnapshot } from './lifecycle.js'
 import { getSnapshot, updateSnapshot } from './store.js'
+import { disabledActions, enabledActions, recordPostDiscoveryJobs } from './post-discovery.js'
 
 export interface LoadJob {
   snapshotId: string
@@ -47,6 +48,7 @@ export async function prepareLoadJob(svc: InventoryServices, id: string, load: b
     try {
       if (change) await toggle(svc, id, load, jobId)
       else await jobFinished(svc.db, jobId, svc.now())
+      if (load) await recordLoadActions(svc, id, username)
     } finally {
       untrack()
     }
@@ -60,6 +62,15 @@ export async function prepareLoadJob(svc: InventoryServices, id: string, load: b
     }
   }
   return { snapshotId: id, jobId, run, cancel }
+}
+
+/**
+ * After a load, the post-discovery jobs clients wait for by name (`loadGraphCache`, ...) of the
+ * actions the snapshot's settings do not disable: the 6.x SDK's `load()` polls for them.
+ */
+async function recordLoadActions(svc: InventoryServices, id: string, username: string | null): Promise<void> {
+  const s = await getSnapshot(svc.db, id)
+  await recordPostDiscoveryJobs(svc.db, id, enabledActions(disabledActions(s.settings)), username, svc.now())
 }
 
 async function toggle(svc: InventoryServices, id: string, load: boolean, jobId: string): Promise<void> {

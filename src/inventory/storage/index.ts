@@ -11,3 +11,4 @@ export {
 } from './partitions.js'
 export { csvChunks, csvField, type CsvColumn } from './csv.js'
 export { objectValues } from './objects.js'
+export { devicesIn, pickDeviceRows, replaceDeviceRows, type DeviceRows, type DeviceRowsHooks } from './device-rows.js'

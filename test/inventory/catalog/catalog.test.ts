@@ -67,6 +67,8 @@ const CALLED: Record<string, string> = {
   'management/osver-consistency': 'id, platform, version, count, pct',
   'management/configuration': 'id, sn, hostname, lastChangeAt, lastCheckAt, status, hash',
   'reports/eof/summary': 'id, endSale, endMaintenance, endSupport',
+  'global-attributes': 'id, sn, name, value',
+  'snapshot-attributes': 'id, sn, name, value',
 }
 
 /** Tables the catalog adds as the source of the ones above. */

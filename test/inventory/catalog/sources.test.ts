@@ -12,6 +12,8 @@ for (const engine of ENGINES) {
     await api.call('PATCH', 'settings', { limits: { timeoutMs: 100, retries: 0 } })
     const network = await api.discover({ source: 'network', seeds: ['127.0.0.1'] })
     const NETWORK_ONLY = new Set(['discovery/connectivity-report'])
+    // a global attribute, which the next discovery copies into its own
+    await api.call('PUT', 'attributes/global', { attributes: [{ sn: 'ANY-SN', name: 'floor', value: '3' }] })
     // in the small profile ROME-01 has a link seen from one end and BERLIN-02 a duplicated address: every table has rows
     const id = await api.discover({ profile: 'small', sites: ['ROME-01', 'BERLIN-02'] })
     for (const table of TABLES) {

@@ -55,7 +55,10 @@ t.test('shapes', async (t) => {
     [{ columns: ['id'], filters: { name: ['any', 'empty', 'x'] } }, /must be one of/],
     [{ columns: ['id'], reports: 5 }, /"reports" must be/],
     [{ columns: ['id'], format: { dataType: 'xml' } }, /"format.dataType" must be one of/],
-    [{ columns: ['id'], attributeFilters: { siteName: ['x'] } }, /not supported/],
+    [{ columns: ['id'], attributeFilters: { siteName: 'x' } }, /"attributeFilters.siteName" must be a non-empty array/],
+    [{ columns: ['id'], attributeFilters: { siteName: [] } }, /"attributeFilters.siteName" must be a non-empty array/],
+    [{ columns: ['id'], attributeFilters: { 'bad-name': ['x'] } }, /"attributeFilters.bad-name" is not an attribute name/],
+    [{ columns: ['id'], attributeFilters: ['siteName'] }, /"attributeFilters" must be an object/],
   ]
   for (const [body, re] of bad) {
     const e = error(() => parse(body))

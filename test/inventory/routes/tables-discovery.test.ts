@@ -13,6 +13,8 @@ for (const engine of ENGINES) {
     const app = await startApp(t, db)
     // two sites of the small profile where the rare events of the derived tables happen (a link
     // seen from one end, a duplicated address), so every table has rows
+    // a global attribute, copied into the discovery's own attributes
+    t.equal((await app.call('PUT', 'attributes/global', { attributes: [{ sn: 'ANY-SN', name: 'floor', value: '3' }] })).status, 200)
     const first = await app.discover({ snapshotName: 'first', profile: 'small', sites: ['ROME-01', 'BERLIN-02'] })
     for (const table of TABLES) {
       const body = { ...(table.snapshotScoped ? { snapshot: '$last' } : {}), columns: ['id'], pagination: { limit: 1 } }

@@ -63,6 +63,26 @@ testNeeding(t, 'network discovery of a lab of real routers', labMissing() ?? und
     t.match(report.get('10.213.0.8'), { result: 'ok', credential: 'paris' })
   })
 
+  await t.test('devices of a network snapshot are removed, then collected again by SNMP into it', async (t) => {
+    const find = async (hostname: string) => {
+      const r = await client.call('POST', 'tables/inventory/devices', { snapshot: first.id, columns: ['sn', 'loginIp'], filters: { hostname: ['eq', hostname] } })
+      return (r.body as { data: Array<{ sn: string; loginIp: string }> }).data[0]!
+    }
+    const r3 = await find('r3')
+    const r2 = await find('r2')
+    t.equal((await client.call('DELETE', `snapshots/${first.id}/devices`, [r3.sn])).status, 204)
+    t.notOk((await observe(client, first.id, topo)).devices.includes('r3'), 'r3 removed')
+    const add = await client.call('POST', `snapshots/${first.id}/devices`, { ipList: [r3.loginIp] })
+    t.equal(add.status, 202, add.text)
+    t.match(await client.waitJob((add.body as { jobId: string }).jobId), { name: 'discoveryAdd', status: 'done' })
+    await db.query('UPDATE inventory.interfaces SET l1 = $2 WHERE snapshot_id = $1 AND sn = $3', [first.id, 'stale', r2.sn])
+    const refresh = await client.call('POST', `snapshots/${first.id}/devices`, { snList: [r2.sn] })
+    t.equal(refresh.status, 202, refresh.text)
+    t.match(await client.waitJob((refresh.body as { jobId: string }).jobId), { name: 'discoveryRefresh', status: 'done' })
+    t.same(await observe(client, first.id, topo), seen1, 'what the first discovery saw, collected again')
+    t.match((await client.call('GET', `snapshots/${first.id}`)).body, { totalDevCount: topo.routers.length })
+  })
+
   await t.test('the lab changes; a second discovery shows exactly those differences', async (t) => {
     const before = structuredClone(lab.topology)
     await lab.shutLink('r1:eth2')

@@ -1,0 +1,103 @@
+/**
+ * Replacing or removing some devices' rows in a loaded snapshot, atomically: in one transaction
+ * every source table (those a discovery fills) loses the rows of the devices named, takes the
+ * new rows given for them, the computed tables are computed again from the result, and the
+ * sites' device counts follow. Readers see the snapshot before or after, never in between.
+ * Tables whose rows belong to no one device (sites, hosts) keep their rows.
+ */
+import type { Db, Queryable } from '../../shared/db/index.js'
+import { DEVICES, SITES } from '../catalog/inventory.js'
+import {
+  STORED_TABLES,
+  computeSql,
+  copyIntoSql,
+  deviceColumn,
+  isComputed,
+  partitionTable,
+  storageColumns,
+  storageName,
+  type StoredTableDef,
+} from '../catalog/index.js'
+import { csvChunks } from './csv.js'
+import type { TableRows } from './partitions.js'
+
+/** New rows per table, values in `storageColumns(table)` order. */
+export type DeviceRows = Map<StoredTableDef, unknown[][]>
+
+/** Index of a table's device column among its storage columns (-1: rows of no one device). */
+function deviceIndex(table: StoredTableDef): number {
+  const column = deviceColumn(table)
+  return column ? storageColumns(table).findIndex((c) => c.name === column.name) : -1
+}
+
+/** The source tables whose rows belong to a device. */
+function deviceTables(): StoredTableDef[] {
+  return STORED_TABLES.filter((t) => !isComputed(t) && deviceIndex(t) >= 0)
+}
+
+/**
+ * Keeps, from a source's slices, the rows of the devices in `sns` (rows of other devices and
+ * of tables of no one device are dropped). `onSlice` runs between slices (e.g. a stop check).
+ */
+export async function pickDeviceRows(source: Iterable<TableRows>, sns: ReadonlySet<string> | ((sn: string) => boolean), onSlice: () => void = () => {}): Promise<DeviceRows> {
+  const wanted = typeof sns === 'function' ? sns : (sn: string) => sns.has(sn)
+  const out: DeviceRows = new Map()
+  for (const { table, rows } of source) {
+    onSlice()
+    const at = isComputed(table) ? -1 : deviceIndex(table)
+    if (at < 0) continue
+    const list = out.get(table) ?? []
+    for await (const row of rows) {
+      const sn = row[at]
+      if (typeof sn === 'string' && wanted(sn)) list.push([...row])
+    }
+    out.set(table, list)
+  }
+  return out
+}
+
+/** Serials of the devices a set of rows describes (their inventory/devices rows). */
+export function devicesIn(rows: DeviceRows): string[] {
+  const at = deviceIndex(DEVICES)
+  return (rows.get(DEVICES) ?? []).map((r) => r[at] as string)
+}
+
+export interface DeviceRowsHooks {
+  /** First in the transaction: lock and check the snapshot (throw to change nothing). */
+  before(tx: Queryable): Promise<void>
+  /** Last in the transaction, with the rows per table after the change. */
+  after(tx: Queryable, counts: Record<string, number>): Promise<void>
+}
+
+/**
+ * In one transaction: the rows of `sns` leave every source table of the snapshot, `rows` go
+ * in, computed tables are computed again, sites' device counts follow. Returns rows per table.
+ */
+export async function replaceDeviceRows(db: Db, snapshotId: string, sns: readonly string[], rows: DeviceRows, hooks: DeviceRowsHooks): Promise<Record<string, number>> {
+  return db.transaction(async (tx) => {
+    await hooks.before(tx)
+    for (const table of deviceTables()) {
+      const column = storageName(deviceColumn(table)!.name)
+      await tx.query(`DELETE FROM ${partitionTable(table, snapshotId)} WHERE "${column}" = ANY($1::text[])`, [[...sns]])
+      const fresh = rows.get(table)
+      if (fresh && fresh.length > 0) await db.copyFrom(copyIntoSql(table, snapshotId), csvChunks(fresh, storageColumns(table), `"${snapshotId}"`), tx)
+    }
+    for (const table of STORED_TABLES) {
+      if (!isComputed(table)) continue
+      await tx.query(`DELETE FROM ${partitionTable(table, snapshotId)}`)
+      await tx.query(computeSql(table, snapshotId))
+    }
+    const devices = partitionTable(DEVICES, snapshotId)
+    const count = (where: string) => `coalesce((SELECT count(*) FROM ${devices} d WHERE d.site_name = s.site_name${where}), 0)`
+    await tx.query(
+      `UPDATE ${partitionTable(SITES, snapshotId)} s SET devices_count = ${count('')}, routers_count = ${count(" AND d.dev_type = 'router'")}, switches_count = ${count(" AND d.dev_type IN ('switch', 'l3switch')")}`,
+    )
+    const counts: Record<string, number> = {}
+    for (const table of STORED_TABLES) {
+      const r = await tx.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${partitionTable(table, snapshotId)}`)
+      counts[table.path] = Number(r.rows[0]!.n)
+    }
+    await hooks.after(tx, counts)
+    return counts
+  })
+}
