@@ -37,6 +37,11 @@ export interface ColumnDef {
   sql?: string
   /** Fixed set of values, when the column is an enumeration (documented; validated for eq). */
   values?: readonly string[]
+  /**
+   * A column kept for older clients: what to use instead. Still served; marked
+   * `deprecated: true` in the OpenAPI document.
+   */
+  deprecated?: string
 }
 
 export interface TableDef {
