@@ -74,7 +74,7 @@ function headerComponents(): Record<string, JsonSchema> {
     'X-Product-Version': h('The product\'s release, "v<major>.<minor>".', { type: 'string', pattern: '^v\\d+\\.\\d+$' }),
     'X-API-Version-Used': h('The endpoint version that answered.', { type: 'string', pattern: '^\\d+$' }),
     'X-API-Versions-Supported': h('Every version of the endpoint, comma-separated.', { type: 'string', pattern: '^\\d+(,\\d+)*$' }),
-    Deprecation: h('"true" when the address generation or the endpoint version is deprecated.', { const: 'true' }),
+    Deprecation: h('"true" when the address generation or the endpoint version is deprecated (an upstream may send its own value, e.g. "@<epoch seconds>").'),
     Sunset: h('RFC 3339 time after which the deprecated version may stop answering (the earlier of generation and version).'),
     'RateLimit-Policy': h('IETF RateLimit-Policy: the limits that apply.'),
     RateLimit: h('IETF RateLimit: what is left of each limit.'),
@@ -110,6 +110,11 @@ function errorResponses(): Record<string, JsonSchema> {
     description: 'The requested version is not served (unknown, unsupported, or past an enforced sunset).',
     headers: commonHeaders(false),
     content: { 'application/json': { schema: REF('schemas', 'VersionGone') } },
+  }
+  out.UpstreamError = {
+    description: 'Refused by the gateway (the error body) or by the backend (its own body).',
+    headers: commonHeaders(false),
+    content: { '*/*': { schema: {} } },
   }
   out.PlainUnauthorized = {
     description: 'Refused: the body is the text "Unauthorized" (as the spec shows for this endpoint).',
@@ -238,20 +243,29 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
   if (options.generation === 'header') parameters.push(versionParameter(route, options))
   const responses: Record<string, JsonSchema> = {}
   const headers = commonHeaders(true)
-  for (const status of successStatuses(method, route.path)) {
-    const answer: JsonSchema = { description: status === 204 ? 'Done; no body.' : 'Done.', headers }
-    if (status !== 204) answer.content = successContent(method, route.path, table)
+  // An operator's backend: what it answers on success is its own.
+  for (const status of route.service === undefined ? ['2XX'] : successStatuses(method, route.path)) {
+    const answer: JsonSchema = { description: status === 204 ? 'Done; no body.' : status === '2XX' ? `What ${route.upstream ?? 'the upstream'} answers.` : 'Done.', headers }
+    if (status === '2XX') answer.content = { '*/*': { schema: {} } }
+    else if (status !== 204) answer.content = successContent(method, route.path, table)
     responses[String(status)] = answer
   }
   const plain = PLAIN_TEXT_ERROR_ENDPOINTS.has(handlerKey(method, route.path))
-  for (const status of errorStatuses(method, access, { hasBody: body !== undefined || table !== undefined, forwarded, table: table !== undefined })) {
-    responses[String(status)] = plain && (status === 401 || status === 403) ? REF('responses', 'PlainUnauthorized') : REF('responses', String(status))
+  if (route.service === undefined) {
+    // An operator's backend answers its own errors in its own shape; the gateway's own refusals are ours.
+    for (const status of [410, 429, 502, 504]) responses[String(status)] = REF('responses', String(status))
+    responses['4XX'] = REF('responses', 'UpstreamError')
+    responses['5XX'] = REF('responses', 'UpstreamError')
+  } else {
+    for (const status of errorStatuses(method, access, { hasBody: body !== undefined || table !== undefined, forwarded, table: table !== undefined })) {
+      responses[String(status)] = plain && (status === 401 || status === 403) ? REF('responses', 'PlainUnauthorized') : REF('responses', String(status))
+    }
   }
   const operation: JsonSchema = {
     operationId: operationId(method, op.path),
     summary: op.description ?? route.description,
     description: `Version ${v.version}: ${route.versions.find((x) => x.version === v.version)?.summary ?? ''} Access: ${access}.`,
-    tags: [route.path.split('/')[0]],
+    tags: [route.path.split('/')[0]!.replace(/\..*$/, '')],
     parameters,
     security: security(access),
     responses,

@@ -35,6 +35,7 @@ const INIT_JS = `window.addEventListener('load', function () {
     url: 'openapi.json',
     dom_id: '#swagger-ui',
     deepLinking: true,
+    docExpansion: 'none',
     tryItOutEnabled: true,
     validatorUrl: null,
     displayRequestDuration: true,
