@@ -9,6 +9,8 @@ import { TABLES, type TableDef } from '../../../src/inventory/catalog/index.js'
 import { compileConfig } from '../../../src/shared/config/index.js'
 import { buildDocument, operationsWithoutBodySchema } from '../../../src/gateway/openapi/index.js'
 import { UserCreate } from '../../../src/gateway/handlers/schemas.js'
+import { Route } from '../../../src/gateway/routes/table.js'
+import type { Upstream } from '../../../src/gateway/upstreams/settings.js'
 import { startTestGateway as start, type Teardown } from '../helpers.js'
 
 /** The path generation is past its default sunset on this date: keep it served, deprecated. */
@@ -131,4 +133,20 @@ t.test('a deprecated column is deprecated: true in its table schemas', async (t)
   t.equal(row.properties.image!.deprecated, true)
   t.match(row.properties.image!.description, /Deprecated: use version/)
   t.notOk(row.properties.hostname!.deprecated)
+})
+
+t.test('an endpoint the document code knows nothing of appears from the route table alone', async (t) => {
+  const config = compileConfig(RELAXED)
+  const widget = new Route(
+    { path: 'widgets/:id', upstream: 'shop', methods: { GET: 'read', PATCH: 'write' }, versions: [{ version: 1, summary: 'First.', deprecated: { sunset: '2030-01-01T00:00:00Z' } }, { version: 2, summary: 'Second.' }], defaultVersion: 1, description: 'A widget.' },
+    { name: 'shop', versioning: 'header' } as unknown as Upstream,
+    'routes/shop.json',
+  )
+  const doc = buildDocument([widget], { generation: 'header', config }) as unknown as Doc
+  const get = doc.paths['/widgets/{id}']!.get!
+  t.match(get, { 'x-upstream': 'shop', 'x-access': 'read', 'x-api-version': 1, deprecated: true, 'x-sunset': '2030-01-01T00:00:00Z' })
+  t.match(get.parameters, [{ name: 'id', in: 'path', required: true }, { name: 'X-API-Version' }])
+  t.match(get.responses, { '2XX': {}, '4XX': {}, 429: {}, 502: {} }, 'the backend\'s answers are its own')
+  t.same(operationsWithoutBodySchema([widget]), [], 'route files are not ours to describe')
+  await expectValid(t, doc, 'a document with a route file')
 })
