@@ -4,7 +4,7 @@
  * response (a row with each column's type, enumeration and deprecation; `_meta`; CSV).
  */
 import type { ColumnDef, ColumnType, TableDef } from '../../inventory/catalog/index.js'
-import { MAX_COLUMNS } from '../../inventory/query/parse.js'
+import { MAX_COLUMNS, TABLE_REQUEST_KEYS } from '../../inventory/query/parse.js'
 import { COMPARE_OPERATORS, VALUE_OPERATORS } from '../../inventory/query/types.js'
 import type { JsonSchema } from './types.js'
 
@@ -62,7 +62,16 @@ export function tableRequestSchema(table: TableDef): JsonSchema {
   if (table.snapshotScoped) {
     properties.snapshot = { type: ['string', 'null'], description: 'A snapshot id, or $last, $prev, $lastLocked.', examples: ['$last'] }
   }
+  // A key the engine accepts that is not described here yet is still accepted by the document.
+  for (const key of undescribedTableKeys()) properties[key] = { description: 'Accepted; not described yet.' }
   return { type: 'object', properties, required: ['columns'], additionalProperties: false }
+}
+
+const DESCRIBED = ['snapshot', 'columns', 'filters', 'pagination', 'sort', 'reports', 'format', 'attributeFilters']
+
+/** Keys of a table request the engine accepts (parse.ts) that have no schema here yet. */
+export function undescribedTableKeys(): string[] {
+  return TABLE_REQUEST_KEYS.filter((k) => !DESCRIBED.includes(k))
 }
 
 export function tableRowSchema(table: TableDef): JsonSchema {
