@@ -13,6 +13,7 @@ import type { AuthService } from './auth/types.js'
 import { handlerKey, type LocalHandler, type RequestContext } from './context.js'
 import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/index.js'
 import { metaHandlers } from './meta.js'
+import { openApiHandlers } from './openapi/index.js'
 import { createMetrics, type GatewayMetrics } from './metrics.js'
 import { accessLogger, observeResponse } from './pipeline/access-log.js'
 import type { StageDeps } from './pipeline/deps.js'
@@ -147,7 +148,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   let table: RouteTable = compile(config)
   putInService(table)
 
-  const handlers = new Map<string, LocalHandler>([...metaHandlers(() => config), ...deps.auth.handlers])
+  const handlers = new Map<string, LocalHandler>([...metaHandlers(() => config), ...openApiHandlers({ config: () => config, routes: () => table }), ...deps.auth.handlers])
   const stageDeps: StageDeps = {
     config: () => config,
     routes: () => table,

@@ -1,4 +1,9 @@
-/** A few lines of HTTP client, as a script of a user would write them with fetch. */
+/**
+ * A few lines of HTTP client, as a script of a user would write them with fetch. Every answer is
+ * checked against the gateway's OpenAPI document (conformance.ts): an undocumented one throws.
+ */
+import { checkAnswer } from './conformance.js'
+
 export interface Reply {
   status: number
   headers: Headers
@@ -23,6 +28,7 @@ export async function call(base: string, method: string, path: string, options: 
   }
   const res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) })
   const text = await res.text()
+  await checkAnswer(base, method, path, { status: res.status, headers: res.headers, text })
   return {
     status: res.status,
     headers: res.headers,

@@ -10,9 +10,10 @@ import { ApiError, invalidInput, notFound } from '../../shared/errors.js'
 import type { Principal } from '../../shared/principal.js'
 import type { LocalHandler, RequestContext } from '../context.js'
 import { customKeyProblem, type ApiKey } from '../identity/index.js'
-import { optionalScopes, optionalString, optionalTimestamp, readBodyObject } from './body.js'
+import { canonicalScopes, parseBody, validatorOf } from './body.js'
 import { reply, replyEmpty, type HandlerDeps } from './deps.js'
 import { isSubset, requireCovers, requireSession } from './rights.js'
+import { ApiTokenCreate, ApiTokenPatch } from './schemas.js'
 
 export function apiKeyView(k: ApiKey): Record<string, unknown> {
   return {
@@ -36,6 +37,7 @@ function caller(ctx: RequestContext): Principal {
 export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
   const limit = deps.config.server.bodyLimitBytes
   const { apiKeys } = deps.store
+  const bodies = { create: validatorOf('POST api-tokens', ApiTokenCreate), patch: validatorOf('PATCH api-tokens/:id', ApiTokenPatch) }
 
   async function target(ctx: RequestContext, p: Principal): Promise<ApiKey> {
     const id = ctx.params?.id ?? ''
@@ -58,18 +60,18 @@ export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler
     'POST api-tokens': async (ctx) => {
       const p = caller(ctx)
       requireSession(p)
-      const body = await readBodyObject(ctx, limit)
-      const scopes = optionalScopes(body, 'scope') ?? p.scopes.filter((s) => s === 'read')
+      const body = await parseBody(ctx, limit, bodies.create)
+      const scopes = body.scope ? canonicalScopes(body.scope) : p.scopes.filter((s) => s === 'read')
       if (!isSubset(scopes, p.scopes)) throw new ApiError('API_INSUFFICIENT_RIGHTS', 'An API key cannot hold scopes beyond your own')
-      const expiresAt = optionalTimestamp(body, 'expires') ?? null
+      const expiresAt = body.expires ?? null
       if (expiresAt !== null && expiresAt <= deps.clock()) throw invalidInput('"expires" must be in the future')
-      const key = optionalString(body, 'token', 256)
+      const key = body.token
       const weak = key === undefined ? null : customKeyProblem(key)
       if (weak !== null) throw invalidInput(`"token" ${weak}`)
       const created = await apiKeys.create({
         userId: p.id,
         scopes,
-        description: optionalString(body, 'description', 1024) ?? '',
+        description: body.description ?? '',
         expiresAt,
         ...(key !== undefined ? { key } : {}),
       })
@@ -81,16 +83,14 @@ export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler
     'PATCH api-tokens/:id': async (ctx) => {
       const p = caller(ctx)
       const k = await target(ctx, p)
-      const body = await readBodyObject(ctx, limit)
-      const unknown = Object.keys(body).filter((f) => f !== 'scope' && f !== 'description')
-      if (unknown.length > 0) throw invalidInput(`"${unknown[0]}" is not allowed`)
-      const scopes = optionalScopes(body, 'scope')
+      const body = await parseBody(ctx, limit, bodies.patch)
+      const scopes = body.scope && canonicalScopes(body.scope)
       if (scopes) {
         const owner = await deps.store.users.byId(k.userId)
         if (!owner || !isSubset(scopes, owner.scopes)) throw new ApiError('API_INSUFFICIENT_RIGHTS', "An API key cannot hold scopes beyond its owner's")
         if (!isSubset(scopes, p.scopes)) throw new ApiError('API_INSUFFICIENT_RIGHTS', 'Scopes beyond your own cannot be granted')
       }
-      const description = optionalString(body, 'description', 1024)
+      const description = body.description
       const updated = await apiKeys.update(k.id, { ...(scopes ? { scopes } : {}), ...(description !== undefined ? { description } : {}) })
       if (!updated) throw notFound(`API key ${k.id} not found`)
       reply(ctx, 200, apiKeyView(updated))

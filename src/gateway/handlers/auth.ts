@@ -18,8 +18,9 @@ import { readCookie, isSecureRequest, setCookie, ACCESS_COOKIE_PATH, REFRESH_COO
 import { ACCESS_COOKIE, REFRESH_COOKIE, readCredentials } from '../auth/credentials.js'
 import type { LoginResult } from '../auth/sessions.js'
 import { clientOf, type LocalHandler, type RequestContext } from '../context.js'
-import { readBodyObject, requiredString } from './body.js'
+import { parseBody, validatorOf } from './body.js'
 import { reply, type HandlerDeps } from './deps.js'
+import { Eula, Login, Refresh, Revoke } from './schemas.js'
 
 function tokenCookies(ctx: RequestContext, deps: HandlerDeps, result: { accessToken: string; refreshToken?: string }): string[] {
   const secure = isSecureRequest(ctx.req)
@@ -37,21 +38,25 @@ function loginBody(ctx: RequestContext, r: LoginResult): Record<string, unknown>
 
 export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
   const limit = deps.config.server.bodyLimitBytes
+  const bodies = {
+    login: validatorOf('POST auth/login', Login),
+    refresh: validatorOf('POST auth/token', Refresh),
+    revoke: validatorOf('DELETE auth/token', Revoke),
+    eula: validatorOf('POST auth/eula', Eula),
+  }
 
   const login: LocalHandler = async (ctx) => {
-    const body = await readBodyObject(ctx, limit)
-    const username = requiredString(body, 'username', 256)
-    const password = requiredString(body, 'password', 1024)
+    const { username, password } = await parseBody(ctx, limit, bodies.login)
     const result = await deps.sessions.login(username, password, clientOf(ctx))
     ctx.res.setHeader('set-cookie', tokenCookies(ctx, deps, result))
     reply(ctx, 200, loginBody(ctx, result))
   }
 
   const refresh: LocalHandler = async (ctx) => {
-    const body = await readBodyObject(ctx, limit)
+    const body = await parseBody(ctx, limit, bodies.refresh)
     // The body's refreshToken, else the refreshToken cookie; neither is invalid input (422).
-    const cookie = readCookie(ctx.req.headers.cookie, REFRESH_COOKIE)
-    const token = body.refreshToken === undefined && cookie ? cookie : requiredString(body, 'refreshToken', 4096)
+    const token = body.refreshToken ?? readCookie(ctx.req.headers.cookie, REFRESH_COOKIE)
+    if (!token) throw invalidInput('"refreshToken" is required')
     const rotate = (ctx.apiVersion ?? 2) >= 2
     const result = await deps.sessions.refresh(token, rotate)
     ctx.res.setHeader('set-cookie', tokenCookies(ctx, deps, result))
@@ -61,9 +66,8 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
   const revoke: LocalHandler = async (ctx) => {
     try {
       if (!ctx.principal?.scopes.includes('team')) throw new ApiError(ctx.principal ? 'API_INSUFFICIENT_RIGHTS' : 'API_UNAUTHORIZED')
-      const body = await readBodyObject(ctx, limit)
-      const token = requiredString(body, 'refreshToken', 4096)
-      if (!(await deps.store.refreshTokens.revoke(token))) throw new ApiError('API_INVALID_REFRESH_TOKEN')
+      const { refreshToken } = await parseBody(ctx, limit, bodies.revoke)
+      if (!(await deps.store.refreshTokens.revoke(refreshToken))) throw new ApiError('API_INVALID_REFRESH_TOKEN')
       reply(ctx, 200, { success: true })
     } catch (err) {
       const { status } = toErrorResponse(err)
@@ -94,10 +98,7 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
   }
 
   const eula: LocalHandler = async (ctx) => {
-    const body = await readBodyObject(ctx, limit)
-    const username = requiredString(body, 'username', 256)
-    const password = requiredString(body, 'password', 1024)
-    if (body.accept !== true) throw invalidInput('"accept" must be true')
+    const { username, password } = await parseBody(ctx, limit, bodies.eula)
     const user = await deps.sessions.checkPassword(username, password, clientOf(ctx))
     if (!user.eulaApproved) await deps.store.users.update(user.id, { eulaApproved: true })
     reply(ctx, 200, { success: true })

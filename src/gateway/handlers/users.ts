@@ -6,22 +6,14 @@
  * users/me version 1 is the v6 shape 5.x/6.x SDKs need (roleIds, roleNames) plus `scope`;
  * version 2 drops roleIds and roleNames.
  */
-import { ApiError, invalidInput, notFound } from '../../shared/errors.js'
+import { ApiError, notFound } from '../../shared/errors.js'
 import type { Principal } from '../../shared/principal.js'
 import type { LocalHandler, RequestContext } from '../context.js'
 import type { User } from '../identity/index.js'
-import {
-  optionalBoolean,
-  optionalNullableString,
-  optionalScopes,
-  optionalString,
-  password,
-  readBodyObject,
-  scopeList,
-  username,
-} from './body.js'
+import { canonicalScopes, parseBody, validatorOf } from './body.js'
 import { reply, replyEmpty, type HandlerDeps } from './deps.js'
 import { requireCovers, requireGrant } from './rights.js'
+import { UserCreate, UserPatch } from './schemas.js'
 
 export function userView(u: User): Record<string, unknown> {
   return {
@@ -64,6 +56,7 @@ function caller(ctx: RequestContext): Principal {
 export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
   const limit = deps.config.server.bodyLimitBytes
   const { users } = deps.store
+  const bodies = { create: validatorOf('POST users', UserCreate), patch: validatorOf('PATCH users/:id', UserPatch) }
 
   async function target(ctx: RequestContext): Promise<User> {
     const id = ctx.params?.id ?? ''
@@ -93,18 +86,17 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     },
     'POST users': async (ctx) => {
       const p = caller(ctx)
-      const body = await readBodyObject(ctx, limit)
-      const scopes = body.scope === undefined ? [] : scopeList(body.scope, 'scope')
-      const isAdmin = optionalBoolean(body, 'isAdmin')
-      requireGrant(p, scopes, isAdmin)
+      const body = await parseBody(ctx, limit, bodies.create)
+      const scopes = canonicalScopes(body.scope ?? [])
+      requireGrant(p, scopes, body.isAdmin)
       const created = await users.create({
-        username: username(body),
-        password: password(body),
+        username: body.username,
+        password: body.password,
         scopes,
-        isAdmin: isAdmin ?? false,
-        eulaApproved: optionalBoolean(body, 'eulaApproved') ?? false,
-        email: optionalNullableString(body, 'email', 320) ?? null,
-        timezone: optionalString(body, 'timezone', 64) ?? 'UTC',
+        isAdmin: body.isAdmin ?? false,
+        eulaApproved: body.eulaApproved ?? false,
+        email: body.email ?? null,
+        timezone: body.timezone ?? 'UTC',
       })
       reply(ctx, 201, userView(created))
     },
@@ -114,22 +106,20 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     'PATCH users/:id': async (ctx) => {
       const p = caller(ctx)
       const subject = await target(ctx)
-      const body = await readBodyObject(ctx, limit)
-      const unknown = Object.keys(body).filter((k) => !['password', 'scope', 'isAdmin', 'eulaApproved', 'email', 'timezone'].includes(k))
-      if (unknown.length > 0) throw invalidInput(`"${unknown[0]}" is not allowed`)
-      const scopes = optionalScopes(body, 'scope')
-      const isAdmin = optionalBoolean(body, 'isAdmin')
+      const body = await parseBody(ctx, limit, bodies.patch)
+      const scopes = body.scope && canonicalScopes(body.scope)
+      const isAdmin = body.isAdmin
       // The subject as it is, and as it would be: both within the actor's rights.
       requireCovers(p, subject, 'change')
       requireGrant(p, scopes, isAdmin)
       await keepLastAdministrator(subject, scopes, isAdmin)
       const updated = await users.update(subject.id, {
-        ...(body.password !== undefined ? { password: password(body) } : {}),
+        ...(body.password !== undefined ? { password: body.password } : {}),
         ...(scopes ? { scopes } : {}),
         ...(isAdmin !== undefined ? { isAdmin } : {}),
-        ...(body.eulaApproved !== undefined ? { eulaApproved: optionalBoolean(body, 'eulaApproved')! } : {}),
-        ...(body.email !== undefined ? { email: optionalNullableString(body, 'email', 320) ?? null } : {}),
-        ...(body.timezone !== undefined ? { timezone: optionalString(body, 'timezone', 64)! } : {}),
+        ...(body.eulaApproved !== undefined ? { eulaApproved: body.eulaApproved } : {}),
+        ...(body.email !== undefined ? { email: body.email } : {}),
+        ...(body.timezone !== undefined ? { timezone: body.timezone } : {}),
       })
       if (!updated) throw notFound(`User ${subject.id} not found`)
       reply(ctx, 200, userView(updated))

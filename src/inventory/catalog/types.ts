@@ -37,6 +37,11 @@ export interface ColumnDef {
   sql?: string
   /** Fixed set of values, when the column is an enumeration (documented; a filter on another value matches no row). */
   values?: readonly string[]
+  /**
+   * A column kept for older clients: what to use instead. Still served; marked
+   * `deprecated: true` in the OpenAPI document.
+   */
+  deprecated?: string
 }
 
 export interface TableDef {

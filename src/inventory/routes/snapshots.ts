@@ -26,8 +26,10 @@ import {
 } from '../snapshots/index.js'
 import { isProfileName } from '../simulator/index.js'
 import { DISABLED_ACTIONS_KEY, disabledActions, parseDisabledActions, recordPostDiscoveryJobs, reenabled } from '../snapshots/post-discovery.js'
+import { bodyValidator } from '../../shared/schema/index.js'
+import { SnapshotPatch, TEXT_LIMITS } from './schemas.js'
 
-const TEXT_LIMITS = { name: 255, note: 4000 } as const
+const patchBody = bodyValidator(SnapshotPatch, { all: true })
 
 /** Validates optional text fields (string or null, bounded); collects issues. */
 function textFields(body: Record<string, unknown>, keys: Record<string, keyof typeof TEXT_LIMITS>, issues: ValidationIssue[]): Record<string, string | null> {
@@ -95,12 +97,8 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
 
   router.add('PATCH', 'snapshots/:id', async (_ctx, m, req, res) => {
     await getSnapshot(svc.db, m.params.id!)
-    const body = await readJsonObject(req, limit)
-    const issues: ValidationIssue[] = []
-    for (const key of Object.keys(body)) if (key !== 'name' && key !== 'note') issues.push({ message: `"${key}" is not allowed; allowed keys are [name, note]`, path: key })
-    const fields = textFields(body, { name: 'name', note: 'note' }, issues)
-    if (issues.length > 0) throw invalidInput(issues)
-    sendJson(res, 200, toApi(await patchSnapshot(svc, m.params.id!, fields)))
+    const body = patchBody.parse(await readJsonObject(req, limit))
+    sendJson(res, 200, toApi(await patchSnapshot(svc, m.params.id!, body)))
   })
 
   router.add('DELETE', 'snapshots/:id', async (_ctx, m, _req, res) => {

@@ -1,0 +1,90 @@
+/**
+ * The request bodies of the gateway's own endpoints, as JSON Schema (TypeBox): the handlers
+ * check bodies with these (body.ts `parseBody`) and the OpenAPI document publishes the same
+ * objects. Property order is the order problems are reported in.
+ */
+import { Type, type TSchema } from '@sinclair/typebox'
+import type { RequestBodies } from '../../shared/schema/index.js'
+import { SCOPES } from '../../shared/manifest.js'
+
+const text = (max: number, description: string, min = 1) => Type.String({ minLength: min, maxLength: max, description })
+
+export const Scope = Type.Union(SCOPES.map((s) => Type.Literal(s)), { description: 'An access scope.' })
+export const ScopeList = Type.Array(Scope, { description: 'Access scopes.' })
+const Timestamp = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+  description: 'Milliseconds since the epoch, or null for none.',
+  'x-message': 'must be a timestamp in milliseconds or null',
+})
+
+export const Login = Type.Object({
+  username: text(256, 'User name.'),
+  password: text(1024, 'Password.'),
+})
+
+export const Refresh = Type.Object({
+  refreshToken: Type.Optional(text(4096, 'The refresh token; may instead come in the refreshToken cookie.')),
+})
+
+export const Revoke = Type.Object({
+  refreshToken: text(4096, 'The refresh token to revoke, with its whole family.'),
+})
+
+export const Eula = Type.Object({
+  username: text(256, 'User name.'),
+  password: text(1024, 'Password.'),
+  accept: Type.Literal(true, { description: 'Must be true.', 'x-message': 'must be true' }),
+})
+
+const Email = Type.Union([text(320, 'E-mail address.'), Type.Null()])
+const Password = Type.String({ minLength: 8, maxLength: 1024, description: 'At least 8 characters; checked against common and breached passwords.' })
+
+export const UserCreate = Type.Object({
+  scope: Type.Optional(ScopeList),
+  isAdmin: Type.Optional(Type.Boolean()),
+  username: Type.String({ minLength: 1, maxLength: 64, description: 'User name: 1–64 characters, letters of one script.' }),
+  password: Password,
+  eulaApproved: Type.Optional(Type.Boolean()),
+  email: Type.Optional(Email),
+  timezone: Type.Optional(text(64, 'IANA time zone, UTC by default.')),
+})
+
+export const UserPatch = Type.Object(
+  {
+    password: Type.Optional(Password),
+    scope: Type.Optional(ScopeList),
+    isAdmin: Type.Optional(Type.Boolean()),
+    eulaApproved: Type.Optional(Type.Boolean()),
+    email: Type.Optional(Email),
+    timezone: Type.Optional(text(64, 'IANA time zone.')),
+  },
+  { additionalProperties: false },
+)
+
+export const ApiTokenCreate = Type.Object({
+  scope: Type.Optional(ScopeList),
+  expires: Type.Optional(Timestamp),
+  token: Type.Optional(text(256, 'A key string of your choice (hard to guess), instead of a generated one.')),
+  description: Type.Optional(text(1024, 'What the key is for.')),
+})
+
+export const ApiTokenPatch = Type.Object(
+  {
+    scope: Type.Optional(ScopeList),
+    description: Type.Optional(text(1024, 'What the key is for.')),
+  },
+  { additionalProperties: false },
+)
+
+const json = (schema: TSchema, optional = false) => ({ schema, ...(optional ? { optional } : {}) })
+
+/** By `METHOD path` of the manifest. */
+export const GATEWAY_BODIES: RequestBodies = {
+  'POST auth/login': json(Login),
+  'POST auth/token': json(Refresh, true),
+  'DELETE auth/token': json(Revoke),
+  'POST auth/eula': json(Eula),
+  'POST users': json(UserCreate),
+  'PATCH users/:id': json(UserPatch),
+  'POST api-tokens': json(ApiTokenCreate, true),
+  'PATCH api-tokens/:id': json(ApiTokenPatch),
+}

@@ -1,0 +1,179 @@
+/**
+ * What each operation answers, for the OpenAPI document: the success status (and its body where
+ * the shape is stable enough to promise), the error statuses the pipeline and the handlers can
+ * give, and the headers that come with them.
+ */
+import { ERRORS } from '../../shared/errors.js'
+import type { Access, Method } from '../../shared/manifest.js'
+import type { JsonSchema } from './types.js'
+
+const REF = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
+const nullable = (type: string): JsonSchema => ({ type: [type, 'null'] })
+const timestamp: JsonSchema = { type: ['integer', 'null'], description: 'Milliseconds since the epoch.' }
+
+/** Success status(es) by `METHOD path`; otherwise 204 for DELETE and 200 for the rest. */
+const SUCCESS: Readonly<Record<string, readonly number[]>> = {
+  'POST users': [201],
+  'POST api-tokens': [201],
+  'POST reports': [201],
+  'POST settings/snmp': [201],
+  'POST snapshots': [201],
+  'POST snapshots/upload': [201],
+  // 204 today; 201 with the clone in the body is the create answer clients are moving to.
+  'POST snapshots/:id/clone': [201, 204],
+  'POST snapshots/:id/load': [204],
+  'POST snapshots/:id/unload': [204],
+  'POST jobs/:id/stop': [200, 202],
+  'DELETE auth/token': [200],
+}
+
+export function successStatuses(method: Method, path: string): readonly number[] {
+  return SUCCESS[`${method} ${path}`] ?? (method === 'DELETE' ? [204] : [200])
+}
+
+const User: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    username: { type: 'string' },
+    email: nullable('string'),
+    scope: REF('Scopes'),
+    isAdmin: { type: 'boolean' },
+    eulaApproved: { type: 'boolean' },
+    timezone: { type: 'string' },
+    isLocal: { type: 'boolean' },
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  },
+  required: ['id', 'username', 'scope', 'isAdmin'],
+}
+
+const ApiToken: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    description: { type: 'string' },
+    scope: REF('Scopes'),
+    userId: { type: 'string' },
+    username: { type: 'string' },
+    expires: timestamp,
+    lastUsed: timestamp,
+    usageCount: { type: 'integer' },
+    createdAt: timestamp,
+    token: { type: 'string', description: 'The key itself: in the answer to its creation only.' },
+  },
+  required: ['id', 'scope', 'userId'],
+}
+
+const Snapshot: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: nullable('string'),
+    note: nullable('string'),
+    state: { enum: ['loaded', 'unloaded', 'discovering'] },
+    status: { enum: ['done', 'unloaded', 'ready', 'run', 'finishing', 'error'] },
+    finishStatus: { enum: ['done', 'error', null] },
+    locked: { type: 'boolean' },
+    version: { type: 'string' },
+    tsStart: timestamp,
+    tsEnd: timestamp,
+    sites: { type: 'array' },
+    errors: { type: 'array' },
+  },
+  required: ['id', 'state', 'status', 'locked'],
+}
+
+const Job: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    status: { type: 'string' },
+    isDone: { type: 'boolean' },
+    snapshot: nullable('string'),
+    scheduledAt: timestamp,
+    startedAt: timestamp,
+    finishedAt: timestamp,
+    username: nullable('string'),
+  },
+  required: ['id', 'name', 'status', 'isDone'],
+}
+
+const LoginResult: JsonSchema = {
+  type: 'object',
+  properties: {
+    accessToken: { type: 'string' },
+    refreshToken: { type: 'string' },
+    eula: { type: 'boolean', description: 'Newer generations.' },
+    scope: REF('Scopes'),
+    id: { type: 'string' },
+  },
+  required: ['accessToken'],
+}
+
+const Success: JsonSchema = { type: 'object', properties: { success: { const: true } }, required: ['success'] }
+const Started: JsonSchema = { type: 'object', properties: { success: { const: true }, id: { type: 'string' }, jobId: { type: 'string' } }, required: ['success', 'id', 'jobId'] }
+
+/** Shared schemas of success bodies. */
+export const BODY_COMPONENTS: Readonly<Record<string, JsonSchema>> = { User, ApiToken, Snapshot, Job, LoginResult, Success, Started }
+
+const list = (item: string): JsonSchema => ({ type: 'array', items: REF(item) })
+
+/** The success body of `METHOD path` where its shape is promised; any JSON otherwise. */
+const BODIES: Readonly<Record<string, JsonSchema>> = {
+  'GET version': { type: 'object', properties: { apiVersion: { type: 'string', pattern: '^v\\d+\\.\\d+$' }, releaseVersion: { type: 'string' } }, required: ['apiVersion', 'releaseVersion'] },
+  'GET os/version': { type: 'object', properties: { version: { type: 'string' } }, required: ['version'] },
+  'GET auth/jwks': { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } }, required: ['keys'] },
+  'POST auth/login': REF('LoginResult'),
+  'POST auth/token': REF('LoginResult'),
+  'DELETE auth/token': REF('Success'),
+  'POST auth/logout': REF('Success'),
+  'POST auth/eula': REF('Success'),
+  'GET users/me': { type: 'object', properties: { id: { type: 'string' }, username: { type: 'string' }, scope: REF('Scopes'), isAdmin: { type: 'boolean' }, roleIds: { type: 'array', items: { type: 'string' }, description: 'Version 1 only.' } }, required: ['id', 'username', 'scope'] },
+  'GET users': list('User'),
+  'POST users': REF('User'),
+  'GET users/:id': REF('User'),
+  'PATCH users/:id': REF('User'),
+  'GET api-tokens': list('ApiToken'),
+  'POST api-tokens': REF('ApiToken'),
+  'GET api-tokens/:id': REF('ApiToken'),
+  'PATCH api-tokens/:id': REF('ApiToken'),
+  'GET snapshots': list('Snapshot'),
+  'POST snapshots': REF('Started'),
+  'POST snapshots/upload': REF('Started'),
+  'GET snapshots/:id': REF('Snapshot'),
+  'PATCH snapshots/:id': REF('Snapshot'),
+  'POST snapshots/:id/lock': REF('Snapshot'),
+  'POST snapshots/:id/unlock': REF('Snapshot'),
+  'GET jobs/:id': REF('Job'),
+  'POST jobs/:id/stop': REF('Job'),
+  'GET tables': { type: 'array', items: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+}
+
+export function successBody(method: Method, path: string): JsonSchema {
+  return BODIES[`${method} ${path}`] ?? {}
+}
+
+/** Error statuses an operation can answer, with the code that gives each one. */
+export function errorStatuses(method: Method, access: Access, opts: { hasBody: boolean; forwarded: boolean; table: boolean }): number[] {
+  const out = new Set<number>([400, 404, 405, 406, 410, 429, 431, 500, 503])
+  if (access !== 'public' || method !== 'GET') {
+    out.add(401)
+    out.add(403)
+  }
+  if (opts.hasBody || method !== 'GET') for (const s of [408, 413, 415, 417, 422]) out.add(s)
+  if (method !== 'GET' || opts.table) out.add(409)
+  if (opts.forwarded) {
+    out.add(502)
+    out.add(504)
+  }
+  return [...out].sort((a, b) => a - b)
+}
+
+/** Codes of the error table by status, for the descriptions. */
+export function codesOf(status: number): string[] {
+  return Object.entries(ERRORS)
+    .filter(([, e]) => e.status === status)
+    .map(([code]) => code)
+}

@@ -1,0 +1,55 @@
+/** Body validators compiled from JSON Schemas answer with the 422 messages clients parse. */
+import { Type } from '@sinclair/typebox'
+import t from 'tap'
+import { ApiError } from '../../../src/shared/errors.js'
+import { bodyValidator, issuePath } from '../../../src/shared/schema/index.js'
+
+function problems(fn: () => unknown): string[] {
+  try {
+    fn()
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 422) return (err.errors ?? []).map((e) => e.message)
+    throw err
+  }
+  return []
+}
+
+const Body = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 8 }),
+    password: Type.String({ minLength: 4 }),
+    scope: Type.Optional(Type.Array(Type.Union([Type.Literal('read'), Type.Literal('write')]))),
+    email: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+    page: Type.Optional(Type.Object({ limit: Type.Integer({ minimum: 0, maximum: 10 }) })),
+    expires: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { 'x-message': 'must be a timestamp or null' })),
+  },
+  { additionalProperties: false },
+)
+
+t.test('messages in the shape and order clients parse', async (t) => {
+  const first = bodyValidator(Body)
+  const all = bodyValidator(Body, { all: true })
+  t.same(problems(() => first.parse({ username: 'a', password: 'abcd' })), [], 'a valid body passes')
+  t.same(first.parse({ username: 'a', password: 'abcd' }), { username: 'a', password: 'abcd' })
+  t.same(problems(() => first.parse({})), ['"username" is required'], 'declared order: username before password')
+  t.same(problems(() => all.parse({})), ['"username" is required', '"password" is required'])
+  t.same(problems(() => first.parse({ username: null, password: 'abcd' })), ['"username" is required'], 'null is missing')
+  t.same(problems(() => first.parse({ username: 5, password: 'abcd' })), ['"username" must be a string'])
+  t.same(problems(() => first.parse({ username: '', password: 'abcd' })), ['"username" is not allowed to be empty'])
+  t.same(problems(() => first.parse({ username: 'a', password: 'abc' })), ['"password" length must be at least 4 characters long'])
+  t.same(problems(() => first.parse({ username: 'aaaaaaaaa', password: 'abcd' })), ['"username" length must be less than or equal to 8 characters long'])
+  t.same(problems(() => first.parse({ username: 'a', password: 'abcd', scope: ['read', 'x'] })), ['"scope[1]" must be one of [read, write]'])
+  t.same(problems(() => first.parse({ username: 'a', password: 'abcd', scope: 'read' })), ['"scope" must be an array'])
+  t.same(problems(() => first.parse({ username: 'a', password: 'abcd', email: '' })), ['"email" is not allowed to be empty'], 'string-or-null: the string branch speaks')
+  t.same(problems(() => first.parse({ username: 'a', password: 'abcd', page: { limit: 11 } })), ['"page.limit" must be less than or equal to 10'])
+  t.same(problems(() => first.parse({ username: 'a', password: 'abcd', expires: 1.5 })), ['"expires" must be a timestamp or null'], 'x-message')
+  t.same(problems(() => first.parse({ bogus: 1, username: 'a', password: 'abcd' })), ['"bogus" is not allowed'], 'unknown keys first')
+  t.same(problems(() => first.parse([])), ['"value" must be of type object'])
+})
+
+t.test('paths as clients read them', async (t) => {
+  t.equal(issuePath(''), 'value')
+  t.equal(issuePath('/columns/0'), 'columns[0]')
+  t.equal(issuePath('/a/b/2/c'), 'a.b[2].c')
+  t.equal(issuePath('/a~1b'), 'a/b')
+})
