@@ -247,7 +247,7 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
   for (const status of route.service === undefined ? ['2XX'] : successStatuses(method, route.path)) {
     const answer: JsonSchema = { description: status === 204 ? 'Done; no body.' : status === '2XX' ? `What ${route.upstream ?? 'the upstream'} answers.` : 'Done.', headers }
     if (status === '2XX') answer.content = { '*/*': { schema: {} } }
-    else if (status !== 204) answer.content = successContent(method, route.path, table)
+    else if (status !== 204) answer.content = successContent(method, route, table)
     responses[String(status)] = answer
   }
   const plain = PLAIN_TEXT_ERROR_ENDPOINTS.has(handlerKey(method, route.path))
@@ -285,16 +285,17 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
   return operation
 }
 
-function successContent(method: Method, path: string, table: TableDef | undefined): JsonSchema {
+function successContent(method: Method, route: Route, table: TableDef | undefined): JsonSchema {
+  const path = route.path
   if (table) {
     return {
       'application/json': { schema: REF('schemas', `${tableSchemaName(table)}Response`) },
       'text/csv': { schema: { type: 'string', description: 'With format.dataType "csv" (or exportToFile), or Accept: text/csv.' } },
     }
   }
-  if (method === 'GET' && path === 'snapshots/:id/download') return { 'application/x-ndjson': { schema: { type: 'string' } } }
-  if (method === 'GET' && path === 'docs') return { 'text/html': { schema: { type: 'string' } } }
-  if (method === 'GET' && path === 'docs/*') return { '*/*': { schema: { type: 'string' } } }
+  // Media types other than JSON come from the route table (the manifest's `produces`), as the 406 stage reads them.
+  const produces = route.answersIn ?? []
+  if (produces.length > 0 && !produces.includes('application/json')) return Object.fromEntries(produces.map((type) => [type, { schema: { type: 'string' } }]))
   return { 'application/json': { schema: successBody(method, path) } }
 }
 

@@ -19,8 +19,10 @@ const SUCCESS: Readonly<Record<string, readonly number[]>> = {
   'POST settings/snmp': [201],
   'POST snapshots': [201],
   'POST snapshots/upload': [201],
-  // 204 today; 201 with the clone in the body is the create answer clients are moving to.
-  'POST snapshots/:id/clone': [201, 204],
+  'POST snapshots/:id/clone': [201],
+  'POST attributes/global': [201],
+  // starts a rediscovery job: accepted, polled in tables/jobs
+  'POST snapshots/:id/devices': [202],
   'POST snapshots/:id/load': [204],
   'POST snapshots/:id/unload': [204],
   'POST jobs/:id/stop': [200, 202],
