@@ -53,7 +53,7 @@ async function summary(p: Parsed, changes: Changes): Promise<void> {
     return
   }
   const shown = changes.tables.filter((t) => t.added + t.removed + t.changed > 0)
-  process.stdout.write(`snapshot ${changes.snapshot} against ${changes.against}: ${shown.length === 0 ? 'no change' : `${shown.length} tables changed`}\n`)
+  process.stdout.write(`snapshot ${changes.snapshot} against ${changes.against}: ${shown.length === 0 ? 'no change' : `${shown.length} ${shown.length === 1 ? 'table' : 'tables'} changed`}\n`)
   if (shown.length === 0) return
   const table = new TextTable(['table', 'added', 'removed', 'changed'], process.stdout)
   table.write(shown.map((t) => ({ ...t })))
