@@ -41,7 +41,7 @@ export function renderCliDoc(commands: Readonly<Record<string, Command>>): strin
     '',
     '| Command | What it does |',
     '|---|---|',
-    ...Object.entries(commands).map(([name, c]) => `| [\`${name}\`](#netinv-${name}) | ${c.summary.replace(/\|/g, '\\|')} |`),
+    ...Object.entries(commands).map(([name, c]) => `| [\`${name}\`](#netinv-${name}) | ${c.summary.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;')} |`),
     '',
     '## Environment of the client commands',
     '',
