@@ -77,7 +77,15 @@ export const discoverCommand: Command = clientCommand(
       return 0
     }
     process.stderr.write(`discovery of snapshot ${started.id} started (job ${started.jobId})\n`)
-    const job = await followJob(client, started.jobId, new ProgressReporter(process.stderr))
+    const progress = new ProgressReporter(process.stderr)
+    // Ctrl-C stops the watching, not the discovery: say how to follow or stop it
+    const interrupted = () => {
+      progress.done()
+      process.stderr.write(`the discovery goes on: GET /api/jobs/${started.jobId} follows it, POST /api/jobs/${started.jobId}/stop stops it\n`)
+      process.exit(130)
+    }
+    process.once('SIGINT', interrupted)
+    const job = await followJob(client, started.jobId, progress).finally(() => process.off('SIGINT', interrupted))
     if (job.status !== 'done') {
       process.stderr.write(`netinv discover: the discovery ended in ${job.status}${job.message ? `: ${job.message}` : ''}\n`)
       return 1
