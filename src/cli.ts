@@ -14,6 +14,7 @@ import { RELEASE_VERSION } from './shared/product.js'
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
+  if (name === 'help' && rest[0] !== undefined && Object.hasOwn(commands, rest[0])) return runCommand(rest[0], commands[rest[0]]!, ['--help'])
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(renderTopHelp(commands))
     return 0

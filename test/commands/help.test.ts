@@ -21,6 +21,8 @@ t.test('netinv --help, --version and mistakes', async (t) => {
   t.equal(help.stderr, '')
   for (const name of Object.keys(commands)) t.match(help.stdout, new RegExp(`^  ${name} +\\S`, 'm'), `lists ${name}`)
   t.equal((await netinv([], env)).stdout, help.stdout, 'no command: the same help')
+  const query = await netinv(['help', 'query'], env)
+  t.same([query.code, query.stdout.split('\n')[0]], [0, 'usage: netinv query [table] [options]'], 'netinv help <command>')
   const version = await netinv(['--version'], env)
   t.same([version.code, version.stdout], [0, `netinv ${RELEASE_VERSION}\n`])
   const typo = await netinv(['snapshot'], env)
