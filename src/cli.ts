@@ -32,6 +32,12 @@ async function main(argv: string[]): Promise<number> {
   return runCommand(name, command, rest)
 }
 
+// `netinv query ... | head`: a reader that has seen enough is not an error
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err
+  process.exit(process.exitCode ?? 0)
+})
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== undefined && code !== -1) process.exitCode = code

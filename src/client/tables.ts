@@ -120,7 +120,7 @@ export async function pageThrough(
   path: string,
   body: Record<string, unknown>,
   range: { start: number; limit?: number; pageSize?: number },
-  onPage: (rows: Row[], page: Page) => void,
+  onPage: (rows: Row[], page: Page) => void | Promise<void>,
 ): Promise<number> {
   const pageSize = range.pageSize ?? PAGE_SIZE
   let start = range.start
@@ -128,7 +128,7 @@ export async function pageThrough(
   for (;;) {
     const limit = Math.min(pageSize, left)
     const page = await client.json<Page>('POST', `tables/${path}`, { ...body, pagination: { start, limit } })
-    onPage(page.data, page)
+    await onPage(page.data, page)
     left -= page.data.length
     start += page.data.length
     if (page.data.length < limit || left <= 0 || start >= page._meta.count) return page._meta.count

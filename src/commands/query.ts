@@ -4,6 +4,7 @@
  * matching row by pages of 1000 unless --limit; CSV streamed as the server writes it.
  * `netinv query --tables` lists the tables.
  */
+import { once } from 'node:events'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream } from 'node:stream/web'
@@ -67,10 +68,12 @@ export async function printTable(client: ApiClient, path: string, body: Record<s
   const columns = printer.columns ?? (body.columns as string[])
   const text = format === 'text' ? new TextTable(columns, process.stdout) : undefined
   let shown = 0
-  const count = await pageThrough(client, path, body, { start, ...(limit !== undefined ? { limit } : {}), ...(pageSize !== undefined ? { pageSize } : {}) }, (rows) => {
+  const count = await pageThrough(client, path, body, { start, ...(limit !== undefined ? { limit } : {}), ...(pageSize !== undefined ? { pageSize } : {}) }, async (rows) => {
     shown += rows.length
     if (text) text.write(rows, printer.cell)
     else for (const row of rows) process.stdout.write(JSON.stringify(row) + '\n')
+    // the next page waits for a slow reader instead of piling up in memory
+    if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain')
   })
   text?.end()
   if (process.stderr.isTTY && format === 'text') process.stderr.write(`${shown} of ${count} rows\n`)
