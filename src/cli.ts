@@ -1,32 +1,42 @@
 #!/usr/bin/env -S node --no-memory-reducer
 /**
- * The one command line of the product.
+ * The one command line of the product (`netinv --help` lists every command, `netinv <command>
+ * --help` explains one; docs/cli.md is generated from the same declarations).
  *
- *   netinv serve        gateway + inventory in one process (the embedded default)
- *   netinv gateway      the gateway alone (INVENTORY_URL and/or api.json upstreams; DATABASE_URL)
- *   netinv inventory    the inventory alone (needs INTERNAL_SECRET, DATABASE_URL)
- *   netinv migrate      apply database migrations and exit
- *   netinv docs         regenerate the generated documentation
- *   netinv api-versions print the API versions document of CONFIG_DIR's route table
- *   netinv user create <username> [--scopes read,write] [--admin]
- *   netinv user passwd <username>
- *   netinv apikey create <username> [--scopes read] [--description text] [--expires-days N]
- *   netinv lab up|down|clean [--prefix nilab] [--routers N]   a lab of real routers to discover
+ *   servers      serve, gateway, inventory, migrate
+ *   admin        user, apikey, docs, api-versions, lab (on this machine's database or files)
+ *   client       login, logout, snapshots, discover, query, diff (over the HTTP API at NETINV_URL)
  */
 import { commands } from './commands/index.js'
+import { didYouMean, reportUsageError, runCommand, UsageError } from './commands/args.js'
+import { renderTopHelp } from './commands/help.js'
+import { RELEASE_VERSION } from './shared/product.js'
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
-  const command = name ? commands[name] : undefined
-  if (!command) {
-    const list = Object.entries(commands)
-      .map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`)
-      .join('\n')
-    console.error(`usage: netinv <command> [args]\n\ncommands:\n${list}`)
-    return name ? 2 : 0
+  if (name === 'help' && rest[0] !== undefined && Object.hasOwn(commands, rest[0])) return runCommand(rest[0], commands[rest[0]]!, ['--help'])
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(renderTopHelp(commands))
+    return 0
   }
-  return command.run(rest)
+  if (name === '--version') {
+    console.log(`netinv ${RELEASE_VERSION}`)
+    return 0
+  }
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined
+  if (!command) {
+    const what = name.startsWith('-') ? `unknown option ${name}` : `unknown command "${name}"`
+    const known = name.startsWith('-') ? ['--help', '--version'] : Object.keys(commands)
+    return reportUsageError(new UsageError(`${what}${didYouMean(name, known)}`))
+  }
+  return runCommand(name, command, rest)
 }
+
+// `netinv query ... | head`: a reader that has seen enough is not an error
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err
+  process.exit(process.exitCode ?? 0)
+})
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -5,18 +5,17 @@
  */
 import { tableOfConfigDir, renderApiVersions } from '../gateway/api-versions-doc.js'
 import { readEnv } from '../shared/env.js'
-import type { Command } from './index.js'
+import { defineCommand, flag, type Command } from './args.js'
 
-export const apiVersionsCommand: Command = {
-  summary: "print the API versions document of CONFIG_DIR's route table (--without-inventory: a gateway without netinv's inventory)",
-  async run(args) {
-    const unknown = args.filter((a) => a !== '--without-inventory')
-    if (unknown.length > 0) {
-      console.error(`netinv api-versions: unknown argument ${unknown[0]}`)
-      return 2
-    }
-    const { config, table } = tableOfConfigDir(readEnv().configDir, !args.includes('--without-inventory'))
+export const apiVersionsCommand: Command = defineCommand(
+  {
+    name: 'api-versions',
+    summary: "print the API versions document of CONFIG_DIR's route table (--without-inventory: a gateway without netinv's inventory)",
+    options: { 'without-inventory': { type: 'boolean', description: "the route table of a gateway without netinv's inventory" } },
+  },
+  async (p) => {
+    const { config, table } = tableOfConfigDir(readEnv().configDir, !flag(p, 'without-inventory'))
     process.stdout.write(renderApiVersions(table, config))
     return 0
   },
-}
+)

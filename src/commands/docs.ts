@@ -6,15 +6,19 @@ import { API_VERSIONS_DOC_PATH, renderApiVersions } from '../gateway/api-version
 import { TABLES } from '../inventory/catalog/index.js'
 import { renderTablesDoc } from '../inventory/query/index.js'
 import type { Command } from './index.js'
+import { CLI_DOC_PATH, renderCliDoc } from './help.js'
 
 export const docsCommand: Command = {
-  summary: 'regenerate the generated documents (tables, errors, API versions, configuration) and Helm values',
+  summary: 'regenerate the generated documents (tables, errors, API versions, configuration, command line) and Helm values',
   async run() {
+    // the command table holds this command: read it when run, not when loaded
+    const { commands } = await import('./index.js')
     const files = [
       ...generatedFiles((p) => readFileSync(p, 'utf8')),
       { path: 'docs/tables.md', expected: renderTablesDoc(TABLES) },
       { path: ERRORS_DOC_PATH, expected: renderErrorsDoc() },
       { path: API_VERSIONS_DOC_PATH, expected: renderApiVersions() },
+      { path: CLI_DOC_PATH, expected: renderCliDoc(commands) },
     ]
     for (const { path, expected } of files) {
       if (existsSync(path) && readFileSync(path, 'utf8') === expected) continue

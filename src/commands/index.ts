@@ -1,4 +1,8 @@
-/** Command table of the command line: each command lives in its own module. */
+/**
+ * Command table of the command line: each command lives in its own module. The servers and the
+ * admin helpers work on this machine; login, snapshots, discover, query and diff are clients of
+ * the HTTP API (src/client).
+ */
 import { serveCommand } from './serve.js'
 import { inventoryCommand } from './inventory.js'
 import { migrateCommand } from './migrate.js'
@@ -8,12 +12,14 @@ import { userCommand } from './user.js'
 import { apikeyCommand } from './apikey.js'
 import { labCommand } from './lab.js'
 import { apiVersionsCommand } from './api-versions.js'
+import { loginCommand, logoutCommand } from './login.js'
+import { snapshotsCommand } from './snapshots.js'
+import { discoverCommand } from './discover.js'
+import { queryCommand } from './query.js'
+import { diffCommand } from './diff.js'
+import type { Command } from './args.js'
 
-export interface Command {
-  summary: string
-  /** Returns an exit code, or -1 for a long-running server that exits on a signal. */
-  run(args: string[]): Promise<number>
-}
+export type { Command } from './args.js'
 
 export const commands: Record<string, Command> = {
   serve: serveCommand,
@@ -25,4 +31,10 @@ export const commands: Record<string, Command> = {
   apikey: apikeyCommand,
   lab: labCommand,
   'api-versions': apiVersionsCommand,
+  login: loginCommand,
+  logout: logoutCommand,
+  snapshots: snapshotsCommand,
+  discover: discoverCommand,
+  query: queryCommand,
+  diff: diffCommand,
 }

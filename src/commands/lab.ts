@@ -9,29 +9,30 @@
 import { readFile } from 'node:fs/promises'
 import { Lab, checkTopology, defaultTopology, labMissing, staleLabs, teardown, managementAddresses, type Topology } from '../lab/index.js'
 import { generatedTopology } from '../lab/generate.js'
-import type { Command } from './index.js'
+import { defineCommand, integerOption, stringOption, UsageError, type Command, type Parsed } from './args.js'
 
-function option(args: string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`)
-  if (i < 0) return undefined
-  const v = args[i + 1]
-  if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`)
-  return v
-}
-
-async function topologyFrom(args: string[]): Promise<Topology> {
-  const file = option(args, 'topology')
-  const routers = option(args, 'routers')
+async function topologyFrom(p: Parsed): Promise<Topology> {
+  const file = stringOption(p, 'topology')
+  const routers = integerOption(p, 'routers', 1)
   if (file) return checkTopology(JSON.parse(await readFile(file, 'utf8')) as Topology)
-  if (routers) return generatedTopology(Number(routers))
+  if (routers !== undefined) return generatedTopology(routers)
   return defaultTopology()
 }
 
-export const labCommand: Command = {
-  summary: 'build (up), remove (down) or clean up labs of real routers in network namespaces to discover',
-  async run(args) {
-    const [action = '', ...rest] = args
-    const prefix = option(rest, 'prefix') ?? 'nilab'
+export const labCommand: Command = defineCommand(
+  {
+    name: 'lab',
+    summary: 'build (up), remove (down) or clean up labs of real routers in network namespaces to discover',
+    positionals: [{ name: 'action', description: 'up, down or clean (removes labs whose building process is gone)' }],
+    options: {
+      prefix: { type: 'string', value: 'name', description: 'prefix of the namespaces of the lab (default nilab)' },
+      routers: { type: 'string', value: 'n', description: 'up: a generated topology of n routers' },
+      topology: { type: 'string', value: 'file.json', description: 'up: the topology from a file' },
+    },
+  },
+  async (p) => {
+    const [action] = p.positionals as [string]
+    const prefix = stringOption(p, 'prefix') ?? 'nilab'
     if (action === 'down') {
       const r = await teardown(prefix)
       console.log(`removed lab ${prefix}: ${r.namespaces} namespaces, ${r.processes} processes`)
@@ -41,13 +42,10 @@ export const labCommand: Command = {
       for (const stale of await staleLabs()) console.log(`removed lab ${stale}: ${(await teardown(stale)).namespaces} namespaces`)
       return 0
     }
-    if (action !== 'up') {
-      console.error('usage: netinv lab up [--prefix nilab] [--routers N] [--topology file.json] | netinv lab down [--prefix nilab] | netinv lab clean')
-      return 2
-    }
+    if (action !== 'up') throw new UsageError(`unknown action "${action}"; actions are up, down, clean`)
     const missing = labMissing()
     if (missing) throw new Error(`a lab needs ${missing}`)
-    const topology = await topologyFrom(rest)
+    const topology = await topologyFrom(p)
     const started = Date.now()
     const lab = await Lab.up({ prefix, topology, persistent: true, log: (line) => console.log(line) })
     const { v3, community } = topology.credentials
@@ -57,4 +55,4 @@ export const labCommand: Command = {
     console.log(`remove it with: netinv lab down --prefix ${prefix}`)
     return 0
   },
-}
+)

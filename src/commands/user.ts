@@ -9,35 +9,11 @@ import { SCOPES, type Scope } from '../shared/manifest.js'
 import type { Db } from '../shared/db/index.js'
 import { createIdentityStore, ensureAdmin, migrateIdentity, type IdentityEvent, type IdentityStore } from '../gateway/identity/index.js'
 import { REVOCATION_CHANNEL } from '../gateway/auth/revocation.js'
-import type { Command } from './index.js'
+import { defineCommand, flag, stringOption, UsageError, type Command } from './args.js'
 import { loadRuntime, openRuntimeDb, type Runtime } from './runtime.js'
 
-export interface ParsedArgs {
-  positional: string[]
-  flags: Record<string, string | true>
-}
-
-/** `--name value`, `--name=value` and bare `--flag`; `booleans` never take a value. */
-export function parseArgs(args: string[], booleans: readonly string[] = []): ParsedArgs {
-  const positional: string[] = []
-  const flags: Record<string, string | true> = {}
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!
-    if (!a.startsWith('--')) {
-      positional.push(a)
-      continue
-    }
-    const eq = a.indexOf('=')
-    const name = eq > 0 ? a.slice(2, eq) : a.slice(2)
-    if (eq > 0) flags[name] = a.slice(eq + 1)
-    else if (booleans.includes(name) || i + 1 >= args.length || args[i + 1]!.startsWith('--')) flags[name] = true
-    else flags[name] = args[++i]!
-  }
-  return { positional, flags }
-}
-
-export function parseScopes(value: string | true | undefined): Scope[] {
-  if (value === undefined || value === true || value === '') return []
+export function parseScopes(value: string | undefined): Scope[] {
+  if (value === undefined || value === '') return []
   const list = value.split(',').map((s) => s.trim())
   for (const s of list) if (!(SCOPES as readonly string[]).includes(s)) throw new Error(`unknown scope "${s}"; scopes are ${SCOPES.join(', ')}`)
   return SCOPES.filter((s) => list.includes(s))
@@ -71,27 +47,38 @@ export async function withIdentity<T>(rt: Runtime, fn: (store: IdentityStore) =>
   }
 }
 
-export const userCommand: Command = {
-  summary: 'user create <name> --scopes a,b [--admin] [--eula-approved] | user passwd <name>',
-  async run(args) {
-    const { positional, flags } = parseArgs(args, ['admin', 'eula-approved'])
-    const [action, username] = positional
-    if (!username || (action !== 'create' && action !== 'passwd')) {
-      console.error('usage: netinv user create <username> --scopes read,write [--admin] [--eula-approved] [--email addr]\n       netinv user passwd <username>\n(password from NETINV_PASSWORD or stdin)')
-      return 2
-    }
+export const userCommand: Command = defineCommand(
+  {
+    name: 'user',
+    summary: 'user create <name> --scopes a,b [--admin] [--eula-approved] | user passwd <name>',
+    description: 'Creates a user or sets its password, in the database (DATABASE_URL or DATA_DIR). The password comes from\nNETINV_PASSWORD or the first line of stdin, never from the arguments.',
+    positionals: [
+      { name: 'action', description: 'create or passwd' },
+      { name: 'username', description: 'the user' },
+    ],
+    options: {
+      scopes: { type: 'string', value: 'a,b', description: `scopes of a new user (${SCOPES.join(', ')}); none: the user is inactive` },
+      admin: { type: 'boolean', description: 'the new user is an administrator' },
+      'eula-approved': { type: 'boolean', description: 'the new user has approved the EULA' },
+      email: { type: 'string', value: 'addr', description: 'e-mail address of the new user' },
+    },
+  },
+  async (p) => {
+    const [action, username] = p.positionals as [string, string]
+    if (action !== 'create' && action !== 'passwd') throw new UsageError(`unknown action "${action}"; actions are create, passwd`)
     const rt = loadRuntime('netinv-user')
-    const scopes = parseScopes(flags.scopes)
+    const scopes = parseScopes(stringOption(p, 'scopes'))
     const password = await readPassword()
     return withIdentity(rt, async (store) => {
       if (action === 'create') {
+        const email = stringOption(p, 'email')
         const user = await store.users.create({
           username,
           password,
           scopes,
-          isAdmin: flags.admin === true,
-          eulaApproved: flags['eula-approved'] === true,
-          email: typeof flags.email === 'string' ? flags.email : null,
+          isAdmin: flag(p, 'admin'),
+          eulaApproved: flag(p, 'eula-approved'),
+          email: email ?? null,
         })
         console.log(`created user ${user.username} (id ${user.id}) with scopes ${user.scopes.join(',') || '(none: inactive)'}`)
         return 0
@@ -106,4 +93,4 @@ export const userCommand: Command = {
       return 0
     })
   },
-}
+)

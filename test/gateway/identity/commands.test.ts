@@ -4,16 +4,20 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freshPostgres } from '../../helpers/db.js'
-import { userCommand, parseArgs, parseScopes } from '../../../src/commands/user.js'
+import { userCommand, parseScopes } from '../../../src/commands/user.js'
 import { apikeyCommand } from '../../../src/commands/apikey.js'
+import { parseCommandArgs } from '../../../src/commands/args.js'
 import { createIdentityStore, secretHash, verifyPassword } from '../../../src/gateway/identity/index.js'
 
 t.test('argument parsing', async (t) => {
-  t.same(parseArgs(['create', 'bob', '--scopes', 'read,write', '--admin', '--email=b@x']), {
-    positional: ['create', 'bob'],
-    flags: { scopes: 'read,write', admin: true, email: 'b@x' },
+  const spec = { ...userCommand, name: 'user' }
+  t.same(parseCommandArgs(spec, ['create', 'bob', '--scopes', 'read,write', '--admin', '--email=b@x']), {
+    positionals: ['create', 'bob'],
+    values: { scopes: 'read,write', admin: true, email: 'b@x' },
+    help: false,
   })
-  t.same(parseArgs(['create', 'bob', '--admin', 'extra'], ['admin']).positional, ['create', 'bob', 'extra'])
+  t.throws(() => parseCommandArgs(spec, ['create', 'bob', '--admin', 'extra']), /unexpected argument "extra"/)
+  t.throws(() => parseCommandArgs(spec, ['create', 'bob', '--scope', 'read']), /unknown option --scope \(did you mean --scopes\?\)/)
   t.same(parseScopes('write,read'), ['read', 'write'])
   t.throws(() => parseScopes('read,root'), /unknown scope "root"/)
 })

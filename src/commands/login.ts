@@ -1,0 +1,112 @@
+/**
+ * `netinv login [--username u] [--url url]`: `POST auth/login`, the token pair stored for the
+ * address (src/client/session.ts) for the other client commands, which renew it when the access
+ * token expires. `netinv logout`: `POST auth/logout` (revokes the refresh token) and forgets it.
+ */
+import { createInterface } from 'node:readline/promises'
+import { ApiClient, ClientError, DEFAULT_URL, normalizeUrl } from '../client/api.js'
+import { readSessionFile, removeSession, saveSession, sessionPath } from '../client/session.js'
+import { stringOption, UsageError, type Command } from './args.js'
+import { clientCommand } from './client-command.js'
+
+/** Reads a line on the terminal without echoing it. */
+async function promptHidden(question: string): Promise<string> {
+  const stdin = process.stdin
+  process.stderr.write(question)
+  stdin.setRawMode(true)
+  stdin.setEncoding('utf8')
+  stdin.resume()
+  let value = ''
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      stdin.on('data', (chunk: string) => {
+        for (const ch of chunk) {
+          if (ch === '\r' || ch === '\n') return resolve(value)
+          if (ch === '\u0003' || ch === '\u0004') return reject(new ClientError('login cancelled'))
+          value = ch === '\u007f' || ch === '\b' ? value.slice(0, -1) : value + ch
+        }
+      })
+    })
+  } finally {
+    process.stderr.write('\n')
+    stdin.removeAllListeners('data')
+    stdin.setRawMode(false)
+    stdin.pause()
+  }
+}
+
+async function firstLineOfStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))
+  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? ''
+}
+
+async function readUsername(given: string | undefined): Promise<string> {
+  const username = given ?? process.env.NETINV_USERNAME
+  if (username) return username
+  if (!process.stdin.isTTY) throw new UsageError('give --username (or NETINV_USERNAME)')
+  const rl = createInterface({ input: process.stdin, output: process.stderr })
+  try {
+    return (await rl.question('Username: ')).trim()
+  } finally {
+    rl.close()
+  }
+}
+
+async function readLoginPassword(): Promise<string> {
+  if (process.env.NETINV_PASSWORD) return process.env.NETINV_PASSWORD
+  const password = process.stdin.isTTY ? await promptHidden('Password: ') : await firstLineOfStdin()
+  if (password === '') throw new UsageError('no password: set NETINV_PASSWORD, type it on a terminal or give it as the first line of stdin')
+  return password
+}
+
+export const loginCommand: Command = clientCommand(
+  {
+    name: 'login',
+    summary: 'log in to the API and keep the tokens for the other client commands (renewed with the refresh token)',
+    description:
+      'Exchanges username and password for an access and a refresh token (POST auth/login) and stores them,\n' +
+      'readable by you only, for this address. The password comes from NETINV_PASSWORD, a prompt on a\n' +
+      'terminal, or the first line of stdin; never from the arguments.',
+    options: { username: { type: 'string', value: 'name', description: 'the user (default: NETINV_USERNAME, else asked)' } },
+    examples: ['netinv login --url https://netinv.example.com --username admin', "NETINV_PASSWORD=... netinv login --username ci"],
+  },
+  async (p) => {
+    const url = normalizeUrl(stringOption(p, 'url') ?? (process.env.NETINV_URL || readSessionFile(sessionPath()).current || DEFAULT_URL))
+    const username = await readUsername(stringOption(p, 'username'))
+    const password = await readLoginPassword()
+    const anonymous = new ApiClient(url, { kind: 'none' })
+    const result = await anonymous.json<{ accessToken: string; refreshToken: string; scope?: string[] }>('POST', 'auth/login', { username, password })
+    const file = sessionPath()
+    saveSession(file, url, { username, accessToken: result.accessToken, refreshToken: result.refreshToken, savedAt: Date.now() })
+    console.log(`logged in to ${url} as ${username}${result.scope ? ` (scopes ${result.scope.join(', ') || 'none'})` : ''}`)
+    if (process.env.NETINV_TOKEN) console.error('note: NETINV_TOKEN is set; the client commands use that API key instead of this login')
+    return 0
+  },
+  false,
+)
+
+export const logoutCommand: Command = clientCommand(
+  {
+    name: 'logout',
+    summary: 'log out: revoke the stored refresh token (POST auth/logout) and forget the login',
+  },
+  async (_p, client) => {
+    const file = sessionPath()
+    if (!client.username) {
+      console.log(`not logged in to ${client.url}`)
+      return 0
+    }
+    // an expired login is gone on the server too: forget it all the same
+    const expired = (err: unknown) => {
+      if (err instanceof ClientError && err.status === 401) return undefined
+      throw err
+    }
+    const res = await client.request('POST', 'auth/logout').catch(expired)
+    if (res && !res.ok && res.status !== 401) throw new ClientError(`logout failed: HTTP ${res.status} ${await res.text()}`, res.status)
+    removeSession(file, client.url)
+    console.log(`logged out of ${client.url}`)
+    return 0
+  },
+  false,
+)
