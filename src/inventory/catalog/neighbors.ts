@@ -26,6 +26,7 @@ export const NEIGHBORS_UNIDIRECTIONAL: StoredTableDef = {
   columns: NEIGHBORS.columns.map((c) =>
     c.name === 'id' ? idColumn('neighbour relation (the id of its neighbors/all row)') : c.name === 'remoteSn' ? { ...c, description: 'Serial number of the neighbour, which does not report this link.' } : c,
   ),
+  key: ['localSn', 'localInt', 'remoteSn', 'remoteInt'],
   defaultSort: { column: 'localHost', order: 'asc' },
   indexes: [['localHost', 'id']],
   webPath: '/technology/cdp-lldp/unidirectional-neighbors',
@@ -55,6 +56,7 @@ function foreignNeighbors(kind: 'unmanaged' | 'endpoints', title: string, descri
     snapshotScoped: true,
     source: { kind: 'stored', table: `inventory.neighbors_${kind}` },
     columns: foreignNeighborColumns(kind === 'unmanaged' ? 'unmanaged' : 'end point'),
+    key: ['localSn', 'localInt', 'remoteName', 'remoteInt'],
     defaultSort: { column: 'localHost', order: 'asc' },
     indexes: [['localHost', 'id'], ['localSn'], ...indexes],
     webPath: `/technology/cdp-lldp/${kind === 'unmanaged' ? 'unmanaged-neighbors' : 'endpoints'}`,
@@ -93,6 +95,7 @@ export const PHONES: StoredTableDef = {
     col('voiceVlan', 'integer', 'Voice VLAN configured on the switch port, null when none.'),
     col('protocol', 'string', 'Discovery protocol the phone was seen with.', { values: ['cdp', 'lldp'] }),
   ],
+  key: ['sn', 'intName', 'mac'],
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [['hostname', 'id'], ['ip'], ['mac']],
   webPath: '/technology/ip-telephony/phones',
