@@ -116,6 +116,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'snapshots/:id/unload', service: 'inventory', methods: { POST: 'write' }, description: 'Unload a snapshot.' }),
   endpoint({ path: 'snapshots/:id/clone', service: 'inventory', methods: { POST: 'write' }, description: 'Clone a snapshot.' }),
   endpoint({ path: 'snapshots/:id/settings', service: 'inventory', methods: { GET: 'read', PATCH: 'write' }, description: 'Discovery settings a snapshot was taken with.' }),
+  endpoint({ path: 'snapshots/:id/changes', service: 'inventory', methods: { GET: 'read' }, description: 'Rows added, removed and changed per table since another snapshot (default: the previous one of the same network).' }),
   endpoint({ path: 'snapshots/:id/download', service: 'inventory', methods: { GET: 'read' }, description: 'Export a snapshot file (netinv-snapshot line-oriented JSON).' }),
   endpoint({ path: 'settings', service: 'inventory', methods: { GET: 'settings', PATCH: 'settings' }, description: 'Global discovery settings (simulator profile, seed and sites; network include/exclude, limits, site rules, schedule).' }),
   endpoint({ path: 'settings/seed', service: 'inventory', methods: { GET: 'settings', PUT: 'settings' }, description: 'Seed addresses and networks network discovery starts from (a JSON array).' }),

@@ -18,7 +18,7 @@ export const MAX_FILTER_NODES = 2000
 /** Entries allowed in `columns`. */
 export const MAX_COLUMNS = 500
 
-const KNOWN_KEYS = new Set(['snapshot', 'columns', 'filters', 'pagination', 'sort', 'reports', 'format', 'attributeFilters'])
+const KNOWN_KEYS = new Set(['snapshot', 'columns', 'filters', 'pagination', 'sort', 'reports', 'format', 'attributeFilters', 'compare'])
 const ORDERS = new Set(['asc', 'desc'])
 
 function fail(message: string): never {
@@ -156,6 +156,14 @@ export function formatAsksCsv(body: unknown): boolean {
   return format.dataType === 'csv' || (format.exportToFile === true && format.dataType === undefined)
 }
 
+function parseCompare(raw: unknown): NonNullable<ParsedRequest['compare']> {
+  if (!isObject(raw)) fail('"compare" must be an object {"snapshot": <id | $prev | $last | $lastLocked>}')
+  for (const key of Object.keys(raw)) if (key !== 'snapshot' && key !== 'volatile') fail(`"compare.${key}" is not allowed`)
+  if (typeof raw.snapshot !== 'string' || raw.snapshot === '') fail('"compare.snapshot" must be a snapshot id or one of [$prev, $last, $lastLocked]')
+  if (raw.volatile !== undefined && typeof raw.volatile !== 'boolean') fail('"compare.volatile" must be a boolean')
+  return { snapshot: raw.snapshot, volatile: raw.volatile === true }
+}
+
 function parseColumns(raw: unknown): string[] {
   if (!Array.isArray(raw)) fail('"columns" must be an array of column names')
   if (raw.length === 0) fail('"columns" must contain at least 1 items')
@@ -187,5 +195,6 @@ export function parseTableRequest(body: unknown, maxLimit: number): ParsedReques
     sort: parseSort(body.sort),
     reports: parseReports(body.reports),
     csv: parseFormat(body.format),
+    ...(body.compare === undefined || body.compare === null ? {} : { compare: parseCompare(body.compare) }),
   }
 }

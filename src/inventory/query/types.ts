@@ -37,6 +37,8 @@ export interface ParsedRequest {
   reports: string | string[] | undefined
   /** True when the body asks for a CSV export. */
   csv: boolean
+  /** A comparison with an older snapshot (`compare.ts`); `volatile` compares volatile columns too. */
+  compare?: { snapshot: string; volatile: boolean }
 }
 
 /** A condition whose columns are resolved and whose value is normalised for its SQL parameter. */

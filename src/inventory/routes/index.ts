@@ -5,6 +5,7 @@ import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { JobRunner, recoverAtStart, startWatchdog, type InventoryServices } from '../discovery/index.js'
 import { startSchedule } from '../discovery/schedule.js'
 import { QueryAdmission } from '../query/index.js'
+import { registerChangeRoutes } from './changes.js'
 import { registerJobRoutes } from './jobs.js'
 import { registerReportRoutes } from './reports.js'
 import { registerSettingsRoutes } from './settings.js'
@@ -45,6 +46,7 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   const admission = new QueryAdmission(deps.config.query.maxConcurrentPerPrincipal)
   registerReportRoutes(router, deps, undefined, admission)
   registerTableRoutes(router, deps, undefined, admission)
+  registerChangeRoutes(router, deps, admission)
   const stopWatchdog = startWatchdog(svc)
   const stopSchedule = startSchedule(svc)
   return {
