@@ -29,6 +29,7 @@ export const OSVER_CONSISTENCY: TableDef = {
     col('pct', 'number', 'Those devices as a percentage of all devices of the platform (0–100).'),
   ],
   key: ['vendor', 'family', 'platform', 'version'],
+  nullableKey: ['vendor', 'family', 'platform', 'version'],
   defaultSort: { column: 'platform', order: 'asc' },
   indexes: [],
   webPath: '/inventory/os-versions',

@@ -156,6 +156,7 @@ function summary(attribute: keyof typeof SUMMARY_GROUPS, title: string): TableDe
       col('devicesCount', 'integer', `Number of devices of this ${attribute}.`),
     ],
     key: grouped,
+    nullableKey: grouped,
     defaultSort: { column: 'devicesCount', order: 'desc' },
     indexes: [],
     webPath: `/inventory/summary/${plural}`,

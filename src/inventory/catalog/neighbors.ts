@@ -57,6 +57,7 @@ function foreignNeighbors(kind: 'unmanaged' | 'endpoints', title: string, descri
     source: { kind: 'stored', table: `inventory.neighbors_${kind}` },
     columns: foreignNeighborColumns(kind === 'unmanaged' ? 'unmanaged' : 'end point'),
     key: ['localSn', 'localInt', 'remoteName', 'remoteInt'],
+    nullableKey: ['remoteName', 'remoteInt'],
     defaultSort: { column: 'localHost', order: 'asc' },
     indexes: [['localHost', 'id'], ['localSn'], ...indexes],
     webPath: `/technology/cdp-lldp/${kind === 'unmanaged' ? 'unmanaged-neighbors' : 'endpoints'}`,

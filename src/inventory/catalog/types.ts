@@ -69,6 +69,12 @@ export interface TableDef {
    */
   key?: readonly string[]
   /**
+   * Key columns that may be null on some rows (e.g. the port an unmanaged neighbour advertises):
+   * compared so that null matches null (and the empty string). The others are compared as they
+   * are, which lets the database use their statistics; they must never be null.
+   */
+  nullableKey?: readonly string[]
+  /**
    * Columns whose value moves between two discoveries without anything having changed (uptime,
    * counters, timestamps): a comparison ignores them unless asked (`compare.volatile`).
    */

@@ -135,6 +135,7 @@ export const STP_BRIDGES: StoredTableDef = {
     col('isRoot', 'boolean', 'Whether the switch is the root bridge of its domain.'),
   ],
   key: ['sn', 'stpDomain'],
+  nullableKey: ['stpDomain'],
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [['hostname', 'id'], ['stpDomain']],
   webPath: '/technology/spanning-tree/stp-bridges',

@@ -74,14 +74,19 @@ function quoted(name: string): string {
   return `"${storageName(name).replace(/"/g, '""')}"`
 }
 
-/** One snapshot's rows: the key (`_k<i>`, text, never null so that the join can hash it) and every column. */
+/**
+ * One snapshot's rows: a presence mark (`_p`), the key (`_k<i>`: a column as it is, or, when the
+ * catalog says it may be null, as text with null as '' so that the join can hash or merge it) and
+ * every column.
+ */
 function sideSql(table: TableDef, params: Params, snapshotId: string): string {
+  const nullable = new Set(table.nullableKey ?? [])
   const key = table.key!.map((name, i) => {
-    const column = table.columns.find((c) => c.name === name)!
-    return `coalesce((${columnExpr(column)})::text, '') AS _k${i}`
+    const expr = columnExpr(table.columns.find((c) => c.name === name)!)
+    return nullable.has(name) ? `coalesce((${expr})::text, '') AS _k${i}` : `${expr} AS _k${i}`
   })
   const columns = table.columns.map((c) => `${columnExpr(c)} AS ${quoted(c.name)}`)
-  return `SELECT ${[...key, ...columns].join(', ')} FROM ${sourceSql(table)} WHERE t.snapshot_id = ${params.add(snapshotId, 'text')}`
+  return `SELECT true AS _p, ${[...key, ...columns].join(', ')} FROM ${sourceSql(table)} WHERE t.snapshot_id = ${params.add(snapshotId, 'text')}`
 }
 
 function diffSql(compared: readonly ColumnDef[]): string {
@@ -103,9 +108,9 @@ export function comparisonSql(table: TableDef, snapshots: ComparedSnapshots, vol
   const key = table.key!
   const compared = comparedColumns(table, volatile)
   const on = key.map((_, i) => `o._k${i} = n._k${i}`).join(' AND ')
-  const columns = table.columns.map((c) => `CASE WHEN n._k0 IS NULL THEN o.${quoted(c.name)} ELSE n.${quoted(c.name)} END AS ${quoted(c.name)}`)
-  const change = `CASE WHEN o._k0 IS NULL THEN 'added' WHEN n._k0 IS NULL THEN 'removed' ELSE 'changed' END AS "change"`
-  const diff = `CASE WHEN o._k0 IS NOT NULL AND n._k0 IS NOT NULL THEN ${diffSql(compared)} END AS "diff"`
+  const columns = table.columns.map((c) => `CASE WHEN n._p IS NULL THEN o.${quoted(c.name)} ELSE n.${quoted(c.name)} END AS ${quoted(c.name)}`)
+  const change = `CASE WHEN o._p IS NULL THEN 'added' WHEN n._p IS NULL THEN 'removed' ELSE 'changed' END AS "change"`
+  const diff = `CASE WHEN o._p AND n._p THEN ${diffSql(compared)} END AS "diff"`
   const differs =
     compared.length === 0
       ? 'false'
@@ -113,7 +118,7 @@ export function comparisonSql(table: TableDef, snapshots: ComparedSnapshots, vol
   return (
     `SELECT ${[...columns, change, diff].join(', ')}` +
     ` FROM (${sideSql(table, params, snapshots.older)}) o FULL OUTER JOIN (${sideSql(table, params, snapshots.newer)}) n ON ${on}` +
-    ` WHERE o._k0 IS NULL OR n._k0 IS NULL OR ${differs}`
+    ` WHERE o._p IS NULL OR n._p IS NULL OR ${differs}`
   )
 }
 

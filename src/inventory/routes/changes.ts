@@ -7,7 +7,7 @@
 import { invalidInput } from '../../shared/errors.js'
 import { sendJson, type Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
-import { TABLES } from '../catalog/index.js'
+import { TABLES, type TableDef } from '../catalog/index.js'
 import type { QueryAdmission} from '../query/index.js';
 import { Params, changeCountSql, mapDbError, notComparable } from '../query/index.js'
 import { previousSnapshot, resolveSnapshot } from '../snapshots/index.js'
@@ -20,6 +20,8 @@ export interface TableChanges {
 }
 
 const QUERY_KEYS = new Set(['against', 'volatile'])
+/** Tables counted at once on PostgreSQL. */
+const COUNT_CONCURRENCY = 2
 
 export function registerChangeRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, admission: QueryAdmission): void {
   const comparable = TABLES.filter((table) => notComparable(table) === undefined)
@@ -34,18 +36,32 @@ export function registerChangeRoutes(router: Router<InventoryRequest>, deps: Inv
     const older = against === '$prev' ? await previousSnapshot(deps.db, newer) : await resolveSnapshot(deps.db, against)
     const tables = await admission.run(ctx.principal, async () => {
       const db = deps.db.withStatementTimeout(deps.config.query.statementTimeoutMs)
-      const out: TableChanges[] = []
-      for (const table of comparable) {
+      const count = async (table: TableDef): Promise<TableChanges> => {
         const params = new Params()
         const sql = changeCountSql(table, { older, newer }, volatile === 'true', params)
         try {
-          const r = await db.query<{ added: number; removed: number; changed: number }>(sql, params.values)
-          const row = r.rows[0]!
-          out.push({ table: table.path, added: Number(row.added), removed: Number(row.removed), changed: Number(row.changed) })
+          const row = (await db.query<{ added: number; removed: number; changed: number }>(sql, params.values)).rows[0]!
+          return { table: table.path, added: Number(row.added), removed: Number(row.removed), changed: Number(row.changed) }
         } catch (err) {
           throw mapDbError(err)
         }
       }
+      // PostgreSQL counts a few tables at once; PGlite runs one statement at a time anyway
+      const out: TableChanges[] = new Array(comparable.length)
+      let next = 0
+      let failed = false
+      const worker = async () => {
+        while (next < comparable.length && !failed) {
+          const i = next++
+          try {
+            out[i] = await count(comparable[i]!)
+          } catch (err) {
+            failed = true
+            throw err
+          }
+        }
+      }
+      await Promise.all(Array.from({ length: db.kind === 'postgres' ? COUNT_CONCURRENCY : 1 }, worker))
       return out
     })
     sendJson(res, 200, { snapshot: newer, against: older, tables })

@@ -1,7 +1,8 @@
 /**
  * Natural keys and volatile columns of the catalog: every table declares a key of its own
  * columns, and in a simulated snapshot (and a network one, for the table only the network fills)
- * no two rows share a key, as a comparison of two snapshots joins on it.
+ * no two rows share a key, as a comparison of two snapshots joins on it, and only the key columns
+ * declared nullable hold nulls.
  */
 import t from 'tap'
 import { ENGINES, freshDb } from '../../helpers/db.js'
@@ -14,6 +15,7 @@ t.test('every table declares a key and volatile columns among its own columns', 
     t.ok(table.key && table.key.length > 0, `${table.path} declares a key`)
     for (const name of table.key ?? []) t.ok(names.has(name), `${table.path}: key column ${name} exists`)
     t.equal(new Set(table.key).size, table.key?.length, `${table.path}: no key column twice`)
+    for (const name of table.nullableKey ?? []) t.ok(table.key?.includes(name), `${table.path}: nullable key column ${name} is in the key`)
     for (const name of table.volatile ?? []) {
       t.ok(names.has(name), `${table.path}: volatile column ${name} exists`)
       t.notOk(table.key?.includes(name), `${table.path}: volatile column ${name} is not part of the key`)
@@ -48,6 +50,14 @@ for (const engine of ENGINES) {
       const { rows, keys } = r.rows[0]!
       t.ok(rows > 0, `${table.path} has rows`)
       t.equal(keys, rows, `${table.path}: no two rows share a key (${table.key?.join(', ')})`)
+      // a key column not declared nullable is joined as it is: a null there would never match
+      for (const name of (table.key ?? []).filter((k) => !table.nullableKey?.includes(k))) {
+        const nulls = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${from} t WHERE ${table.snapshotScoped ? 't.snapshot_id = $1 AND ' : ''}(${columnSql(table.columns.find((c) => c.name === name)!)}) IS NULL`,
+          table.snapshotScoped ? [snapshot] : [],
+        )
+        t.equal(nulls.rows[0]!.n, 0, `${table.path}: key column ${name} is never null`)
+      }
     }
   })
 }

@@ -194,6 +194,9 @@ for (const engine of ENGINES) {
     t.same(tables.find((x) => x.table === 'inventory/devices'), { table: 'inventory/devices', ...tally(devices.values()) })
     const explicit = await call('GET', `snapshots/${second}/changes?against=${first}`)
     t.same(explicit.body, ch.body, 'against an id')
+    const last = await call('GET', `snapshots/$last/changes?against=${first}`)
+    t.equal(last.status, 200, 'a snapshot variable in the path')
+    t.match(last.body, { snapshot: other, against: first }, 'any two snapshots can be compared')
     const same = await call('GET', `snapshots/${second}/changes?against=${second}`)
     t.ok((same.body.tables as Row[]).every((x) => x.added === 0 && x.removed === 0 && x.changed === 0), 'a snapshot against itself has no change')
 
