@@ -45,7 +45,7 @@ export function notComparable(table: TableDef): string | undefined {
   return undefined
 }
 
-const TABLES = new Map<TableDef, TableDef>()
+const COMPARISON_TABLES = new Map<TableDef, TableDef>()
 
 /**
  * The table a comparison of `table` answers as: the same columns (read from the comparison's
@@ -55,11 +55,11 @@ const TABLES = new Map<TableDef, TableDef>()
 export function comparisonTable(table: TableDef): TableDef {
   const reason = notComparable(table)
   if (reason) throw invalidInput([{ message: reason }])
-  let def = TABLES.get(table)
+  let def = COMPARISON_TABLES.get(table)
   if (!def) {
     const columns = table.columns.map(({ sql: _sql, ...column }) => column)
     def = { ...table, snapshotScoped: false, source: { kind: 'derived', sql: '' }, columns: [...columns, CHANGE_COLUMN, DIFF_COLUMN], indexes: [] }
-    TABLES.set(table, def)
+    COMPARISON_TABLES.set(table, def)
   }
   return def
 }
