@@ -89,15 +89,18 @@ function sideSql(table: TableDef, params: Params, snapshotId: string): string {
   return `SELECT true AS _p, ${[...key, ...columns].join(', ')} FROM ${sourceSql(table)} WHERE t.snapshot_id = ${params.add(snapshotId, 'text')}`
 }
 
+/**
+ * `{"<column>": {"old": ..., "new": ...}}` of the compared columns that differ, as `json` text
+ * built in column order ("old" before "new": `jsonb` would sort the keys).
+ */
 function diffSql(compared: readonly ColumnDef[]): string {
-  if (compared.length === 0) return `'{}'::jsonb`
-  return compared
-    .map((c) => {
-      const [o, n] = [`o.${quoted(c.name)}`, `n.${quoted(c.name)}`]
-      const name = `'${c.name.replace(/'/g, "''")}'`
-      return `CASE WHEN ${o} IS DISTINCT FROM ${n} THEN jsonb_build_object(${name}, jsonb_build_object('old', to_jsonb(${o}), 'new', to_jsonb(${n}))) ELSE '{}'::jsonb END`
-    })
-    .join(' || ')
+  if (compared.length === 0) return `'{}'::json`
+  const parts = compared.map((c) => {
+    const [o, n] = [`o.${quoted(c.name)}`, `n.${quoted(c.name)}`]
+    const name = JSON.stringify(c.name).replace(/'/g, "''")
+    return `CASE WHEN ${o} IS DISTINCT FROM ${n} THEN '${name}:' || json_build_object('old', to_json(${o}), 'new', to_json(${n}))::text END`
+  })
+  return `('{' || concat_ws(',', ${parts.join(', ')}) || '}')::json`
 }
 
 /**

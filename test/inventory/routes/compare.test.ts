@@ -171,6 +171,10 @@ for (const engine of ENGINES) {
     const removed = await call('POST', 'tables/inventory/interfaces', { snapshot: second, columns: ['sn', 'intName', 'hostname'], compare: { snapshot: first }, filters: { change: ['eq', 'removed'] }, sort: { column: 'change', order: 'asc' }, pagination: { limit: 10000 } })
     t.equal((removed.body._meta as Row).count, counts.removed)
     for (const row of removed.body.data as Row[]) t.equal(row.hostname, ifs.get(JSON.stringify([row.sn, row.intName]))!.row.hostname, 'removed rows show the older snapshot')
+    const emptyDiff = await call('POST', 'tables/inventory/interfaces', { snapshot: second, columns: ['sn'], compare: { snapshot: first }, filters: { diff: ['empty', true] }, pagination: { limit: 0 } })
+    t.equal((emptyDiff.body._meta as Row).count, counts.added! + counts.removed!, 'no diff: the added and removed rows')
+    const onL1 = await call('POST', 'tables/inventory/interfaces', { snapshot: second, columns: ['sn'], compare: { snapshot: first }, filters: { diff: ['like', '"l1":'] }, pagination: { limit: 0 } })
+    t.equal((onL1.body._meta as Row).count, [...ifs.values()].filter((c) => c.diff?.l1).length, 'a filter on the diff')
     const bogus = await call('POST', 'tables/inventory/interfaces', { snapshot: second, columns: ['sn'], compare: { snapshot: first }, filters: { change: ['eq', 'moved'] } })
     t.equal(bogus.status, 422, 'change is an enumeration')
 
@@ -192,6 +196,23 @@ for (const engine of ENGINES) {
     t.same(tables.map((x) => x.table), TABLES.filter((x) => x.snapshotScoped).map((x) => x.path), 'every table of a snapshot, in catalog order')
     t.same(tables.find((x) => x.table === 'inventory/interfaces'), { table: 'inventory/interfaces', ...counts })
     t.same(tables.find((x) => x.table === 'inventory/devices'), { table: 'inventory/devices', ...tally(devices.values()) })
+    // tables with addresses, MACs, arrays, JSON and nullable keys: the rows and diffs the comparison
+    // gives are those worked out here, and the summary counts them
+    for (const path of ['addressing/arp', 'addressing/hosts', 'networks/routes', 'neighbors/all', 'neighbors/unmanaged', 'inventory/summary/models']) {
+      const want = expected(path, await all(path, first), await all(path, second))
+      const table = findTable(path)!
+      const columns = table.columns.map((c) => c.name)
+      const got = await call('POST', `tables/${path}`, { snapshot: second, columns, compare: { snapshot: first }, pagination: { limit: 10000 } })
+      t.equal(got.status, 200, got.text)
+      t.equal((got.body._meta as Row).count, want.size, `${path}: as many differences as worked out`)
+      let same = 0
+      for (const row of got.body.data as Row[]) {
+        const w = want.get(JSON.stringify(table.key!.map((k) => row[k] ?? '')))
+        if (w && w.change === row.change && JSON.stringify(w.diff) === JSON.stringify(row.diff) && columns.every((c) => JSON.stringify(w.row[c]) === JSON.stringify(row[c]))) same++
+      }
+      t.equal(same, want.size, `${path}: every row, change and diff as worked out`)
+      t.same(tables.find((x) => x.table === path), { table: path, ...tally(want.values()) }, `${path}: the summary counts them`)
+    }
     const explicit = await call('GET', `snapshots/${second}/changes?against=${first}`)
     t.same(explicit.body, ch.body, 'against an id')
     const last = await call('GET', `snapshots/$last/changes?against=${first}`)
