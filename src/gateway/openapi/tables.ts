@@ -50,24 +50,29 @@ export function tableRequestSchema(table: TableDef): JsonSchema {
     pagination: REF('TablePagination'),
     sort: {
       type: ['object', 'null'],
-      properties: { column: { enum: names }, order: { enum: ['asc', 'desc'], default: 'asc' } },
+      properties: { column: { enum: table.snapshotScoped ? [...names, 'change'] : names }, order: { enum: ['asc', 'desc'], default: 'asc' } },
       required: ['column'],
       additionalProperties: false,
       description: `Default: ${table.defaultSort.column} ${table.defaultSort.order}, then id.`,
     },
     reports: { anyOf: [{ type: 'string', description: 'Web path of the table, e.g. ' + table.webPath }, { type: 'array', maxItems: 1000, items: { type: 'string' } }, { type: 'null' }], description: 'Colour reports: each column with a rule comes back as {data, severity}.' },
     format: REF('TableFormat'),
-    attributeFilters: { type: ['object', 'null'], maxProperties: 0, description: 'Not supported: filter on the table columns instead.' },
+    attributeFilters: {
+      type: ['object', 'null'],
+      additionalProperties: { type: 'array', minItems: 1, items: { type: 'string' } },
+      description: 'Attribute name → accepted values: only rows of devices whose attribute (attributes/global, attributes/local) has one of them.',
+    },
   }
   if (table.snapshotScoped) {
     properties.snapshot = { type: ['string', 'null'], description: 'A snapshot id, or $last, $prev, $lastLocked.', examples: ['$last'] }
+    properties.compare = REF('TableCompare')
   }
   // A key the engine accepts that is not described here yet is still accepted by the document.
   for (const key of undescribedTableKeys()) properties[key] = { description: 'Accepted; not described yet.' }
   return { type: 'object', properties, required: ['columns'], additionalProperties: false }
 }
 
-const DESCRIBED = ['snapshot', 'columns', 'filters', 'pagination', 'sort', 'reports', 'format', 'attributeFilters']
+const DESCRIBED = ['snapshot', 'columns', 'filters', 'pagination', 'sort', 'reports', 'format', 'attributeFilters', 'compare']
 
 /** Keys of a table request the engine accepts (parse.ts) that have no schema here yet. */
 export function undescribedTableKeys(): string[] {
@@ -75,7 +80,10 @@ export function undescribedTableKeys(): string[] {
 }
 
 export function tableRowSchema(table: TableDef): JsonSchema {
-  return { type: 'object', properties: Object.fromEntries(table.columns.map((c) => [c.name, columnSchema(c)])), additionalProperties: false }
+  const properties: Record<string, JsonSchema> = Object.fromEntries(table.columns.map((c) => [c.name, columnSchema(c)]))
+  // rows of a comparison (`compare` in the request) say how they differ
+  if (table.snapshotScoped) Object.assign(properties, { change: REF('RowChange'), diff: REF('RowDiff') })
+  return { type: 'object', properties, additionalProperties: false }
 }
 
 export function tableResponseSchema(table: TableDef): JsonSchema {
@@ -106,6 +114,22 @@ export function tableComponents(): Record<string, JsonSchema> {
       additionalProperties: REF('TableCondition'),
     },
     TableCondition: condition,
+    TableCompare: {
+      type: ['object', 'null'],
+      description: 'Compare with another snapshot (docs/comparison.md): only rows added, removed or changed since it, each with `change` and `diff`.',
+      properties: {
+        snapshot: { type: 'string', minLength: 1, description: 'The older snapshot: an id, or $prev (the one before of the same network), $last, $lastLocked.' },
+        volatile: { type: 'boolean', default: false, description: 'Compare the volatile columns (uptime, counters, timestamps) too.' },
+      },
+      required: ['snapshot'],
+      additionalProperties: false,
+    },
+    RowChange: { enum: ['added', 'removed', 'changed'], description: 'In a comparison: how the row differs.' },
+    RowDiff: {
+      type: ['object', 'null'],
+      description: 'In a comparison: for a changed row, each differing column with its old and new value; null otherwise.',
+      additionalProperties: { type: 'object', properties: { old: {}, new: {} }, required: ['old', 'new'] },
+    },
     TablePagination: {
       type: ['object', 'null'],
       properties: { start: { type: 'integer', minimum: 0 }, limit: { type: 'integer', minimum: 0, description: 'At most the configured query.maxLimit.' } },

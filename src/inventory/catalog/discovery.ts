@@ -23,6 +23,8 @@ export const CONNECTIVITY: StoredTableDef = {
     col('sn', 'string', 'Serial number of the device the address belongs to, null when none answered.'),
     col('hostname', 'string', 'Hostname of the device the address belongs to, null when none answered.'),
   ],
+  key: ['ip'],
+  volatile: ['durationMs'],
   defaultSort: { column: 'id', order: 'asc' },
   indexes: [['id'], ['ip'], ['result']],
   webPath: '/discovery/connectivity-report',

@@ -67,6 +67,23 @@ export interface TableDef {
   source: { kind: 'stored'; table: string; compute?: string } | { kind: 'derived'; sql: string }
   columns: readonly ColumnDef[]
   defaultSort: { column: string; order: 'asc' | 'desc' }
+  /**
+   * The natural key: the columns that name the same row in two snapshots (devices: `sn`;
+   * interfaces: `sn` + `intName`), unique within a snapshot. A comparison of two snapshots joins
+   * on it (`query/compare.ts`).
+   */
+  key?: readonly string[]
+  /**
+   * Key columns that may be null on some rows (e.g. the port an unmanaged neighbour advertises):
+   * compared so that null matches null (and the empty string). The others are compared as they
+   * are, which lets the database use their statistics; they must never be null.
+   */
+  nullableKey?: readonly string[]
+  /**
+   * Columns whose value moves between two discoveries without anything having changed (uptime,
+   * counters, timestamps): a comparison ignores them unless asked (`compare.volatile`).
+   */
+  volatile?: readonly string[]
   /** Column names to index after a snapshot's rows are loaded (one entry per index). */
   indexes: ReadonlyArray<readonly string[]>
   /** Web path of the table in the UI, used by intent reports (e.g. "/inventory/devices"). */

@@ -16,6 +16,9 @@ export interface TableDescription {
   snapshotScoped: boolean
   webPath: string
   defaultSort: TableDef['defaultSort']
+  /** Natural key and volatile columns: what a comparison of two snapshots joins on and ignores. */
+  key: string[]
+  volatile: string[]
   columns: Array<{ name: string; type: string; description: string; values?: readonly string[]; operators: string[] }>
   exampleRequest: Record<string, unknown>
 }
@@ -49,6 +52,8 @@ export function describeTable(table: TableDef): TableDescription {
     snapshotScoped: table.snapshotScoped,
     webPath: table.webPath,
     defaultSort: table.defaultSort,
+    key: [...(table.key ?? [])],
+    volatile: [...(table.volatile ?? [])],
     columns: table.columns.map((c) => ({
       name: c.name,
       type: c.type,
@@ -94,6 +99,9 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     'Negated operators (`neq`, `nieq`, `notlike`, `nreg`, `nireg`) match null values. A column\'s "Values" list what it holds;',
     '`eq` on another value is no error and matches no row (`neq`: every row). Sorting puts nulls last',
     '(ascending) or first (descending) and breaks ties by `id`.',
+    'Comparison: `"compare": {"snapshot": "<id | $prev | $last | $lastLocked>"}` next to `snapshot` answers the rows that',
+    'differ between the two snapshots, joined on the table\'s key, with `change` (added, removed, changed) and `diff`;',
+    'volatile columns are ignored unless `"volatile": true` (see docs/comparison.md).',
     `Limits: \`pagination.limit\` defaults to ${CONFIG_SCHEMA.properties.query.properties.defaultLimit.default} and may not exceed ` +
       `${CONFIG_SCHEMA.properties.query.properties.maxLimit.default} (config \`query.defaultLimit\` / \`query.maxLimit\`; larger is 422);`,
     `filters nest \`and\`/\`or\` at most ${MAX_FILTER_DEPTH} deep with at most ${MAX_FILTER_CONDITIONS} conditions and ${MAX_FILTER_NODES} ` +
@@ -124,6 +132,8 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     lines.push(`<a id="${table.path.replace(/[^a-z0-9]+/gi, '-')}"></a>`, `## ${cell(d.title)}: \`${d.path}\``, '', cell(d.description), '')
     if (d.legacyPaths.length > 0) lines.push(`Also at: ${d.legacyPaths.map((p) => `\`${p}\``).join(', ')}.`, '')
     lines.push(`Default sort: \`${d.defaultSort.column}\` ${d.defaultSort.order}. Web path (for \`reports\`): \`${d.webPath}\`.`, '')
+    const volatile = d.volatile.length > 0 ? `; volatile (a comparison ignores them unless asked): ${d.volatile.map((c) => `\`${c}\``).join(', ')}` : ''
+    lines.push(`Key: ${d.key.map((c) => `\`${c}\``).join(', ')}${volatile}.`, '')
     lines.push('| Column | Type | Meaning | Operators |', '|---|---|---|---|')
     for (const c of d.columns) {
       const values = c.values ? ` Values: ${c.values.map((v) => `\`${v}\``).join(', ')}.` : ''

@@ -11,7 +11,8 @@ import { streamCsv } from './csv.js'
 import { executePlan } from './execute.js'
 import { parseTableRequest } from './parse.js'
 import { planQuery, shapeRow } from './plan.js'
-import type { ColorRule, SqlPlan, ValidRequest } from './types.js'
+import { CHANGE_COLUMN, DIFF_COLUMN, comparisonSql, comparisonTable } from './compare.js'
+import type { ColorRule, ParsedRequest, SqlPlan, ValidRequest } from './types.js'
 import { validateRequest } from './validate.js'
 
 export interface QueryLimits {
@@ -27,6 +28,11 @@ export interface TableQueryDeps {
   resolveSnapshot(ref: string): Promise<string>
   /** Colour rules a request's `reports` selects for a table (validated against it). */
   rulesFor(table: TableDef, reports: string | readonly string[]): Promise<ColorRule[]>
+  /**
+   * The snapshot before a (resolved) snapshot of the same network, for `"compare": {"snapshot":
+   * "$prev"}`; throws 404/409. Without it `$prev` means what it means in `snapshot`.
+   */
+  previousSnapshot?(id: string): Promise<string>
 }
 
 export interface TableResponse {
@@ -52,6 +58,7 @@ export async function prepareTableQuery(deps: TableQueryDeps, table: TableDef, b
   if (table.snapshotScoped) {
     if (parsed.snapshot === undefined || parsed.snapshot === '') throw invalidInput([{ message: '"snapshot" is required' }])
   }
+  if (parsed.compare) return prepareComparison(deps, table, parsed, parsed.compare)
   const rules = parsed.reports === undefined ? [] : await deps.rulesFor(table, parsed.reports)
   const request = validateRequest(table, parsed, { defaultLimit: deps.limits.defaultLimit, rules })
   if (!table.snapshotScoped) return { request, plan: planQuery(table, request, undefined) }
@@ -62,6 +69,20 @@ export async function prepareTableQuery(deps: TableQueryDeps, table: TableDef, b
     return { request, plan: planQuery(table, request, ref), resolving: { ref, id, replan: (other) => planQuery(table, request, other) } }
   }
   return { request, plan: planQuery(table, request, await deps.resolveSnapshot(ref)) }
+}
+
+/**
+ * A table request with `compare`: the rows of the request's snapshot that differ from those of
+ * the compared one (`compare.ts`), every answer row carrying `change` and `diff`.
+ */
+async function prepareComparison(deps: TableQueryDeps, table: TableDef, parsed: ParsedRequest, compare: NonNullable<ParsedRequest['compare']>): Promise<PreparedQuery> {
+  const def = comparisonTable(table)
+  if (parsed.reports !== undefined) throw invalidInput([{ message: '"reports" cannot be combined with "compare"' }])
+  const request = validateRequest(def, parsed, { defaultLimit: deps.limits.defaultLimit, rules: [] })
+  for (const column of [CHANGE_COLUMN, DIFF_COLUMN]) if (!request.columns.some((c) => c.name === column.name)) request.columns.push(column)
+  const newer = await deps.resolveSnapshot(parsed.snapshot!)
+  const older = compare.snapshot === '$prev' && deps.previousSnapshot ? await deps.previousSnapshot(newer) : await deps.resolveSnapshot(compare.snapshot)
+  return { request, plan: planQuery(def, request, undefined, (params) => comparisonSql(table, { older, newer }, compare.volatile, params)) }
 }
 
 /** Runs a prepared query for a JSON answer: `{data, _meta}`. */

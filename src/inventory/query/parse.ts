@@ -20,7 +20,7 @@ export const MAX_FILTER_NODES = 2000
 export const MAX_COLUMNS = 500
 
 /** The keys a table request may have (the OpenAPI document describes each: src/gateway/openapi/tables.ts). */
-export const TABLE_REQUEST_KEYS: readonly string[] = ['snapshot', 'columns', 'filters', 'pagination', 'sort', 'reports', 'format', 'attributeFilters']
+export const TABLE_REQUEST_KEYS: readonly string[] = ['snapshot', 'columns', 'filters', 'pagination', 'sort', 'reports', 'format', 'attributeFilters', 'compare']
 const KNOWN_KEYS = new Set(TABLE_REQUEST_KEYS)
 const ORDERS = new Set(['asc', 'desc'])
 
@@ -159,6 +159,14 @@ export function formatAsksCsv(body: unknown): boolean {
   return format.dataType === 'csv' || (format.exportToFile === true && format.dataType === undefined)
 }
 
+function parseCompare(raw: unknown): NonNullable<ParsedRequest['compare']> {
+  if (!isObject(raw)) fail('"compare" must be an object {"snapshot": <id | $prev | $last | $lastLocked>}')
+  for (const key of Object.keys(raw)) if (key !== 'snapshot' && key !== 'volatile') fail(`"compare.${key}" is not allowed`)
+  if (typeof raw.snapshot !== 'string' || raw.snapshot === '') fail('"compare.snapshot" must be a snapshot id or one of [$prev, $last, $lastLocked]')
+  if (raw.volatile !== undefined && typeof raw.volatile !== 'boolean') fail('"compare.volatile" must be a boolean')
+  return { snapshot: raw.snapshot, volatile: raw.volatile === true }
+}
+
 function parseColumns(raw: unknown): string[] {
   if (!Array.isArray(raw)) fail('"columns" must be an array of column names')
   if (raw.length === 0) fail('"columns" must contain at least 1 items')
@@ -187,5 +195,6 @@ export function parseTableRequest(body: unknown, maxLimit: number): ParsedReques
     reports: parseReports(body.reports),
     csv: parseFormat(body.format),
     attributeFilters: parseAttributeFilters(body.attributeFilters),
+    ...(body.compare === undefined || body.compare === null ? {} : { compare: parseCompare(body.compare) }),
   }
 }

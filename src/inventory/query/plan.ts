@@ -33,8 +33,13 @@ function orderSql(table: TableDef, request: ValidRequest): string {
   return ` ORDER BY ${keys.join(', ')}`
 }
 
-/** Plans a validated table request over one snapshot (undefined for tables without snapshots). */
-export function planQuery(table: TableDef, request: ValidRequest, snapshotId: string | undefined): SqlPlan {
+/**
+ * Plans a validated table request over one snapshot (undefined for tables without snapshots).
+ * `from`, when given, yields the relation to read instead of the table's source (a comparison of
+ * two snapshots: `compare.ts`), adding its parameters to the plan's.
+ */
+export function planQuery(table: TableDef, request: ValidRequest, snapshotId: string | undefined, from?: (params: Params) => string): SqlPlan {
+  const source = (params: Params) => (from ? `(${from(params)}) t` : sourceSql(table))
   const params = new Params()
   const outputs = request.columns.map((column, i) => `${columnExpr(column)} AS c${i}`)
   const severityIndex = new Map<string, number>()
@@ -46,7 +51,7 @@ export function planQuery(table: TableDef, request: ValidRequest, snapshotId: st
     outputs.push(`${severityExpr(rules, params)} AS s${index}`)
   }
   const where = whereSql(table, request, snapshotId, params)
-  let sql = `SELECT ${outputs.join(', ')} FROM ${sourceSql(table)}${where}${orderSql(table, request)}`
+  let sql = `SELECT ${outputs.join(', ')} FROM ${source(params)}${where}${orderSql(table, request)}`
   if (request.start > 0) sql += ` OFFSET ${params.add(request.start, 'int8')}`
   if (request.limit !== undefined) sql += ` LIMIT ${params.add(request.limit, 'int8')}`
 
@@ -54,7 +59,7 @@ export function planQuery(table: TableDef, request: ValidRequest, snapshotId: st
   const countWhere = whereSql(table, request, snapshotId, countParams)
   return {
     select: { sql, params: params.values },
-    count: { sql: `SELECT count(*)::int8 AS n FROM ${sourceSql(table)}${countWhere}`, params: countParams.values },
+    count: { sql: `SELECT count(*)::int8 AS n FROM ${source(countParams)}${countWhere}`, params: countParams.values },
     columnNames: request.columns.map((c) => c.name),
     severityIndex,
   }

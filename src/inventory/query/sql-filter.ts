@@ -58,7 +58,7 @@ export function escapeLike(text: string): string {
 function emptyExpr(expr: string, type: ColumnType): string {
   if (type === 'string' || type === 'mac') return `(${expr} IS NULL OR ${expr} = '')`
   if (elementType(type)) return `(${expr} IS NULL OR cardinality(${expr}) = 0)`
-  if (type === 'json') return `(${expr} IS NULL OR ${expr} IN ('null'::jsonb, '[]'::jsonb, '{}'::jsonb))`
+  if (type === 'json') return `(${expr} IS NULL OR (${expr})::jsonb IN ('null'::jsonb, '[]'::jsonb, '{}'::jsonb))`
   return `${expr} IS NULL`
 }
 

@@ -40,6 +40,8 @@ export interface ParsedRequest {
   csv: boolean
   /** `attributeFilters`: attribute name → accepted values (undefined when none). */
   attributeFilters?: AttributeFilters | undefined
+  /** A comparison with an older snapshot (`compare.ts`); `volatile` compares volatile columns too. */
+  compare?: { snapshot: string; volatile: boolean }
 }
 
 /** A condition whose columns are resolved and whose value is normalised for its SQL parameter. */

@@ -6,6 +6,7 @@ import { JobRunner, recoverAtStart, startWatchdog, type InventoryServices } from
 import { startSchedule } from '../discovery/schedule.js'
 import { QueryAdmission } from '../query/index.js'
 import { registerAttributeRoutes } from './attributes.js'
+import { registerChangeRoutes } from './changes.js'
 import { registerJobRoutes } from './jobs.js'
 import { registerReportRoutes } from './reports.js'
 import { registerSettingsRoutes } from './settings.js'
@@ -49,6 +50,7 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   const admission = new QueryAdmission(deps.config.query.maxConcurrentPerPrincipal)
   registerReportRoutes(router, deps, undefined, admission)
   registerTableRoutes(router, deps, undefined, admission)
+  registerChangeRoutes(router, deps, admission)
   const stopWatchdog = startWatchdog(svc)
   const stopSchedule = startSchedule(svc)
   return {

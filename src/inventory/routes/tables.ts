@@ -11,18 +11,20 @@ import { TABLES, findTable, type TableDef } from '../catalog/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { QueryAdmission, describeTable, formatAsksCsv, prepareTableQuery, runTableQuery, streamTableCsv, summarizeTable, type TableQueryDeps } from '../query/index.js'
 import { ReportService, type FindTable } from '../reports/index.js'
-import { resolveSnapshot } from '../snapshots/index.js'
+import { previousSnapshot, resolveSnapshot } from '../snapshots/index.js'
 import { tableWildcards } from '../paths.js'
 
 export interface TableRouteOptions {
   findTable: FindTable
   resolveSnapshot(db: Db, ref: string): Promise<string>
+  /** `$prev` of a comparison: the snapshot before one of the same network. */
+  previousSnapshot?(db: Db, id: string): Promise<string>
   /** What `GET tables` lists (the catalog unless a test passes its own). */
   tables?: readonly TableDef[]
 }
 
 /** The catalog's tables and the snapshot store's resolution (tests may pass their own). */
-export const DEFAULT_TABLE_ROUTE_OPTIONS: TableRouteOptions = { findTable, resolveSnapshot, tables: TABLES }
+export const DEFAULT_TABLE_ROUTE_OPTIONS: TableRouteOptions = { findTable, resolveSnapshot, previousSnapshot, tables: TABLES }
 
 const JSON_TYPE = 'application/json'
 const CSV_TYPE = 'text/csv'
@@ -57,6 +59,7 @@ export function registerTableRoutes(
     limits: deps.config.query,
     resolveSnapshot: (ref) => options.resolveSnapshot(deps.db, ref),
     rulesFor: (table, spec) => reports.rulesFor(table, spec),
+    ...(options.previousSnapshot ? { previousSnapshot: (id: string) => options.previousSnapshot!(deps.db, id) } : {}),
   }
 
   // A path that names no table is no endpoint: 404 for every method, not 405.

@@ -73,6 +73,7 @@ export const TAG = {
   environment: 20,
   config: 21,
   neighbors: 22,
+  drift: 23,
 } as const
 
 /** IPv4 as a 32-bit integer → dotted string. */

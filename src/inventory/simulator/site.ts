@@ -12,6 +12,10 @@ import { FIRST_DATA_VLAN, MGMT_VLAN, VOICE_VLAN, type SimHost, type SimInterface
 
 /** Share of host ports whose host comes or goes between two discoveries. */
 const FLAP = 0.02
+/** Share of partner hand-offs (router sub-interfaces) not configured in one later discovery: circuits are ordered and retired. */
+const RETIRED_HANDOFF = 0.06
+/** Share of pairs of hosts of a VLAN whose DHCP leases swapped addresses in one later discovery (the first is as before). */
+const LEASE_SWAP = 0.015
 const ADMIN_DOWN = 0.03
 const ERR_DISABLED = 0.004
 const HALF_DUPLEX = 0.005
@@ -91,6 +95,7 @@ export function buildSiteModel(net: SimNetwork, site: SimSite): SiteModel {
       // the copied address is the first router's: routerNo - 1 is the first router of the site
       const copied = dev.ordinal === 2 && unit(seed, TAG.extra, site.index, 31) < COPIED_ADDRESS
       for (let i = 0; i < subs; i++) {
+        if (i > 0 && generation > 0 && unit(seed, TAG.drift, dev.index, i, generation) < RETIRED_HANDOFF) continue
         const subNet = 172 * 2 ** 24 + 16 * 2 ** 16 + ((copied && i === 0 ? routerNo - 1 : routerNo) * 64 + i) * 4
         const sub = b.add(dev, 'sub', n.sub(n.port(1, 4), 200 + i), { ip: subNet + 1, prefix: 30, vlan: 200 + i, speedValue: handoff.speedValue, media: handoff.media, dscr: `partner ${200 + i}` })
         SiteBuilder.up(sub)
@@ -158,8 +163,11 @@ export function buildSiteModel(net: SimNetwork, site: SimSite): SiteModel {
         if (unit(seed, TAG.duplex, sw.index, portNo) < HALF_DUPLEX) Object.assign(port, { duplex: 'half', speedValue: 100e6 })
         const kind = weighted(HOST_TYPES, seed, TAG.hostType, site.index, k)
         const gateway = svis.get(`${vlan % 2 === 0 ? 1 : 2}/${vlan}`)!
+        // addresses move: the two hosts of a pair of slots swap their leases now and then
+        const slot = Math.floor(k / nData)
+        const swapped = generation > 0 && unit(seed, TAG.drift, site.index, vlanIdx, slot >> 1, generation) < LEASE_SWAP
         const host: SimHost = {
-          ip: site.base + (1 + vlanIdx) * 256 + 4 + Math.floor(k / nData),
+          ip: site.base + (1 + vlanIdx) * 256 + 4 + (swapped ? slot ^ 1 : slot),
           mac: macString(kind.oui, (site.index * 4096 + k) & 0xffffff),
           vlan,
           type: kind.type,

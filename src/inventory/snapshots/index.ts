@@ -1,5 +1,6 @@
 /** Snapshots: bookkeeping, lifecycle, resolution of table-request references, import/export. */
 export { resolveSnapshot, SNAPSHOT_VARIABLES } from './resolve.js'
+export { previousSnapshot, NETWORK_KEY_SQL } from './previous.js'
 export { findSnapshot, getSnapshot, listSnapshots, toApi, type SnapshotRow, type SnapshotStatus } from './store.js'
 export { cloneSnapshot, deleteSnapshot, patchSnapshot, setLocked } from './lifecycle.js'
 export { parseLoadRequest, setLoaded, startLoadJobs, MAX_LOAD_BATCH, type LoadJob } from './loading.js'

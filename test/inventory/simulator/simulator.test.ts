@@ -113,6 +113,24 @@ t.test('successive discoveries differ a little', async (t) => {
   t.equal(sim.summary.totalDevCount, after.size)
 })
 
+t.test('successive discoveries: hand-offs are retired and ordered, leases move addresses, the same on every run', async (t) => {
+  const next = collect({ ...LAB, generation: 1 })
+  t.equal(digest(collect({ ...LAB, generation: 1 })), digest(next), 'a generation is deterministic')
+  const later = collect({ ...LAB, generation: 2 })
+  const inNext = new Set(next.get('inventory/devices')!.map((d) => d.sn))
+  const present = new Set(later.get('inventory/devices')!.map((d) => d.sn).filter((sn) => inNext.has(sn)))
+  const subs = (list: Row[]) => new Set(list.filter((i) => present.has(i.sn) && /\.2\d\d$/.test(String(i.intName))).map((i) => `${i.sn}|${i.intName}`))
+  const [a, b] = [subs(next.get('inventory/interfaces')!), subs(later.get('inventory/interfaces')!)]
+  const gone = [...a].filter((x) => !b.has(x)).length
+  const come = [...b].filter((x) => !a.has(x)).length
+  t.ok(gone > 0 && come > 0 && gone + come < a.size * 0.2, `some hand-offs are retired (${gone}) and others ordered (${come}) of ${a.size}`)
+  const hostIp = (list: Row[]) => new Map(list.map((h) => [h.mac, h.ip]))
+  const [before, after] = [hostIp(rows('addressing/hosts')), hostIp(next.get('addressing/hosts')!)]
+  const moved = [...after].filter(([mac, ip]) => before.has(mac) && before.get(mac) !== ip).length
+  t.ok(moved > 0 && moved < after.size * 0.1, `a few hosts have another address (${moved} of ${after.size})`)
+  t.equal(new Set(after.values()).size, after.size, 'never two hosts on one address')
+})
+
 t.test('site list limits the discovery', async (t) => {
   const names = siteNames('lab').slice(0, 2)
   const sim = simulate({ ...LAB, sites: names })

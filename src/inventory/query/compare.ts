@@ -1,0 +1,132 @@
+/**
+ * Comparison of a table between two snapshots, as a relation the planner reads like any table:
+ * a FULL OUTER JOIN on the table's natural key of the older and the newer snapshot's rows (each
+ * side read from its snapshot's partition), keeping only the rows that differ. Each result row has
+ * the table's columns (newer side for added and changed rows, older side for removed ones), plus
+ * `change` (added, removed, changed) and `diff` (for changed rows, `{column: {old, new}}` of the
+ * compared columns that differ). Filters, sort, pagination, the count and CSV then come from
+ * `plan.ts` unchanged, so the database streams the result and never holds both snapshots at once.
+ *
+ * Compared columns: every column but the key, the row `id` (an identifier within one snapshot)
+ * and, unless asked, the table's volatile columns (uptime, counters, timestamps).
+ */
+import { storageName } from '../catalog/columns.js'
+import type { ColumnDef, TableDef } from '../catalog/types.js'
+import { invalidInput } from '../../shared/errors.js'
+import { sourceSql } from './plan.js'
+import { columnExpr, type Params } from './sql-filter.js'
+
+export const CHANGE_KINDS = ['added', 'removed', 'changed'] as const
+export type ChangeKind = (typeof CHANGE_KINDS)[number]
+
+/** The two columns a comparison adds to the table's own. */
+export const CHANGE_COLUMN: ColumnDef = {
+  name: 'change',
+  type: 'string',
+  description: 'How the row differs between the two snapshots: added (only in the newer), removed (only in the older), changed.',
+  values: CHANGE_KINDS,
+}
+export const DIFF_COLUMN: ColumnDef = {
+  name: 'diff',
+  type: 'json',
+  description: 'For a changed row, {column: {old, new}} of the compared columns that differ; null for added and removed rows.',
+}
+
+/** Which snapshots a comparison reads: the newer one is the request's `snapshot`. */
+export interface ComparedSnapshots {
+  older: string
+  newer: string
+}
+
+/** Why a table cannot be compared, or undefined when it can. */
+export function notComparable(table: TableDef): string | undefined {
+  if (!table.snapshotScoped) return `"compare" needs a table of a snapshot; ${table.path} has none`
+  if (!table.key || table.key.length === 0) return `"compare" is not available for ${table.path}: the table declares no key`
+  return undefined
+}
+
+const COMPARISON_TABLES = new Map<TableDef, TableDef>()
+
+/**
+ * The table a comparison of `table` answers as: the same columns (read from the comparison's
+ * output, so without their own `sql`) plus `change` and `diff`. Not scoped to a snapshot: the
+ * comparison relation holds the two snapshots already.
+ */
+export function comparisonTable(table: TableDef): TableDef {
+  const reason = notComparable(table)
+  if (reason) throw invalidInput([{ message: reason }])
+  let def = COMPARISON_TABLES.get(table)
+  if (!def) {
+    const columns = table.columns.map(({ sql: _sql, ...column }) => column)
+    def = { ...table, snapshotScoped: false, source: { kind: 'derived', sql: '' }, columns: [...columns, CHANGE_COLUMN, DIFF_COLUMN], indexes: [] }
+    COMPARISON_TABLES.set(table, def)
+  }
+  return def
+}
+
+/** The columns a comparison looks at for `changed` (the others never make a row changed). */
+export function comparedColumns(table: TableDef, volatile: boolean): ColumnDef[] {
+  const skip = new Set<string>(['id', ...(table.key ?? []), ...(volatile ? [] : (table.volatile ?? []))])
+  return table.columns.filter((c) => !skip.has(c.name))
+}
+
+function quoted(name: string): string {
+  return `"${storageName(name).replace(/"/g, '""')}"`
+}
+
+/**
+ * One snapshot's rows: a presence mark (`_p`), the key (`_k<i>`: a column as it is, or, when the
+ * catalog says it may be null, as text with null as '' so that the join can hash or merge it) and
+ * every column.
+ */
+function sideSql(table: TableDef, params: Params, snapshotId: string): string {
+  const nullable = new Set(table.nullableKey ?? [])
+  const key = table.key!.map((name, i) => {
+    const expr = columnExpr(table.columns.find((c) => c.name === name)!)
+    return nullable.has(name) ? `coalesce((${expr})::text, '') AS _k${i}` : `${expr} AS _k${i}`
+  })
+  const columns = table.columns.map((c) => `${columnExpr(c)} AS ${quoted(c.name)}`)
+  return `SELECT true AS _p, ${[...key, ...columns].join(', ')} FROM ${sourceSql(table)} WHERE t.snapshot_id = ${params.add(snapshotId, 'text')}`
+}
+
+/**
+ * `{"<column>": {"old": ..., "new": ...}}` of the compared columns that differ, as `json` text
+ * built in column order ("old" before "new": `jsonb` would sort the keys).
+ */
+function diffSql(compared: readonly ColumnDef[]): string {
+  if (compared.length === 0) return `'{}'::json`
+  const parts = compared.map((c) => {
+    const [o, n] = [`o.${quoted(c.name)}`, `n.${quoted(c.name)}`]
+    const name = JSON.stringify(c.name).replace(/'/g, "''")
+    return `CASE WHEN ${o} IS DISTINCT FROM ${n} THEN '${name}:' || json_build_object('old', to_json(${o}), 'new', to_json(${n}))::text END`
+  })
+  return `('{' || concat_ws(',', ${parts.join(', ')}) || '}')::json`
+}
+
+/**
+ * The comparison relation's SQL (for `planQuery`'s `from`): columns under their storage names,
+ * `change` and `diff`; only rows that differ.
+ */
+export function comparisonSql(table: TableDef, snapshots: ComparedSnapshots, volatile: boolean, params: Params): string {
+  const key = table.key!
+  const compared = comparedColumns(table, volatile)
+  const on = key.map((_, i) => `o._k${i} = n._k${i}`).join(' AND ')
+  const columns = table.columns.map((c) => `CASE WHEN n._p IS NULL THEN o.${quoted(c.name)} ELSE n.${quoted(c.name)} END AS ${quoted(c.name)}`)
+  const change = `CASE WHEN o._p IS NULL THEN 'added' WHEN n._p IS NULL THEN 'removed' ELSE 'changed' END AS "change"`
+  const diff = `CASE WHEN o._p AND n._p THEN ${diffSql(compared)} END AS "diff"`
+  const differs =
+    compared.length === 0
+      ? 'false'
+      : `(${compared.map((c) => `o.${quoted(c.name)}`).join(', ')}) IS DISTINCT FROM (${compared.map((c) => `n.${quoted(c.name)}`).join(', ')})`
+  return (
+    `SELECT ${[...columns, change, diff].join(', ')}` +
+    ` FROM (${sideSql(table, params, snapshots.older)}) o FULL OUTER JOIN (${sideSql(table, params, snapshots.newer)}) n ON ${on}` +
+    ` WHERE o._p IS NULL OR n._p IS NULL OR ${differs}`
+  )
+}
+
+/** SQL counting a comparison's rows per kind of change. */
+export function changeCountSql(table: TableDef, snapshots: ComparedSnapshots, volatile: boolean, params: Params): string {
+  const counts = CHANGE_KINDS.map((kind) => `count(*) FILTER (WHERE t."change" = '${kind}')::int8 AS ${kind}`)
+  return `SELECT ${counts.join(', ')} FROM (${comparisonSql(table, snapshots, volatile, params)}) t`
+}
