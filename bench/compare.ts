@@ -10,7 +10,7 @@
  * and loaded into a database of their own (`netinv_bench_compare_<profile>`) the first time and
  * reused afterwards: loading two "large" snapshots takes minutes.
  */
-import pg from 'pg'
+import { keptBenchDatabase } from './db.js'
 import { compileConfig } from '../src/shared/config/index.js'
 import { createPostgresDb, type Db } from '../src/shared/db/index.js'
 import { findTable } from '../src/inventory/catalog/index.js'
@@ -21,23 +21,10 @@ import { isProfileName, simulate } from '../src/inventory/simulator/index.js'
 import { loadSnapshotRows } from '../src/inventory/storage/index.js'
 import { storageName } from '../src/inventory/catalog/columns.js'
 
-const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const PROFILE = process.argv[2] ?? 'large'
 const ITERATIONS = Number(process.argv[3] ?? 5)
 const OLDER = '00000000-0000-4000-8000-00000000c001'
 const NEWER = '00000000-0000-4000-8000-00000000c002'
-
-async function ensureDatabase(): Promise<string> {
-  const url = new URL(BASE_URL)
-  const name = `netinv_bench_compare_${PROFILE}`
-  const admin = new pg.Client({ connectionString: BASE_URL })
-  await admin.connect()
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount
-  if (!exists) await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  url.pathname = `/${name}`
-  return url.toString()
-}
 
 async function ensureSnapshot(db: Db, id: string, generation: number): Promise<void> {
   const have = await db.query<{ n: number }>('SELECT count(*)::int8 AS n FROM inventory.snapshots WHERE id = $1', [id])
@@ -86,7 +73,7 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const url = await ensureDatabase()
+  const url = await keptBenchDatabase(`compare_${PROFILE}`)
   const db = createPostgresDb({ url, max: 4 })
   await migrateInventory(db)
   await ensureSnapshot(db, OLDER, 0)

@@ -44,3 +44,20 @@ export async function openBenchDb(engine: string, keep = false): Promise<{ db: D
     },
   }
 }
+
+/**
+ * The URL of a database kept between runs (created on first use next to DATABASE_URL's), for
+ * benchmarks whose data takes minutes to load: `netinv_bench_<name>`.
+ */
+export async function keptBenchDatabase(name: string): Promise<string> {
+  const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const url = new URL(baseUrl)
+  const database = `netinv_bench_${name}`
+  const admin = new pg.Client({ connectionString: baseUrl })
+  await admin.connect()
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])).rowCount
+  if (!exists) await admin.query(`CREATE DATABASE ${database}`)
+  await admin.end()
+  url.pathname = `/${database}`
+  return url.toString()
+}

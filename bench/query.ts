@@ -12,6 +12,7 @@
 import { Agent, createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import pg from 'pg'
+import { keptBenchDatabase } from './db.js'
 import { compileConfig } from '../src/shared/config/index.js'
 import { createPostgresDb } from '../src/shared/db/index.js'
 import { silentLogger } from '../src/shared/log.js'
@@ -24,23 +25,10 @@ import { prepareTableQuery, runTableQuery } from '../src/inventory/query/index.j
 import { isProfileName, simulate } from '../src/inventory/simulator/index.js'
 import { loadSnapshotRows } from '../src/inventory/storage/index.js'
 
-const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const PROFILE = process.argv[2] ?? 'large'
 const ITERATIONS = Number(process.argv[3] ?? 15)
 const SNAPSHOT = '00000000-0000-4000-8000-00000000be01'
 const SECRET = 'bench-secret'
-
-async function ensureDatabase(): Promise<string> {
-  const url = new URL(BASE_URL)
-  const name = `netinv_bench_query_${PROFILE}`
-  const admin = new pg.Client({ connectionString: BASE_URL })
-  await admin.connect()
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount
-  if (!exists) await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  url.pathname = `/${name}`
-  return url.toString()
-}
 
 async function ensureSnapshot(url: string): Promise<number> {
   const db = createPostgresDb({ url, max: 4 })
@@ -114,7 +102,7 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const url = await ensureDatabase()
+  const url = await keptBenchDatabase(`query_${PROFILE}`)
   const interfaces = await ensureSnapshot(url)
   console.log(`profile ${PROFILE}: ${interfaces} interface rows; ${ITERATIONS} iterations per case (p50, ms)`)
 

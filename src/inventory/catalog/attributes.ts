@@ -21,6 +21,9 @@ export const GLOBAL_ATTRIBUTES: TableDef = {
   snapshotScoped: false,
   source: { kind: 'derived', sql: 'SELECT a.id::text AS id, a.sn, a.name, a.value FROM inventory.global_attributes a' },
   columns: COLUMNS,
+  // one value per device and name; the id is a row number of its own in every snapshot
+  key: ['sn', 'name'],
+  volatile: ['id'],
   defaultSort: { column: 'sn', order: 'asc' },
   indexes: [],
   webPath: '/settings/global-attributes',
@@ -33,6 +36,9 @@ export const SNAPSHOT_ATTRIBUTES: TableDef = {
   snapshotScoped: true,
   source: { kind: 'derived', sql: 'SELECT a.snapshot_id, a.id::text AS id, a.sn, a.name, a.value FROM inventory.snapshot_attributes a' },
   columns: COLUMNS,
+  // one value per device and name; the id is a row number of its own in every snapshot
+  key: ['sn', 'name'],
+  volatile: ['id'],
   defaultSort: { column: 'sn', order: 'asc' },
   indexes: [],
   webPath: '/settings/snapshot-attributes',

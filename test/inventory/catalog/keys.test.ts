@@ -35,6 +35,8 @@ for (const engine of ENGINES) {
     await api.call('POST', 'settings/snmp', { version: '2c', community: 'public' })
     await api.call('PATCH', 'settings', { limits: { timeoutMs: 100, retries: 0 } })
     const network = await api.discover({ source: 'network', seeds: ['127.0.0.1'] })
+    // global attributes, which the next discoveries copy into their own
+    await api.call('PUT', 'attributes/global', { attributes: [{ sn: 'ANY-SN', name: 'floor', value: '3' }, { sn: 'ANY-SN', name: 'siteName', value: 'ROME-01' }] })
     // ROME-01 and BERLIN-02 of the small profile give every table rows; a second generation moves things
     await api.discover({ profile: 'small', sites: ['ROME-01', 'BERLIN-02'] })
     const id = await api.discover({ profile: 'small', sites: ['ROME-01', 'BERLIN-02'] })
