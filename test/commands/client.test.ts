@@ -26,6 +26,10 @@ function shortAccessTokens(configDir: string): void {
 const table = (body: unknown, key: string, accept = 'application/json') => ({ headers: { ...apiKey(key), accept }, body })
 const lines = (text: string) => text.split('\n').filter((l) => l !== '')
 
+// About 25 command-line runs (each a Node start) and two discoveries: on a busy two-core machine
+// this file needs more than the suite's default time limit.
+t.setTimeout(600_000)
+
 t.test('login, snapshots, discover, query and logout against netinv serve', async (t) => {
   const { dataDir, configDir } = tempDirs(t)
   shortAccessTokens(configDir)
