@@ -11,6 +11,7 @@
  * reused afterwards: loading two "large" snapshots takes minutes.
  */
 import { keptBenchDatabase } from './db.js'
+import { p50, timeIt } from './timing.js'
 import { compileConfig } from '../src/shared/config/index.js'
 import { createPostgresDb, type Db } from '../src/shared/db/index.js'
 import { findTable } from '../src/inventory/catalog/index.js'
@@ -59,17 +60,6 @@ function handWritten(columns: readonly string[]): { page: string; count: string 
     page: `SELECT ${pick}, CASE WHEN o.sn IS NULL THEN 'added' WHEN n.sn IS NULL THEN 'removed' ELSE 'changed' END AS change ${from} ORDER BY hostname, id LIMIT 1000`,
     count: `SELECT count(*)::int8 AS n ${from}`,
   }
-}
-
-function p50(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b)
-  return s[Math.floor((s.length - 1) / 2)]!
-}
-
-async function timeIt(fn: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now()
-  await fn()
-  return performance.now() - t0
 }
 
 async function main(): Promise<void> {

@@ -10,6 +10,8 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { createPgliteDb, createPostgresDb, type Db } from '../src/shared/db/index.js'
 
+const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
 export async function openBenchDb(engine: string, keep = false): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
   if (engine === 'pglite') {
     const dir = await mkdtemp(join(tmpdir(), 'netinv-bench-'))
@@ -22,22 +24,16 @@ export async function openBenchDb(engine: string, keep = false): Promise<{ db: D
       },
     }
   }
-  const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
   const name = `netinv_bench_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: baseUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const url = new URL(baseUrl)
-  url.pathname = `/${name}`
-  const db = createPostgresDb({ url: url.toString(), max: 4 })
+  const url = await createDatabase(name, false)
+  const db = createPostgresDb({ url, max: 4 })
   return {
     db,
-    url: url.toString(),
+    url,
     async drop() {
       await db.close()
       if (keep) return
-      const c = new pg.Client({ connectionString: baseUrl })
+      const c = new pg.Client({ connectionString: BASE_URL })
       await c.connect()
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await c.end()
@@ -50,14 +46,17 @@ export async function openBenchDb(engine: string, keep = false): Promise<{ db: D
  * benchmarks whose data takes minutes to load: `netinv_bench_<name>`.
  */
 export async function keptBenchDatabase(name: string): Promise<string> {
-  const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-  const url = new URL(baseUrl)
-  const database = `netinv_bench_${name}`
-  const admin = new pg.Client({ connectionString: baseUrl })
+  return createDatabase(`netinv_bench_${name}`, true)
+}
+
+/** Creates database `name` next to DATABASE_URL's (unless `reuse` and it exists); returns its URL. */
+async function createDatabase(name: string, reuse: boolean): Promise<string> {
+  const admin = new pg.Client({ connectionString: BASE_URL })
   await admin.connect()
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])).rowCount
-  if (!exists) await admin.query(`CREATE DATABASE ${database}`)
+  const exists = reuse && (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount
+  if (!exists) await admin.query(`CREATE DATABASE ${name}`)
   await admin.end()
-  url.pathname = `/${database}`
+  const url = new URL(BASE_URL)
+  url.pathname = `/${name}`
   return url.toString()
 }

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { p50 } from './timing.js'
 import { compileConfig } from '../src/shared/config/index.js'
 import { createPgliteDb } from '../src/shared/db/index.js'
 import { silentLogger } from '../src/shared/log.js'
@@ -46,11 +47,6 @@ async function ensureDataDir(): Promise<string> {
   await db.close()
   console.log(`loaded ${counts['inventory/interfaces']} interfaces into ${dir}`)
   return dir
-}
-
-function p50(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b)
-  return s[Math.floor((s.length - 1) / 2)]!
 }
 
 async function timeEach(fn: () => Promise<unknown>): Promise<number> {

@@ -13,6 +13,7 @@ import { Agent, createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import pg from 'pg'
 import { keptBenchDatabase } from './db.js'
+import { p50, timeIt } from './timing.js'
 import { compileConfig } from '../src/shared/config/index.js'
 import { createPostgresDb } from '../src/shared/db/index.js'
 import { silentLogger } from '../src/shared/log.js'
@@ -89,17 +90,6 @@ const CASES: Case[] = [
     count: `SELECT count(*) FROM inventory.interfaces WHERE snapshot_id = $1`,
   },
 ]
-
-function p50(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b)
-  return s[Math.floor((s.length - 1) / 2)]!
-}
-
-async function timeIt(fn: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now()
-  await fn()
-  return performance.now() - t0
-}
 
 async function main(): Promise<void> {
   const url = await keptBenchDatabase(`query_${PROFILE}`)
