@@ -29,26 +29,29 @@ export async function prepareLoadJob(svc: InventoryServices, id: string, load: b
   const jobId = randomUUID()
   const name: JobName = load ? 'snapshotLoad' : 'snapshotUnload'
   const untrack = svc.runner.track(jobId)
-  let change: boolean
+  let checked: { change: boolean; settings: Record<string, unknown> }
   try {
-    change = await svc.db.transaction(async (tx) => {
+    checked = await svc.db.transaction(async (tx) => {
       const s = await lockedSnapshot(tx, id)
       assertHasData(s)
       const now = svc.now()
       const differs = s.loaded !== load
       if (differs) await updateSnapshot(tx, id, { loading: true })
       await insertJob(tx, { id: jobId, name, snapshotId: id, username, now, status: 'running', owner: svc.runner.instance })
-      return differs
+      return { change: differs, settings: s.settings }
     })
   } catch (err) {
     untrack()
     throw err
   }
+  const { change, settings } = checked
   const run = async () => {
     try {
       if (change) await toggle(svc, id, load, jobId)
       else await jobFinished(svc.db, jobId, svc.now())
-      if (load) await recordLoadActions(svc, id, username)
+      // the post-load jobs clients wait for by name (the 6.x SDK's load() polls for them), of the
+      // actions the snapshot's settings leave enabled
+      if (load) await recordPostDiscoveryJobs(svc.db, id, enabledActions(disabledActions(settings)), username, svc.now())
     } finally {
       untrack()
     }
@@ -62,15 +65,6 @@ export async function prepareLoadJob(svc: InventoryServices, id: string, load: b
     }
   }
   return { snapshotId: id, jobId, run, cancel }
-}
-
-/**
- * After a load, the post-discovery jobs clients wait for by name (`loadGraphCache`, ...) of the
- * actions the snapshot's settings do not disable: the 6.x SDK's `load()` polls for them.
- */
-async function recordLoadActions(svc: InventoryServices, id: string, username: string | null): Promise<void> {
-  const s = await getSnapshot(svc.db, id)
-  await recordPostDiscoveryJobs(svc.db, id, enabledActions(disabledActions(s.settings)), username, svc.now())
 }
 
 async function toggle(svc: InventoryServices, id: string, load: boolean, jobId: string): Promise<void> {
