@@ -18,15 +18,16 @@
  *    the queued ones, and closes the listener after the first turn of I/O that found the queue
  *    empty. A connection refused has sent nothing: a client or load balancer retries it safely.
  * 3. Closes a connection only once two looks DRAIN_IDLE_MS apart, each taken right after a turn
- *    of I/O, found it idle (no response under way, no byte received in between): a client that
- *    uses its connection sends within that time and gets its answer, and bytes that arrived while
- *    the event loop was held are read before any look.
+ *    of I/O, found it idle (no response under way, no byte received in between) and the kernel
+ *    holds no unread byte of it: a client that uses its connection sends within that time and
+ *    gets its answer, bytes that arrived while the event loop was held are read before any look,
+ *    and a request that arrives as the look runs keeps its connection open until it is answered.
  * 4. At the end of the grace, cuts whatever is left; it ends when every connection has closed.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { Server as NetServer, type Socket } from 'node:net'
 import { Slots } from '../slots.js'
-import { queuedConnections, stopQueueing } from './listen-queue.js'
+import { queuedConnections, SocketTable, stopQueueing } from './listen-queue.js'
 
 /** The silence after which a draining server closes a connection. */
 export const DRAIN_IDLE_MS = 250
@@ -55,15 +56,26 @@ function closesConnection(_req: IncomingMessage, res: ServerResponse): void {
   res.shouldKeepAlive = false
 }
 
-/** Closes the connections found idle at this look and at the one before, with no byte between. */
+/**
+ * Closes the connections found idle at this look and at the one before, with no byte between,
+ * and none waiting in the kernel now: a request that arrived while this turn ran callbacks is
+ * still unread, and destroying its connection would reset it.
+ */
 function closeIdle(sockets: Slots<Socket>): void {
+  let kernel: SocketTable | undefined
   for (const socket of sockets as Iterable<Watched>) {
     // Ending already: after a response that closes its connection, or a lingering close.
     if (!socket.writable) continue
     const idle = !socket._httpMessage
     const last = socket[LOOK]
-    if (idle && last?.idle && last.bytesRead === socket.bytesRead) socket.destroy()
-    else socket[LOOK] = { bytesRead: socket.bytesRead, idle }
+    if (idle && last?.idle && last.bytesRead === socket.bytesRead) {
+      kernel ??= new SocketTable()
+      if (!kernel.unread(socket)) {
+        socket.destroy()
+        continue
+      }
+    }
+    socket[LOOK] = { bytesRead: socket.bytesRead, idle }
   }
 }
 

@@ -1,17 +1,67 @@
 /**
- * The listen queue of a server as the kernel sees it: connections completed on its behalf and
- * not yet accepted. Node says nothing of them; closing the listener resets each one, although
- * its client may have sent a whole request. Linux shows the queue's length in /proc/net/tcp (the
- * rx_queue of the listening socket, found by the inode of the server's descriptor).
+ * What the kernel holds for a server that node does not show: connections completed on its behalf
+ * and not yet accepted (the listen queue), and request bytes received on a connection and not yet
+ * read. Closing the listener resets each queued connection, and destroying a connection with
+ * unread bytes resets it, although its client may have sent a whole request. Linux shows both in
+ * /proc/net/tcp: the rx_queue of a socket, found by the inode of its descriptor.
  */
 import { readFileSync, readlinkSync } from 'node:fs'
-import type { Server } from 'node:net'
+import type { Server, Socket } from 'node:net'
 
-/** Node's handle of a listening server (not public API; absent or without `fd` elsewhere). */
+/** Node's handle of a socket or listening server (not public API; absent or without `fd` elsewhere). */
 type Handle = { fd?: number; listen?(backlog: number): number } | null | undefined
 
-function handleOf(server: Server): Handle {
-  return (server as Server & { _handle?: Handle })._handle
+function handleOf(endpoint: Server | Socket): Handle {
+  return (endpoint as (Server | Socket) & { _handle?: Handle })._handle
+}
+
+/** The inode of the socket behind `endpoint`'s descriptor, or undefined. */
+function inodeOf(endpoint: Server | Socket): string | undefined {
+  const fd = handleOf(endpoint)?.fd
+  if (typeof fd !== 'number' || fd < 0) return undefined
+  try {
+    return /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`))?.[1]
+  } catch {
+    return undefined
+  }
+}
+
+/** A reading of the kernel's TCP socket tables: the rx_queue and state of each socket, by inode. */
+export class SocketTable {
+  private readonly rows = new Map<string, { state: string; rxQueue: number }>()
+  /** False where /proc/net/tcp cannot be read (not Linux, or not mounted). */
+  readonly known: boolean
+
+  constructor() {
+    let known = false
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      let text: string
+      try {
+        text = readFileSync(table, 'latin1')
+      } catch {
+        continue
+      }
+      known = true
+      // "sl local rem st tx_queue:rx_queue tr:when retrnsmt uid timeout inode ..."
+      for (const line of text.split('\n').slice(1)) {
+        const fields = line.trim().split(/\s+/)
+        const inode = fields[9]
+        if (inode && inode !== '0') this.rows.set(inode, { state: fields[3] ?? '', rxQueue: parseInt(fields[4]?.split(':')[1] ?? '', 16) })
+      }
+    }
+    this.known = known
+  }
+
+  /** Connections waiting in the listen queue of `server` (state 0A, LISTEN); undefined where unknown. */
+  queued(server: Server): number | undefined {
+    const row = this.rows.get(inodeOf(server) ?? '')
+    return row?.state === '0A' ? row.rxQueue : undefined
+  }
+
+  /** Bytes received on `socket` and not yet read by node; undefined where unknown. */
+  unread(socket: Socket): number | undefined {
+    return this.rows.get(inodeOf(socket) ?? '')?.rxQueue
+  }
 }
 
 /**
@@ -26,22 +76,5 @@ export function stopQueueing(server: Server): boolean {
 
 /** Connections waiting in the listen queue of `server`; undefined where that cannot be known. */
 export function queuedConnections(server: Server): number | undefined {
-  const fd = handleOf(server)?.fd
-  if (typeof fd !== 'number' || fd < 0) return undefined
-  try {
-    const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`))?.[1]
-    if (inode === undefined) return undefined
-    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-      const text = readFileSync(table, 'latin1')
-      for (let at = text.indexOf(` ${inode} `); at >= 0; at = text.indexOf(` ${inode} `, at + 1)) {
-        // "sl local rem st tx_queue:rx_queue tr:when retrnsmt uid timeout inode ..."; st 0A: LISTEN
-        const end = text.indexOf('\n', at)
-        const fields = text.slice(text.lastIndexOf('\n', at) + 1, end < 0 ? undefined : end).trim().split(/\s+/)
-        if (fields[9] === inode && fields[3] === '0A') return parseInt(fields[4]?.split(':')[1] ?? '', 16)
-      }
-    }
-  } catch {
-    // No /proc (not Linux, or not mounted).
-  }
-  return undefined
+  return new SocketTable().queued(server)
 }

@@ -93,6 +93,22 @@ t.test('an idle connection is closed once it has been silent for a while, and th
   t.ok(tookMs >= DRAIN_IDLE_MS && tookMs < 5000, `closed after ${Math.round(tookMs)} ms of silence, long before the 10 s grace`)
 })
 
+t.test('a request that reaches the kernel while the look that would close its idle connection is about to run is answered, not reset', async (t) => {
+  const { drain, port } = await started(t)
+  const { socket, all } = await keptAlive(port)
+  // The drain's first look runs in the next check phase and sets its next look DRAIN_IDLE_MS
+  // later. This timer, set just before it with the same delay, fires first in the same timers
+  // phase; its write then runs in the check phase right before the second look: the bytes are in
+  // the kernel and node has not read them.
+  setImmediate(() => setTimeout(() => setImmediate(() => socket.write(REQUEST)), DRAIN_IDLE_MS))
+  const drained = drain.drain(10_000)
+  const { text, error } = await all
+  t.equal(error, undefined, 'no reset')
+  t.equal(text.match(/HTTP\/1\.1 200 OK/g)?.length, 2, 'both requests answered')
+  t.match(text.split('\r\n\r\n').at(-2), /connection: close/i, 'the last answer closes the connection')
+  await drained
+})
+
 t.test('at the end of the grace, a request still in flight is cut and the drain ends', async (t) => {
   const { server, drain, port } = await started(t, () => {})
   const arrived = once(server, 'request')
