@@ -144,7 +144,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'settings/snmp/:id', service: 'inventory', methods: { PATCH: 'settings', DELETE: 'settings' }, description: 'Change (or reorder) or delete an SNMP credential.' }),
   endpoint({ path: 'jobs/:id', service: 'inventory', methods: { GET: 'read' }, description: 'A job (discovery, upload, clone, load, unload, download) with its progress.' }),
   endpoint({ path: 'jobs/:id/download', service: 'inventory', methods: { GET: 'read' }, produces: ['application/x-ndjson'], description: 'The file of a finished snapshotDownload job (its downloadFile).' }),
-  endpoint({ path: 'jobs/:id/stop', service: 'inventory', methods: { POST: 'write' }, description: 'Stop a running discovery: its snapshot ends in error, nothing of it loaded.' }),
+  endpoint({ path: 'jobs/:id/stop', service: 'inventory', methods: { POST: 'write' }, description: 'Stop a running discovery (its snapshot ends in error, nothing of it loaded) or rediscovery of devices (the snapshot is unchanged).' }),
 
   // ── device attributes ────────────────────────────────────────────────────────
   endpoint({ path: 'attributes/global', service: 'inventory', methods: { POST: 'settings', PUT: 'settings', DELETE: 'settings' }, description: 'Global device attributes (site, floor, ... per serial), applied to future discoveries: add one (POST), add or update a list (PUT), delete by serial or id (DELETE).' }),

@@ -12,6 +12,8 @@ export type JobName = (typeof JOB_NAMES)[number]
 /** Rediscovery of some devices of a snapshot: by serial (refresh) or by address (may add devices). */
 export type RediscoveryJobName = 'discoveryRefresh' | 'discoveryAdd'
 export const REDISCOVERY_JOBS: readonly RediscoveryJobName[] = ['discoveryRefresh', 'discoveryAdd']
+/** Jobs a user can stop (`POST jobs/{id}/stop`): those that collect from the network or the simulator. */
+export const STOPPABLE_JOBS: readonly JobName[] = ['discoveryNew', ...REDISCOVERY_JOBS]
 export type JobStatus = 'scheduled' | 'running' | 'done' | 'error'
 
 export interface JobRow {
@@ -88,12 +90,27 @@ export async function jobStarted(db: Queryable, id: string, now: number): Promis
  * Records a job's progress; returns who asked to stop it (through any replica), if anyone did:
  * `{ by }` (by null for an anonymous caller), or null when no stop was requested.
  */
-export async function jobProgress(db: Queryable, id: string, progress: number, message: string): Promise<{ by: string | null } | null> {
-  const r = await db.query<{ stop_requested_by: string | null; stop_requested_at: number | null }>(
-    `UPDATE inventory.jobs SET progress = $2, message = $3 WHERE id = $1 RETURNING stop_requested_by, stop_requested_at`,
-    [id, Math.max(0, Math.min(1, progress)), message],
-  )
-  const row = r.rows[0]
+export async function jobProgress(db: Queryable, id: string, progress: number, message: string): Promise<StopRequest | null> {
+  const r = await db.query<StopRow>(`UPDATE inventory.jobs SET progress = $2, message = $3 WHERE id = $1 RETURNING stop_requested_by, stop_requested_at`, [
+    id,
+    Math.max(0, Math.min(1, progress)),
+    message,
+  ])
+  return stopOf(r.rows[0])
+}
+
+/** The stop requested for job `id` (from any replica), or null. */
+export async function stopRequest(db: Queryable, id: string): Promise<StopRequest | null> {
+  return stopOf((await db.query<StopRow>('SELECT stop_requested_by, stop_requested_at FROM inventory.jobs WHERE id = $1', [id])).rows[0])
+}
+
+/** A stop asked for a job, and by whom (null: a user without a name, or the service). */
+export interface StopRequest {
+  by: string | null
+}
+type StopRow = { stop_requested_by: string | null; stop_requested_at: number | null }
+
+function stopOf(row: StopRow | undefined): StopRequest | null {
   return row?.stop_requested_at != null ? { by: row.stop_requested_by } : null
 }
 

@@ -16,7 +16,7 @@ import type { DeviceSelection } from '../snapshots/device-input.js'
 import type { SnapshotRow } from '../snapshots/store.js'
 import { devicesIn, pickDeviceRows, type DeviceRows } from '../storage/index.js'
 import { StopRequested } from './discover.js'
-import { REDISCOVERY_JOBS, insertJob, jobFinished, jobProgress, type RediscoveryJobName } from './jobs.js'
+import { REDISCOVERY_JOBS, insertJob, jobFinished, jobProgress, stopRequest, type RediscoveryJobName } from './jobs.js'
 import { collectNetwork } from './network/source.js'
 import type { InventoryServices } from './runner.js'
 
@@ -108,7 +108,12 @@ export async function startRediscovery(svc: InventoryServices, id: string, selec
         const stop = await jobProgress(svc.db, jobId, 0.9, `replacing the rows of ${found.length} devices`)
         if (stop) throw new StopRequested(stop.by)
         stopped(signal)
-        await changeDevices(svc.db, id, found, rows, svc.now)
+        // a stop that comes while the rows are replaced still rolls them back, up to the commit
+        await changeDevices(svc.db, id, found, rows, svc.now, async (tx) => {
+          stopped(signal)
+          const late = await stopRequest(tx, jobId)
+          if (late) throw new StopRequested(late.by)
+        })
         const silent = [...plan.sns].filter((sn) => !found.includes(sn))
         const added = found.filter((sn) => !plan.sns.has(sn)).length
         const summary = `rediscovered ${found.length} devices${added > 0 ? ` (${added} new)` : ''}${silent.length > 0 ? `; not answering, rows kept: ${silent.slice(0, 20).join(', ')}` : ''}`

@@ -60,8 +60,12 @@ export async function selectDevices(db: Queryable, id: string, selection: Device
   return { devices, newAddresses: missing.map(([v]) => v) }
 }
 
-/** Replaces the rows of `sns` with `rows` (none: removal) and records the snapshot's new figures. */
-export async function changeDevices(db: Db, id: string, sns: readonly string[], rows: DeviceRows, now: () => number): Promise<Record<string, number>> {
+/**
+ * Replaces the rows of devices `sns` with `rows` (none: removal) in one transaction, and records
+ * the snapshot's new figures.
+ * `beforeCommit` runs last inside it: a throw there (a stop request) leaves the snapshot unchanged.
+ */
+export async function changeDevices(db: Db, id: string, sns: readonly string[], rows: DeviceRows, now: () => number, beforeCommit?: (tx: Queryable) => Promise<void>): Promise<Record<string, number>> {
   return replaceDeviceRows(db, id, sns, rows, {
     before: async (tx) => {
       await lockEditable(tx, id)
@@ -77,6 +81,7 @@ export async function changeDevices(db: Db, id: string, sns: readonly string[], 
         interface_count: counts['inventory/interfaces'] ?? 0,
         ts_change: now(),
       })
+      await beforeCommit?.(tx)
     },
   })
 }

@@ -98,6 +98,20 @@ for (const engine of ENGINES) {
     t.match(await api.waitJob((byIp.body as { jobId: string }).jobId), { name: 'discoveryAdd', status: 'done' })
     t.equal((await snapshot()).totalDevCount, after.totalDevCount)
 
+    // a rediscovery can be stopped like a discovery: it ends in error and changes nothing
+    await db.query('UPDATE inventory.interfaces SET l1 = $3 WHERE snapshot_id = $1 AND sn = $2', [id, c.sn, 'stale'])
+    const staleC = await ofDevice(c.sn)
+    const running = await api.call('POST', `snapshots/${id}/devices`, { snList: [c.sn] })
+    t.equal(running.status, 202)
+    const stop = await api.call('POST', `jobs/${(running.body as { jobId: string }).jobId}/stop`)
+    t.equal(stop.status, 200, stop.text)
+    t.match(stop.body, { name: 'discoveryRefresh', status: 'error', isDone: true, message: /stopped by alice; the snapshot is unchanged/ })
+    t.same(await ofDevice(c.sn), staleC, 'the stopped rediscovery replaced nothing')
+    t.match((await api.call('POST', `jobs/${(running.body as { jobId: string }).jobId}/stop`)).body, { code: 'API_CONFLICT', message: /already finished/ })
+    const again = await api.call('POST', `snapshots/${id}/devices`, { snList: [c.sn] })
+    t.match(await api.waitJob((again.body as { jobId: string }).jobId), { status: 'done' })
+    t.same(await ofDevice(c.sn), cBefore, 'a later rediscovery runs')
+
     // a change that fails at its end leaves nothing of itself
     const failing = replaceDeviceRows(db, id, [c.sn], new Map(), {
       before: async () => {},
