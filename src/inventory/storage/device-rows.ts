@@ -1,12 +1,13 @@
 /**
  * Replacing or removing some devices' rows in a loaded snapshot, atomically: in one transaction
  * every source table (those a discovery fills) loses the rows of the devices named, takes the
- * new rows given for them, the computed tables are computed again from the result, and the
- * sites' device counts follow. Readers see the snapshot before or after, never in between.
- * Tables whose rows belong to no one device (sites, hosts) keep their rows.
+ * new rows given for them, the tables of no one device (hosts, sites) follow (site-figures.ts),
+ * and the computed tables are computed again from the result. Readers see the snapshot before
+ * or after, never in between.
  */
 import type { Db, Queryable } from '../../shared/db/index.js'
-import { DEVICES, SITES } from '../catalog/inventory.js'
+import { HOSTS } from '../catalog/addressing.js'
+import { DEVICES } from '../catalog/inventory.js'
 import {
   STORED_TABLES,
   computeSql,
@@ -19,6 +20,7 @@ import {
   type StoredTableDef,
 } from '../catalog/index.js'
 import { csvChunks } from './csv.js'
+import { followHosts, hostsSeenBy, refreshSites } from './site-figures.js'
 import type { TableRows } from './partitions.js'
 
 /** New rows per table, values in `storageColumns(table)` order. */
@@ -36,14 +38,19 @@ function deviceTables(): StoredTableDef[] {
 }
 
 /**
- * Keeps, from a source's slices, the rows of the devices in `sns` (rows of other devices and
- * of tables of no one device are dropped). `onSlice` runs between slices (e.g. a stop check).
+ * Keeps, from a source's slices, the rows of the devices in `sns`, and the hosts they saw (with
+ * only what they saw of them); rows of other devices and the other tables of no one device are
+ * dropped. `onSlice` runs between slices (e.g. a stop check).
  */
 export async function pickDeviceRows(source: Iterable<TableRows>, sns: ReadonlySet<string> | ((sn: string) => boolean), onSlice: () => void = () => {}): Promise<DeviceRows> {
   const wanted = typeof sns === 'function' ? sns : (sn: string) => sns.has(sn)
   const out: DeviceRows = new Map()
   for (const { table, rows } of source) {
     onSlice()
+    if (table === HOSTS) {
+      out.set(table, await hostsSeenBy(rows, wanted))
+      continue
+    }
     const at = isComputed(table) ? -1 : deviceIndex(table)
     if (at < 0) continue
     const list = out.get(table) ?? []
@@ -71,7 +78,7 @@ export interface DeviceRowsHooks {
 
 /**
  * In one transaction: the rows of `sns` leave every source table of the snapshot, `rows` go
- * in, computed tables are computed again, sites' device counts follow. Returns rows per table.
+ * in, hosts and sites follow, computed tables are computed again. Returns rows per table.
  */
 export async function replaceDeviceRows(db: Db, snapshotId: string, sns: readonly string[], rows: DeviceRows, hooks: DeviceRowsHooks): Promise<Record<string, number>> {
   return db.transaction(async (tx) => {
@@ -82,16 +89,13 @@ export async function replaceDeviceRows(db: Db, snapshotId: string, sns: readonl
       const fresh = rows.get(table)
       if (fresh && fresh.length > 0) await db.copyFrom(copyIntoSql(table, snapshotId), csvChunks(fresh, storageColumns(table), `"${snapshotId}"`), tx)
     }
+    await followHosts(tx, snapshotId, sns, rows.get(HOSTS) ?? [])
+    await refreshSites(tx, snapshotId)
     for (const table of STORED_TABLES) {
       if (!isComputed(table)) continue
       await tx.query(`DELETE FROM ${partitionTable(table, snapshotId)}`)
       await tx.query(computeSql(table, snapshotId))
     }
-    const devices = partitionTable(DEVICES, snapshotId)
-    const count = (where: string) => `coalesce((SELECT count(*) FROM ${devices} d WHERE d.site_name = s.site_name${where}), 0)`
-    await tx.query(
-      `UPDATE ${partitionTable(SITES, snapshotId)} s SET devices_count = ${count('')}, routers_count = ${count(" AND d.dev_type = 'router'")}, switches_count = ${count(" AND d.dev_type IN ('switch', 'l3switch')")}`,
-    )
     const counts: Record<string, number> = {}
     for (const table of STORED_TABLES) {
       const r = await tx.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${partitionTable(table, snapshotId)}`)

@@ -70,11 +70,18 @@ testNeeding(t, 'network discovery of a lab of real routers', labMissing() ?? und
     }
     const r3 = await find('r3')
     const r2 = await find('r2')
+    const sites = async () => {
+      const r = await client.call('POST', 'tables/inventory/sites', { snapshot: first.id, columns: ['siteName', 'devicesCount', 'networksCount', 'vlanCount', 'usersCount'], sort: { column: 'siteName', order: 'asc' } })
+      return (r.body as { data: unknown[] }).data
+    }
+    const sitesBefore = await sites()
     t.equal((await client.call('DELETE', `snapshots/${first.id}/devices`, [r3.sn])).status, 204)
+    t.notSame(await sites(), sitesBefore, 'the sites follow the removal')
     t.notOk((await observe(client, first.id, topo)).devices.includes('r3'), 'r3 removed')
     const add = await client.call('POST', `snapshots/${first.id}/devices`, { ipList: [r3.loginIp] })
     t.equal(add.status, 202, add.text)
     t.match(await client.waitJob((add.body as { jobId: string }).jobId), { name: 'discoveryAdd', status: 'done' })
+    t.same(await sites(), sitesBefore, 'and come back with the device (its site too, had it gone)')
     await db.query('UPDATE inventory.interfaces SET l1 = $2 WHERE snapshot_id = $1 AND sn = $3', [first.id, 'stale', r2.sn])
     const refresh = await client.call('POST', `snapshots/${first.id}/devices`, { snList: [r2.sn] })
     t.equal(refresh.status, 202, refresh.text)
