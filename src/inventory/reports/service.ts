@@ -9,6 +9,7 @@ import { mapDbError, type ColorRule } from '../query/index.js'
 import { BUILTIN_GROUPS, BUILTIN_RULES } from './builtin.js'
 import { compileRule, regexesOf, validateRuleInput, type FindTable, type RuleInput } from './compile.js'
 import { tableResults } from './results.js'
+import { ruleCreate, rulePatch } from './schema.js'
 import { RuleStore } from './store.js'
 import type { ApiReportRule, ReportGroup, ReportRule, RuleResult } from './types.js'
 
@@ -80,13 +81,13 @@ export class ReportService {
   }
 
   async create(body: unknown, createdBy: string | null): Promise<ReportRule> {
-    return this.store.create(await this.checked(validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS)), createdBy)
+    return this.store.create(await this.checked(validateRuleInput(ruleCreate.parse(body), this.deps.findTable)), createdBy)
   }
 
   async update(id: string, body: unknown): Promise<ReportRule> {
     const rule = await this.get(id)
     if (!rule.custom) throw new ApiError('API_CONFLICT', 'Built-in rules cannot be changed')
-    const updated = await this.store.update(id, await this.checked(validateRuleInput(body, this.deps.findTable, BUILTIN_GROUPS, rule)))
+    const updated = await this.store.update(id, await this.checked(validateRuleInput(rulePatch.parse(body), this.deps.findTable, rule)))
     if (!updated) throw notFound(`Report ${id} not found`)
     return updated
   }

@@ -3,10 +3,13 @@
  * the route checks the body with it and the OpenAPI document publishes the same object. Table
  * requests are described from the catalog instead (src/gateway/openapi/tables.ts); endpoints
  * whose bodies are still checked by hand-written code have no entry yet (the OpenAPI test lists
- * them).
+ * them). The settings' schemas are in settings/schemas.ts, the report rules' in reports/schema.ts.
  */
 import { Type } from '@sinclair/typebox'
 import type { RequestBodies } from '../../shared/schema/index.js'
+import { RuleCreate, RulePatch } from '../reports/schema.js'
+import { CredentialCreate, CredentialPatch, SeedList, SettingsPatch, SIMULATOR_PROPERTIES } from '../settings/schemas.js'
+import { DISABLED_ACTIONS_KEY, POST_DISCOVERY_ACTIONS } from '../snapshots/post-discovery.js'
 
 /** Bounds of a snapshot's name and note. */
 export const TEXT_LIMITS = { name: 255, note: 4000 } as const
@@ -22,9 +25,51 @@ export const SnapshotPatch = Type.Object(
   { additionalProperties: false, 'x-additional-message': 'is not allowed; allowed keys are [name, note]' },
 )
 
+/** `POST snapshots`: a discovery of the network or of the simulator (source-dependent keys are checked after the schema). */
+export const DiscoveryStart = Type.Object(
+  {
+    snapshotName: Type.Optional(text(TEXT_LIMITS.name, 'Name of the new snapshot.')),
+    snapshotNote: Type.Optional(text(TEXT_LIMITS.note, 'Note on the new snapshot.')),
+    source: Type.Optional(
+      Type.Union([Type.Literal('network'), Type.Literal('simulator')], {
+        description: 'What to discover: the network (the default once seeds are stored, unless the body names profile, seed or sites) or the simulator.',
+      }),
+    ),
+    ...SIMULATOR_PROPERTIES,
+    seeds: Type.Optional({ ...SeedList, description: 'Seeds of this run of a network discovery, instead of the stored ones.' }),
+  },
+  {
+    additionalProperties: false,
+    description: 'A network discovery takes seeds; a simulated one profile, seed and sites (each defaulting to the stored settings).',
+    'x-additional-message': 'is not allowed; allowed keys are [snapshotName, snapshotNote, source, profile, seed, sites, seeds]',
+  },
+)
+
+/** `PATCH snapshots/:id/settings`: the post-discovery actions to skip, and the simulator's settings of a simulated snapshot. */
+export const SnapshotSettingsPatch = Type.Object(
+  {
+    [DISABLED_ACTIONS_KEY]: Type.Optional(
+      Type.Array(Type.Union(POST_DISCOVERY_ACTIONS.map((a) => Type.Literal(a))), {
+        description: 'Post-discovery actions not to run for this snapshot.',
+        'x-message': `must be an array of [${POST_DISCOVERY_ACTIONS.join(', ')}]`,
+      }),
+    ),
+    ...SIMULATOR_PROPERTIES,
+  },
+  { additionalProperties: false, 'x-additional-message': 'is not allowed; allowed keys are [profile, seed, sites]' },
+)
+
 /** By `METHOD path` of the manifest. */
 export const INVENTORY_BODIES: RequestBodies = {
+  'POST snapshots': { schema: DiscoveryStart },
   'PATCH snapshots/:id': { schema: SnapshotPatch },
+  'PATCH snapshots/:id/settings': { schema: SnapshotSettingsPatch },
+  'PATCH settings': { schema: SettingsPatch },
+  'PUT settings/seed': { schema: SeedList },
+  'POST settings/snmp': { schema: CredentialCreate },
+  'PATCH settings/snmp/:id': { schema: CredentialPatch },
+  'POST reports': { schema: RuleCreate },
+  'PATCH reports/:id': { schema: RulePatch },
   // Not JSON: the file is read line by line, each line checked as it arrives (snapshots/reader.ts).
   'POST snapshots/upload': {
     contentType: 'application/x-ndjson',

@@ -3,15 +3,14 @@
  * (`settings`), the seed list (`settings/seed`) and the SNMP credentials (`settings/snmp`, secrets
  * masked in every answer).
  */
-import { invalidInput, type ValidationIssue } from '../../shared/errors.js'
 import { readJson, readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
-import { ApiError } from '../../shared/errors.js'
 import type { InventoryRequest } from '../context.js'
 import type { InventoryServices } from '../discovery/index.js'
+import { seedList, settingsPatch } from '../settings/bodies.js'
 import { createCredential, deleteCredential, listCredentials, updateCredential } from '../settings/credential-store.js'
 import { maskCredential } from '../settings/credentials.js'
-import { getSettings, mergeSettings, patchSettings } from '../settings/index.js'
-import { NETWORK_KEYS, getNetworkSettings, mergeNetwork, parseSeeds, saveNetworkSettings } from '../settings/network.js'
+import { getSettings, patchSettings } from '../settings/index.js'
+import { getNetworkSettings, mergeNetwork, normaliseSeeds, saveNetworkSettings } from '../settings/network.js'
 
 export function registerSettingsRoutes(router: Router<InventoryRequest>, svc: InventoryServices): void {
   const limit = svc.config.server.bodyLimitBytes
@@ -24,19 +23,10 @@ export function registerSettingsRoutes(router: Router<InventoryRequest>, svc: In
     sendJson(res, 200, await view())
   })
   router.add('PATCH', 'settings', async (_ctx, _m, req, res) => {
-    const body = await readJsonObject(req, limit)
-    const issues: ValidationIssue[] = []
-    const simulatorPart = Object.fromEntries(Object.entries(body).filter(([k]) => !(NETWORK_KEYS as readonly string[]).includes(k)))
-    try {
-      mergeSettings(await getSettings(svc.db), simulatorPart, NETWORK_KEYS)
-    } catch (err) {
-      if (!(err instanceof ApiError) || !err.errors) throw err
-      issues.push(...err.errors)
-    }
-    const network = mergeNetwork(await getNetworkSettings(svc.db), body, issues)
-    if (issues.length > 0) throw invalidInput(issues)
-    await patchSettings(svc.db, simulatorPart, svc.now())
-    await saveNetworkSettings(svc.db, network, svc.now())
+    const { profile, seed, sites, ...networkPart } = settingsPatch.parse(await readJsonObject(req, limit))
+    // the sites are checked against the profile (after the schema) before anything is stored
+    await patchSettings(svc.db, { profile, seed, sites }, svc.now())
+    await saveNetworkSettings(svc.db, mergeNetwork(await getNetworkSettings(svc.db), networkPart), svc.now())
     sendJson(res, 200, await view())
   })
 
@@ -44,7 +34,7 @@ export function registerSettingsRoutes(router: Router<InventoryRequest>, svc: In
     sendJson(res, 200, (await getNetworkSettings(svc.db)).seeds)
   })
   router.add('PUT', 'settings/seed', async (_ctx, _m, req, res) => {
-    const seeds = parseSeeds(await readJson(req, limit))
+    const seeds = normaliseSeeds(seedList.parse(await readJson(req, limit)))
     await saveNetworkSettings(svc.db, { ...(await getNetworkSettings(svc.db)), seeds }, svc.now())
     sendJson(res, 200, seeds)
   })

@@ -1,9 +1,9 @@
 /** Routes of snapshots: list, discovery, lifecycle (load/unload, clone as jobs), settings, export and import. */
 import type { ServerResponse } from 'node:http'
-import { ApiError, invalidInput, type ValidationIssue } from '../../shared/errors.js'
+import { ApiError } from '../../shared/errors.js'
 import { readJson, readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
 import type { InventoryRequest } from '../context.js'
-import { startDiscovery, startNetworkDiscovery, planDiscovery, type DiscoveryPlan, type InventoryServices } from '../discovery/index.js'
+import { startDiscovery, startNetworkDiscovery, planDiscovery, type InventoryServices } from '../discovery/index.js'
 import { countCredentials } from '../settings/credential-store.js'
 import { getNetworkSettings } from '../settings/network.js'
 import { getSettings, mergeSettings, type DiscoverySettings } from '../settings/index.js'
@@ -25,24 +25,14 @@ import {
   toApi,
 } from '../snapshots/index.js'
 import { isProfileName } from '../simulator/index.js'
-import { DISABLED_ACTIONS_KEY, disabledActions, parseDisabledActions, recordPostDiscoveryJobs, reenabled } from '../snapshots/post-discovery.js'
+import { DISABLED_ACTIONS_KEY, POST_DISCOVERY_ACTIONS, disabledActions, recordPostDiscoveryJobs, reenabled } from '../snapshots/post-discovery.js'
+import type { Static } from '@sinclair/typebox'
 import { bodyValidator } from '../../shared/schema/index.js'
-import { SnapshotPatch, TEXT_LIMITS } from './schemas.js'
+import { DiscoveryStart, SnapshotPatch, SnapshotSettingsPatch } from './schemas.js'
 
 const patchBody = bodyValidator(SnapshotPatch, { all: true })
-
-/** Validates optional text fields (string or null, bounded); collects issues. */
-function textFields(body: Record<string, unknown>, keys: Record<string, keyof typeof TEXT_LIMITS>, issues: ValidationIssue[]): Record<string, string | null> {
-  const out: Record<string, string | null> = {}
-  for (const [key, kind] of Object.entries(keys)) {
-    if (!(key in body)) continue
-    const v = body[key]
-    if (v === null || (typeof v === 'string' && v.length <= TEXT_LIMITS[kind])) out[kind] = v
-    else issues.push({ message: `"${key}" must be a string of at most ${TEXT_LIMITS[kind]} characters, or null`, path: key })
-  }
-  return out
-}
-
+const discoveryBody = bodyValidator(DiscoveryStart, { all: true })
+const settingsBody = bodyValidator(SnapshotSettingsPatch, { all: true })
 
 async function writeOut(res: ServerResponse, text: string): Promise<void> {
   if (res.destroyed) throw new Error('the client went away')
@@ -71,17 +61,13 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
 
   router.add('POST', 'snapshots', async (ctx, _m, req, res) => {
     const body = await readJsonObject(req, limit)
-    const issues: ValidationIssue[] = []
-    const text = textFields(body, { snapshotName: 'name', snapshotNote: 'note' }, issues)
-    let plan: DiscoveryPlan | undefined
-    try {
-      plan = planDiscovery(body, await getSettings(svc.db), await getNetworkSettings(svc.db), await countCredentials(svc.db))
-    } catch (err) {
-      if (!(err instanceof ApiError) || !err.errors) throw err
-      issues.push(...err.errors)
-    }
-    if (issues.length > 0 || !plan) throw invalidInput(issues)
-    const common = { name: text.name ?? null, note: text.note ?? null, username: user(ctx) }
+    // the schema's problems and those of the rules after it (which keys a source takes, seeds, credentials) in one answer
+    const issues = discoveryBody.problems(body)
+    const plan = planDiscovery(body, await getSettings(svc.db), await getNetworkSettings(svc.db), await countCredentials(svc.db), issues)
+    discoveryBody.assert(issues)
+    if (!plan) throw new Error('a discovery without problems has a plan')
+    const { snapshotName, snapshotNote } = body as Static<typeof DiscoveryStart>
+    const common = { name: snapshotName ?? null, note: snapshotNote ?? null, username: user(ctx) }
     const { id, jobId } = plan.source === 'network' ? await startNetworkDiscovery(svc, { run: plan.run, ...common }) : await startDiscovery(svc, { settings: plan.settings, ...common })
     sendJson(res, 201, { success: true, id, jobId })
   })
@@ -138,10 +124,8 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
 
   router.add('PATCH', 'snapshots/:id/settings', async (ctx, m, req, res) => {
     const s = await getSnapshot(svc.db, m.params.id!)
-    const { [DISABLED_ACTIONS_KEY]: actionsValue, ...body } = await readJsonObject(req, limit)
-    const actionIssues: ValidationIssue[] = []
-    const actions = actionsValue === undefined ? disabledActions(s.settings) : parseDisabledActions(actionsValue, actionIssues)
-    if (actionIssues.length > 0) throw invalidInput(actionIssues)
+    const { [DISABLED_ACTIONS_KEY]: chosen, ...body } = settingsBody.parse(await readJsonObject(req, limit))
+    const actions = chosen === undefined ? disabledActions(s.settings) : POST_DISCOVERY_ACTIONS.filter((a) => chosen.includes(a))
     if (s.locked) throw new ApiError('API_SNAPSHOT_LOCKED', `Snapshot ${s.id} is locked; unlock it before changing its settings`)
     // a body of only the post-discovery actions is allowed whatever the snapshot's origin
     const other = Object.keys(body).length > 0
@@ -154,7 +138,7 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
     }
     const next = { ...s.settings, ...(other ? mergeSettings(base, body) : {}), [DISABLED_ACTIONS_KEY]: actions }
     await updateSnapshot(svc.db, s.id, { settings: next, ts_change: svc.now() })
-    if (s.loaded) await recordPostDiscoveryJobs(svc.db, s.id, reenabled(s.settings, actions!), user(ctx), svc.now())
+    if (s.loaded) await recordPostDiscoveryJobs(svc.db, s.id, reenabled(s.settings, actions), user(ctx), svc.now())
     sendJson(res, 200, { ...next, origin: s.origin })
   })
 

@@ -5,9 +5,10 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Queryable } from '../../shared/db/index.js'
-import { ApiError, invalidInput, notFound } from '../../shared/errors.js'
+import { ApiError, notFound } from '../../shared/errors.js'
 import { isSnapshotId } from '../catalog/index.js'
-import { mergeCredential, secretsOf, type CredentialSecrets, type SnmpCredential } from './credentials.js'
+import { credentialCreate, credentialPatch } from './bodies.js'
+import { MAX_CREDENTIALS, mergeCredential, secretsOf, type CredentialSecrets, type SnmpCredential } from './credentials.js'
 import { open, seal } from './secret-key.js'
 
 interface Row {
@@ -21,8 +22,7 @@ interface Row {
   secret: string
 }
 
-/** The most credentials one installation keeps (each is tried on every unanswered address). */
-export const MAX_CREDENTIALS = 50
+export { MAX_CREDENTIALS } from './credentials.js'
 
 function decode(key: Buffer, r: Row): SnmpCredential {
   let s: CredentialSecrets
@@ -72,25 +72,15 @@ async function write(db: Queryable, key: Buffer, c: SnmpCredential, position: nu
   )
 }
 
-/** Validates and appends a credential (or puts it at `position`); returns it with its position. */
+/** Checks (schemas.ts `CredentialCreate`) and appends a credential (or puts it at `position`); returns it with its position. */
 export async function createCredential(db: Queryable, key: Buffer, body: unknown, now: number): Promise<{ credential: SnmpCredential; position: number }> {
+  const { position, ...rest } = credentialCreate.parse(body)
   const count = await countCredentials(db)
   if (count >= MAX_CREDENTIALS) throw new ApiError('API_CONFLICT', `At most ${MAX_CREDENTIALS} SNMP credentials can be kept; delete one first`)
-  const { rest, position } = takePosition(body)
   const c = mergeCredential(undefined, rest, randomUUID(), `credential ${count + 1}`)
   await write(db, key, c, (count + 1) * 10, now)
   if (position !== undefined) await moveTo(db, c.id, position)
   return (await listCredentials(db, key)).find((x) => x.credential.id === c.id)!
-}
-
-/** Splits the optional `position` (1-based place in the order) off a body; 422 when it is not one. */
-function takePosition(body: unknown): { rest: unknown; position: number | undefined } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('position' in body)) return { rest: body, position: undefined }
-  const { position, ...rest } = body as Record<string, unknown>
-  if (typeof position !== 'number' || !Number.isInteger(position) || position < 1 || position > MAX_CREDENTIALS) {
-    throw invalidInput([{ message: `"position" must be an integer between 1 and ${MAX_CREDENTIALS}`, path: 'position' }])
-  }
-  return { rest, position }
 }
 
 /** Renumbers the order so that `id` is tried at `position` (1-based). */
@@ -100,9 +90,10 @@ async function moveTo(db: Queryable, id: string, position: number): Promise<void
   for (let i = 0; i < ids.length; i++) await db.query('UPDATE inventory.snmp_credentials SET position = $2 WHERE id = $1', [ids[i], (i + 1) * 10])
 }
 
+/** Checks (schemas.ts `CredentialPatch`) and applies a change of a credential. */
 export async function updateCredential(db: Queryable, key: Buffer, id: string, body: unknown, now: number): Promise<{ credential: SnmpCredential; position: number }> {
   const row = await getRow(db, id)
-  const { rest, position } = takePosition(body)
+  const { position, ...rest } = credentialPatch.parse(body)
   const c = mergeCredential(decode(key, row), rest, id, row.name)
   await write(db, key, c, row.position, now)
   if (position !== undefined) await moveTo(db, id, position)

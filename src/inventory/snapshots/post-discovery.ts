@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Queryable } from '../../shared/db/index.js'
-import type { ValidationIssue } from '../../shared/errors.js'
 
 export const POST_DISCOVERY_ACTIONS = ['graphCache', 'historicalData', 'intentVerification'] as const
 export type PostDiscoveryAction = (typeof POST_DISCOVERY_ACTIONS)[number]
@@ -18,23 +17,6 @@ export const DISABLED_ACTIONS_KEY = 'disabledPostDiscoveryActions'
 export function disabledActions(settings: Record<string, unknown>): PostDiscoveryAction[] {
   const v = settings[DISABLED_ACTIONS_KEY]
   return Array.isArray(v) ? v.filter((a): a is PostDiscoveryAction => (POST_DISCOVERY_ACTIONS as readonly unknown[]).includes(a)) : []
-}
-
-/** Checks a requested list: known names only, each once; returns it sorted, or undefined with issues added. */
-export function parseDisabledActions(value: unknown, issues: ValidationIssue[]): PostDiscoveryAction[] | undefined {
-  const known = POST_DISCOVERY_ACTIONS as readonly unknown[]
-  if (!Array.isArray(value)) {
-    issues.push({ message: `"${DISABLED_ACTIONS_KEY}" must be an array of [${POST_DISCOVERY_ACTIONS.join(', ')}]`, path: DISABLED_ACTIONS_KEY })
-    return undefined
-  }
-  let ok = true
-  value.forEach((a, i) => {
-    if (!known.includes(a)) {
-      ok = false
-      issues.push({ message: `"${DISABLED_ACTIONS_KEY}[${i}]" must be one of [${POST_DISCOVERY_ACTIONS.join(', ')}]`, path: `${DISABLED_ACTIONS_KEY}[${i}]` })
-    }
-  })
-  return ok ? POST_DISCOVERY_ACTIONS.filter((a) => value.includes(a)) : undefined
 }
 
 /** The job each action is in this API family's job list (clients wait for these by name). */

@@ -35,6 +35,20 @@ t.test('network settings: validated, stored, shown beside the simulator settings
     ['"color"', '"include[0]"', '"include[1]"', '"limits.concurrency"', '"limits.speed"', '"siteRules[0]"', '"siteRules[1].hostname"', '"schedule.intervalMinutes"'],
     'every problem at once',
   )
+  t.same(
+    (bad.body as { errors: Array<{ message: string }> }).errors.map((e) => e.message),
+    [
+      '"color" is not allowed; allowed keys are [profile, seed, sites, include, exclude, limits, siteRules, defaultSite, schedule]',
+      '"include[0]" must be an IPv4 network such as "10.0.0.0/8": "10.0.0.0/33"',
+      '"include[1]" must be an IPv4 network such as "10.0.0.0/8": "x"',
+      '"limits.concurrency" must be an integer between 1 and 256',
+      '"limits.speed" is not allowed; allowed keys are [concurrency, timeoutMs, retries, maxDevices]',
+      '"siteRules[0]" must have exactly one of sysLocation, hostname or subnet',
+      '"siteRules[1].hostname" is not a valid regular expression',
+      '"schedule.intervalMinutes" must be an integer between 5 and 10080',
+    ],
+    'the messages clients parse, from the schema the document publishes',
+  )
   t.match((await api.call('GET', 'settings')).body, { include: ['10.0.0.0/8', '172.16.0.0/16'] }, 'nothing of a refused change is kept')
 })
 
@@ -45,7 +59,14 @@ t.test('seeds: a JSON array of addresses and networks', async (t) => {
   t.same((await api.call('GET', 'settings/seed')).body, ['10.0.0.1', '10.0.1.0/24', '10.0.2.7'])
   const bad = await api.call('PUT', 'settings/seed', ['10.0.0.300', '10.0.0.0/8', 7])
   t.equal(bad.status, 422)
-  t.equal((bad.body as { errors: unknown[] }).errors.length, 3)
+  t.same(
+    (bad.body as { errors: Array<{ message: string }> }).errors.map((e) => e.message),
+    [
+      '"[0]" must be an IPv4 address or network such as "10.0.0.1" or "10.0.0.0/24": "10.0.0.300"',
+      '"[1]" is larger than a /16; bound the crawl with "include" instead',
+      '"[2]" must be an IPv4 address or network such as "10.0.0.1" or "10.0.0.0/24": 7',
+    ],
+  )
   t.equal((await api.call('PUT', 'settings/seed', { seeds: [] })).status, 422)
   t.equal((await api.call('PUT', 'settings/seed', 'not json')).status, 400)
 })

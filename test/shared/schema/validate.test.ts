@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import t from 'tap'
 import { ApiError } from '../../../src/shared/errors.js'
-import { bodyValidator, issuePath } from '../../../src/shared/schema/index.js'
+import { bodyValidator, defineFormat, issuePath, shown } from '../../../src/shared/schema/index.js'
 
 function problems(fn: () => unknown): string[] {
   try {
@@ -52,4 +52,41 @@ t.test('paths as clients read them', async (t) => {
   t.equal(issuePath('/columns/0'), 'columns[0]')
   t.equal(issuePath('/a/b/2/c'), 'a.b[2].c')
   t.equal(issuePath('/a~1b'), 'a/b')
+})
+
+const EVEN = defineFormat('even-digits', (v) => (typeof v === 'string' && /^\d*[02468]$/.test(v) ? undefined : `must be an even number in digits: ${shown(v)}`))
+
+const Settings = Type.Object(
+  {
+    list: Type.Optional(Type.Array(Type.String({ format: EVEN }), { uniqueItems: true, 'x-messages': { uniqueItems: 'must not repeat a value' } })),
+    limits: Type.Optional(
+      Type.Object({ low: Type.Optional(Type.Integer({ minimum: 1, 'x-message': 'must be an integer of 1 or more' })), high: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
+    ),
+    rule: Type.Optional(
+      Type.String({ minLength: 1, format: 'regex', 'x-message': 'must be a regular expression of 1 or more characters', 'x-messages': { format: 'is not a valid regular expression' } }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+t.test('formats and per-keyword messages', async (t) => {
+  const all = bodyValidator(Settings, { all: true })
+  t.same(problems(() => all.parse({ list: ['12', '12'] })), ['"list" must not repeat a value'], 'x-messages by keyword')
+  t.same(problems(() => all.parse({ list: ['13', 7] })), ['"list[0]" must be an even number in digits: "13"', '"list[1]" must be an even number in digits: 7'], 'the format describes a value that is not one, and one of another type')
+  t.same(problems(() => all.parse({ rule: '(' })), ['"rule" is not a valid regular expression'], 'the format keyword before x-message')
+  t.same(problems(() => all.parse({ rule: '' })), ['"rule" must be a regular expression of 1 or more characters'])
+  t.same(problems(() => all.parse({ limits: { high: 1, speed: 2, low: 0 } })), ['"limits.low" must be an integer of 1 or more', '"limits.speed" is not allowed'], 'nested: declared keys in schema order, then unknown ones')
+})
+
+t.test('checks after the schema join its problems in one answer, in schema order', async (t) => {
+  const all = bodyValidator(Settings, { all: true })
+  const first = bodyValidator(Settings)
+  const body = { rule: '(', color: 1, list: ['2'] }
+  const issues = all.problems(body)
+  t.same(issues.map((i) => i.path), ['color', 'rule'])
+  issues.push({ message: 'no room for more' }, { message: '"list[0]" is taken', path: 'list[0]' }, { message: '"rule" is something else', path: 'rule' })
+  t.same(problems(() => all.assert(issues)), ['"color" is not allowed', '"list[0]" is taken', '"rule" is not a valid regular expression', 'no room for more'], 'unknown key first, then schema order, one per path, pathless last')
+  t.same(problems(() => first.assert(issues)), ['"color" is not allowed'], 'the first only, unless all')
+  t.same(all.problems({ list: ['2'] }), [], 'none for a conforming body')
+  t.doesNotThrow(() => all.assert([]))
 })
