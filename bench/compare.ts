@@ -2,7 +2,10 @@
  * Snapshot comparison benchmark on PostgreSQL: the comparison of `inventory/interfaces` between
  * two successive "large" snapshots (1.1 M interfaces each) as a table request with `compare`
  * plans it, against a FULL OUTER JOIN typed by hand, in the same run: time to the first page
- * (1000 rows, default sort) and to the full count; p50 of runs in alternating order.
+ * (1000 rows, default sort) and to the full count; p50 of runs in rotating order. The comparison
+ * runs as the service runs it, under its PostgreSQL settings (`COMPARISON_SETTINGS`: hash join, no
+ * JIT); the hand-written join as typed, with the server's defaults, and once more, for reference,
+ * under the same settings.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:compare [-- profile iterations]
  *
@@ -13,7 +16,7 @@
 import { keptBenchDatabase } from './db.js'
 import { p50, timeIt } from './timing.js'
 import { compileConfig } from '../src/shared/config/index.js'
-import { createPostgresDb, type Db } from '../src/shared/db/index.js'
+import { createPostgresDb, queryWithSettings, type Db } from '../src/shared/db/index.js'
 import { findTable } from '../src/inventory/catalog/index.js'
 import { DEVICES, INTERFACES } from '../src/inventory/catalog/inventory.js'
 import { migrateInventory } from '../src/inventory/migrations/index.js'
@@ -77,35 +80,41 @@ async function main(): Promise<void> {
   const prepared = await prepareTableQuery(deps, table, { snapshot: NEWER, columns, compare: { snapshot: OLDER }, pagination: { start: 0, limit: 1000 } })
   const hand = handWritten(columns)
   const ours = {
-    page: () => db.query(prepared.plan.select.sql, prepared.plan.select.params),
-    count: () => db.query<{ n: number }>(prepared.plan.count.sql, prepared.plan.count.params),
+    page: () => queryWithSettings(db, prepared.plan.settings, prepared.plan.select.sql, prepared.plan.select.params),
+    count: () => queryWithSettings<{ n: number }>(db, prepared.plan.settings, prepared.plan.count.sql, prepared.plan.count.params),
     request: () => runTableQuery(deps, prepared),
   }
   const theirs = {
     page: () => db.query(hand.page, [OLDER, NEWER]),
     count: () => db.query<{ n: number }>(hand.count, [OLDER, NEWER]),
   }
+  const theirsSet = {
+    page: () => queryWithSettings(db, prepared.plan.settings, hand.page, [OLDER, NEWER]),
+    count: () => queryWithSettings<{ n: number }>(db, prepared.plan.settings, hand.count, [OLDER, NEWER]),
+  }
   const [n1, n2] = [Number((await ours.count()).rows[0]!.n), Number((await theirs.count()).rows[0]!.n)]
   if (n1 !== n2) throw new Error(`the comparison counts ${n1} rows, the hand-written join ${n2}`)
   const [p1, p2] = [(await ours.page()).rows, (await theirs.page()).rows]
   if (JSON.stringify(p1.map((r) => r.c0)) !== JSON.stringify(p2.map((r) => r.id))) throw new Error('the first pages differ')
-  const times = { page: [] as number[], handPage: [] as number[], count: [] as number[], handCount: [] as number[] }
+  const times = { page: [] as number[], handPage: [] as number[], handSetPage: [] as number[], count: [] as number[], handCount: [] as number[], handSetCount: [] as number[] }
   for (let i = 0; i < ITERATIONS; i++) {
-    // who goes first alternates, so that neither always finds the other's pages in the cache
-    const pair = async (a: [number[], () => Promise<unknown>], b: [number[], () => Promise<unknown>]) => {
-      for (const [list, fn] of i % 2 === 0 ? [a, b] : [b, a]) list.push(await timeIt(fn))
+    // the order rotates, so that none always finds another's pages in the cache
+    const round = async (...runs: Array<[number[], () => Promise<unknown>]>) => {
+      const order = [...runs.slice(i % runs.length), ...runs.slice(0, i % runs.length)]
+      for (const [list, fn] of i % 2 === 0 ? order : order.reverse()) list.push(await timeIt(fn))
     }
-    await pair([times.page, ours.page], [times.handPage, theirs.page])
-    await pair([times.count, ours.count], [times.handCount, theirs.count])
+    await round([times.page, ours.page], [times.handPage, theirs.page], [times.handSetPage, theirsSet.page])
+    await round([times.count, ours.count], [times.handCount, theirs.count], [times.handSetCount, theirsSet.count])
   }
   const request = await timeIt(ours.request)
-  const row = (name: string, a: number[], b: number[]) => `| ${name} | ${p50(a).toFixed(0)} | ${p50(b).toFixed(0)} | ${(p50(a) / p50(b)).toFixed(2)}x |`
+  const row = (name: string, a: number[], b: number[], c: number[]) =>
+    `| ${name} | ${p50(a).toFixed(0)} | ${p50(b).toFixed(0)} | ${(p50(a) / p50(b)).toFixed(2)}x | ${p50(c).toFixed(0)} |`
   console.log(`differences: ${n1}`)
-  console.log('| measure | compare (planner) | hand-written FULL OUTER JOIN | ratio |')
-  console.log('|---|---|---|---|')
-  console.log(row('first page (1000 rows, sort by hostname)', times.page, times.handPage))
-  console.log(row('full count', times.count, times.handCount))
-  console.log(`| whole request (page and count at once, once) | ${request.toFixed(0)} | | |`)
+  console.log('| measure | compare (planner) | hand-written FULL OUTER JOIN | ratio | hand-written, same settings |')
+  console.log('|---|---|---|---|---|')
+  console.log(row('first page (1000 rows, sort by hostname)', times.page, times.handPage, times.handSetPage))
+  console.log(row('full count', times.count, times.handCount, times.handSetCount))
+  console.log(`| whole request (page and count at once, once) | ${request.toFixed(0)} | | | |`)
   await db.close()
 }
 

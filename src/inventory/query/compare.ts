@@ -12,6 +12,7 @@
  */
 import { storageName } from '../catalog/columns.js'
 import type { ColumnDef, TableDef } from '../catalog/types.js'
+import type { StatementSettings } from '../../shared/db/index.js'
 import { invalidInput } from '../../shared/errors.js'
 import { sourceSql } from './plan.js'
 import { columnExpr, type Params } from './sql-filter.js'
@@ -31,6 +32,20 @@ export const DIFF_COLUMN: ColumnDef = {
   type: 'json',
   description: 'For a changed row, {column: {old, new}} of the compared columns that differ; null for added and removed rows.',
 }
+
+/**
+ * How PostgreSQL runs a comparison's statements (`SET LOCAL`, see `shared/db/settings.ts`):
+ * - a hash join rather than a merge join. Both sides are read whole and unsorted, so a merge join
+ *   sorts the two snapshots on the key (on disk, past `work_mem`) where a hash join only hashes
+ *   them; but the planner prices a hash join on a key of several columns as if all rows sharing
+ *   its most common column (an interface's `sn`) fell into one bucket, and picks the sorts. A
+ *   natural key is (nearly) unique, so the hash buckets stay small: on the large profile the
+ *   hash join takes about half the time of the sorts (docs/comparison.md).
+ * - no JIT compilation: the statement reads every row of both snapshots once, so the cost model
+ *   asks for JIT, whose compilation of the column-wise comparison and `diff` expressions took
+ *   longer (about 1 s) than it saved.
+ */
+export const COMPARISON_SETTINGS: StatementSettings = { enable_mergejoin: 'off', jit: 'off' }
 
 /** Which snapshots a comparison reads: the newer one is the request's `snapshot`. */
 export interface ComparedSnapshots {

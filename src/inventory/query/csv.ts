@@ -60,7 +60,7 @@ export async function streamCsv(db: Db, plan: SqlPlan, res: ServerResponse, opti
       let text = ''
       for (const row of rows) text += csvLine(plan.columnNames.map((_, i) => row[`c${i}`]))
       if (!res.write(text)) await waitDrain(res)
-    })
+    }, plan.settings)
   } catch (err) {
     throw mapDbError(err)
   }

@@ -11,7 +11,7 @@ import { streamCsv } from './csv.js'
 import { executePlan } from './execute.js'
 import { parseTableRequest } from './parse.js'
 import { planQuery, shapeRow } from './plan.js'
-import { CHANGE_COLUMN, DIFF_COLUMN, comparisonSql, comparisonTable } from './compare.js'
+import { CHANGE_COLUMN, COMPARISON_SETTINGS, DIFF_COLUMN, comparisonSql, comparisonTable } from './compare.js'
 import type { ColorRule, ParsedRequest, SqlPlan, ValidRequest } from './types.js'
 import { validateRequest } from './validate.js'
 
@@ -82,7 +82,8 @@ async function prepareComparison(deps: TableQueryDeps, table: TableDef, parsed: 
   for (const column of [CHANGE_COLUMN, DIFF_COLUMN]) if (!request.columns.some((c) => c.name === column.name)) request.columns.push(column)
   const newer = await deps.resolveSnapshot(parsed.snapshot!)
   const older = compare.snapshot === '$prev' && deps.previousSnapshot ? await deps.previousSnapshot(newer) : await deps.resolveSnapshot(compare.snapshot)
-  return { request, plan: planQuery(def, request, undefined, (params) => comparisonSql(table, { older, newer }, compare.volatile, params)) }
+  const plan = planQuery(def, request, undefined, (params) => comparisonSql(table, { older, newer }, compare.volatile, params))
+  return { request, plan: { ...plan, settings: COMPARISON_SETTINGS } }
 }
 
 /** Runs a prepared query for a JSON answer: `{data, _meta}`. */

@@ -2,10 +2,11 @@
  * Stage 4: runs a plan. The only stage that touches the database. Each statement runs under the
  * configured statement timeout, on connections that carry it from their start (see
  * `Db.withStatementTimeout`), so the timeout costs no round trip and a statement needs no
- * transaction around it; database errors caused by the request's values (bad regular
+ * transaction around it (but for a plan with `settings`, a comparison, which runs each of its
+ * statements in a transaction of its own on PostgreSQL to set them); database errors caused by the request's values (bad regular
  * expression, bad address, too complex) become 422, a timeout 503 `API_QUERY_TIMEOUT`.
  */
-import { dataErrorReason, sqlState, type Db } from '../../shared/db/index.js'
+import { dataErrorReason, queryWithSettings, sqlState, type Db } from '../../shared/db/index.js'
 import { ApiError, invalidInput } from '../../shared/errors.js'
 import type { SqlPlan } from './types.js'
 
@@ -40,11 +41,11 @@ export function mapDbError(err: unknown): unknown {
 }
 
 async function runPage(db: Db, plan: SqlPlan): Promise<Array<Record<string, unknown>>> {
-  return (await db.query<Record<string, unknown>>(plan.select.sql, plan.select.params)).rows
+  return (await queryWithSettings<Record<string, unknown>>(db, plan.settings, plan.select.sql, plan.select.params)).rows
 }
 
 async function runCount(db: Db, plan: SqlPlan): Promise<number> {
-  return Number((await db.query<{ n: number }>(plan.count.sql, plan.count.params)).rows[0]?.n ?? 0)
+  return Number((await queryWithSettings<{ n: number }>(db, plan.settings, plan.count.sql, plan.count.params)).rows[0]?.n ?? 0)
 }
 
 /** Count implied by a short page, when there is one. */

@@ -6,7 +6,7 @@ export { Params, filterExpr, severityExpr, columnExpr } from './sql-filter.js'
 export { executePlan, mapDbError } from './execute.js'
 export { streamCsv, csvLine, csvField } from './csv.js'
 export { OPERATORS_BY_TYPE } from './operators.js'
-export { CHANGE_KINDS, changeCountSql, comparedColumns, comparisonSql, comparisonTable, notComparable, type ChangeKind, type ComparedSnapshots } from './compare.js'
+export { CHANGE_KINDS, COMPARISON_SETTINGS, changeCountSql, comparedColumns, comparisonSql, comparisonTable, notComparable, type ChangeKind, type ComparedSnapshots } from './compare.js'
 export {
   prepareTableQuery,
   runTableQuery,

@@ -4,6 +4,7 @@
  * (SQL text plus parameters).
  */
 import type { ColumnDef } from '../catalog/types.js'
+import type { StatementSettings } from '../../shared/db/index.js'
 import type { AttributeFilters, ValidAttributeFilter } from './attribute-filter.js'
 
 /** Operators of a `[operator, value]` condition. */
@@ -85,4 +86,6 @@ export interface SqlPlan {
   columnNames: string[]
   /** Column name → index of its `s<i>` severity output. */
   severityIndex: Map<string, number>
+  /** PostgreSQL settings both statements run under (`SET LOCAL`, see `shared/db/settings.ts`). */
+  settings?: StatementSettings
 }

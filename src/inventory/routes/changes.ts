@@ -2,14 +2,16 @@
  * `GET snapshots/{id}/changes?against=<id | $prev | $last | $lastLocked>`: per table of the
  * catalog that can be compared, the counts of rows added, removed and changed since the other
  * snapshot (default `$prev`, the snapshot before this one of the same network). Each count is
- * one statement of the comparison a table request with `compare` runs, counted in the database.
+ * one statement of the comparison a table request with `compare` runs, counted in the database
+ * under the same settings.
  */
+import { queryWithSettings } from '../../shared/db/index.js'
 import { invalidInput } from '../../shared/errors.js'
 import { sendJson, type Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { TABLES, type TableDef } from '../catalog/index.js'
 import type { QueryAdmission} from '../query/index.js';
-import { Params, changeCountSql, mapDbError, notComparable } from '../query/index.js'
+import { COMPARISON_SETTINGS, Params, changeCountSql, mapDbError, notComparable } from '../query/index.js'
 import { previousSnapshot, resolveSnapshot } from '../snapshots/index.js'
 
 export interface TableChanges {
@@ -40,7 +42,7 @@ export function registerChangeRoutes(router: Router<InventoryRequest>, deps: Inv
         const params = new Params()
         const sql = changeCountSql(table, { older, newer }, volatile === 'true', params)
         try {
-          const row = (await db.query<{ added: number; removed: number; changed: number }>(sql, params.values)).rows[0]!
+          const row = (await queryWithSettings<{ added: number; removed: number; changed: number }>(db, COMPARISON_SETTINGS, sql, params.values)).rows[0]!
           return { table: table.path, added: Number(row.added), removed: Number(row.removed), changed: Number(row.changed) }
         } catch (err) {
           throw mapDbError(err)

@@ -4,6 +4,7 @@ import { from as copyFromStream } from 'pg-copy-streams'
 import { pipeline } from 'node:stream/promises'
 import { Readable } from 'node:stream'
 import { rethrowDbError } from './errors.js'
+import { applyLocalSettings } from './settings.js'
 import type { Db, Queryable, QueryResult } from './types.js'
 
 // Numbers as numbers: int8 (ids, ms timestamps, byte counts) and numeric fit a double here.
@@ -91,10 +92,11 @@ export function createPostgresDb(options: PostgresOptions): Db {
       const inTx = (tx as Wrapped | undefined)?.__client
       return inTx ? run(inTx).catch(rethrowDbError) : withClient(run)
     },
-    async stream(sql, params, batchSize, onBatch) {
+    async stream(sql, params, batchSize, onBatch, settings) {
       await withClient(async (client) => {
         await client.query('BEGIN READ ONLY')
         try {
+          await applyLocalSettings(wrap(client), settings)
           await client.query(`DECLARE netinv_cursor NO SCROLL CURSOR FOR ${sql}`, params as unknown[])
           for (;;) {
             const r = await client.query(`FETCH ${Math.max(1, Math.floor(batchSize))} FROM netinv_cursor`)

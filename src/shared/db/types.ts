@@ -1,4 +1,5 @@
 /** The database interface both services use: PostgreSQL (pool) or embedded PGlite, same dialect. */
+import type { StatementSettings } from './settings.js'
 
 export interface QueryResult<T> {
   rows: T[]
@@ -22,13 +23,15 @@ export interface Db extends Queryable {
   copyFrom(copySql: string, source: AsyncIterable<string>, tx?: Queryable): Promise<void>
   /**
    * Streams the rows of a query in batches through a server-side cursor, so a large result never
-   * sits in memory. `onBatch` may apply back-pressure by awaiting.
+   * sits in memory. `onBatch` may apply back-pressure by awaiting. `settings` (PostgreSQL) are set
+   * for the cursor's transaction (see `settings.ts`).
    */
   stream<T = Record<string, unknown>>(
     sql: string,
     params: readonly unknown[],
     batchSize: number,
     onBatch: (rows: T[]) => Promise<void>,
+    settings?: StatementSettings,
   ): Promise<void>
   /**
    * The same database for short, bounded statements: each statement it runs stops after

@@ -2,12 +2,16 @@
  * The statement timeout costs no round trip: a table query on PostgreSQL sends its page (and,
  * when needed, its count) and nothing else — no transaction, no SET — on connections that carry
  * the timeout from their start, while the rest of the database stays unbounded for long work.
+ * A comparison of two snapshots is the exception: each of its statements (page, count, CSV
+ * cursor) runs in a transaction of its own that sets the comparison's settings first.
  */
 import t from 'tap'
 import { freshPglite, freshPostgres } from '../../helpers/db.js'
 import type { Db } from '../../../src/shared/db/index.js'
 import { notFound } from '../../../src/shared/errors.js'
-import { queryTable } from '../../../src/inventory/query/index.js'
+import { COMPARISON_SETTINGS, prepareTableQuery, queryTable, streamTableCsv } from '../../../src/inventory/query/index.js'
+import type { TableDef } from '../../../src/inventory/catalog/types.js'
+import type { ServerResponse } from 'node:http'
 import { ITEMS, createItems, insertItems, sampleItems } from './fixture.js'
 import { testDeps } from './helpers.js'
 
@@ -15,6 +19,10 @@ interface Recorder {
   statements: string[]
   transactions: number
   timeouts: number[]
+  /** Statements run inside transactions, with their parameters, one list per transaction. */
+  inTransactions?: Array<Array<{ sql: string; params: readonly unknown[] }>>
+  /** Settings passed with each cursor. */
+  streamSettings?: unknown[]
 }
 
 /** A Db that records what is sent through it and through its bounded views. */
@@ -31,10 +39,22 @@ function recording(db: Db, log: Recorder): Db {
     },
     transaction: (fn) => {
       log.transactions++
-      return db.transaction(fn)
+      const statements: Array<{ sql: string; params: readonly unknown[] }> = []
+      log.inTransactions?.push(statements)
+      return db.transaction((tx) =>
+        fn({
+          query: (sql, params) => {
+            statements.push({ sql, params: params ?? [] })
+            return tx.query(sql, params)
+          },
+        }),
+      )
     },
     copyFrom: (sql, source, tx) => db.copyFrom(sql, source, tx),
-    stream: (sql, params, size, onBatch) => db.stream(sql, params, size, onBatch),
+    stream: (sql, params, size, onBatch, settings) => {
+      log.streamSettings?.push(settings)
+      return db.stream(sql, params, size, onBatch, settings)
+    },
     withStatementTimeout: (ms) => {
       log.timeouts.push(ms)
       return recording(db.withStatementTimeout(ms), log)
@@ -122,4 +142,43 @@ t.test('the snapshot lookup overlaps the query on PostgreSQL; its error still wi
   const other = '00000000-0000-4000-8000-0000000000a3'
   const remapped = await queryTable(deps, ITEMS, { snapshot: other, columns: ['id'] })
   t.same(remapped.data, [{ id: 'x1' }], 'a resolver that names another snapshot gets that snapshot’s rows')
+})
+
+t.test('a comparison on PostgreSQL runs each statement in a transaction of its own, under the comparison settings', async (t) => {
+  const { db } = await freshPostgres(t)
+  await createItems(db)
+  const [S1, S2] = ['00000000-0000-4000-8000-0000000000b1', '00000000-0000-4000-8000-0000000000b2']
+  await insertItems(db, S1, sampleItems())
+  await insertItems(db, S2, [...sampleItems().slice(1, 4), { ...sampleItems()[4]!, count: 8 }, { ...sampleItems()[0]!, id: 'i9' }])
+  const keyed: TableDef = { ...ITEMS, key: ['id'] }
+  const log: Recorder = { statements: [], transactions: 0, timeouts: [], inTransactions: [], streamSettings: [] }
+  const deps = testDeps(recording(db, log), [S1, S2])
+  const settings = Object.entries(COMPARISON_SETTINGS).flat()
+  t.same(COMPARISON_SETTINGS, { enable_mergejoin: 'off', jit: 'off' }, 'hash join, no JIT')
+
+  const answer = await queryTable(deps, keyed, { snapshot: S2, compare: { snapshot: S1 }, columns: ['id'], sort: { column: 'id', order: 'asc' }, pagination: { start: 0, limit: 2 } })
+  t.same(answer.data.map((r) => [r.id, r.change]), [['i1', 'removed'], ['i5', 'changed']])
+  t.equal(answer._meta.count, 3, 'removed i1, changed i5, added i9')
+  t.equal(log.transactions, 2, 'page and count, each in its transaction')
+  t.equal(log.statements.length, 0, 'nothing outside them')
+  for (const statements of log.inTransactions!) {
+    t.equal(statements.length, 2, 'the settings, then the statement')
+    t.match(statements[0]!.sql, /^SELECT set_config\(\$1, \$2, true\)/)
+    t.same(statements[0]!.params, settings)
+    t.match(statements[1]!.sql, /FULL OUTER JOIN/)
+  }
+
+  const prepared = await prepareTableQuery(deps, keyed, { snapshot: S2, compare: { snapshot: S1 }, columns: ['id'] }, true)
+  let text = ''
+  const res = {
+    destroyed: false,
+    writeHead: () => res,
+    write: (chunk: string) => ((text += chunk), true),
+    end: () => undefined,
+    once: () => res,
+    off: () => res,
+  } as unknown as ServerResponse
+  await streamTableCsv(deps, prepared, res)
+  t.match(text, /^id,change,diff\r\n(.*\r\n){3}$/, 'three differences')
+  t.same(log.streamSettings, [COMPARISON_SETTINGS], 'the CSV cursor runs under the same settings')
 })
