@@ -27,6 +27,8 @@ export interface RequestOptions {
   /** Sent as JSON. */
   body?: unknown
   accept?: string
+  /** Aborts the request (and the reading of its answer); the abort is thrown as it is. */
+  signal?: AbortSignal
 }
 
 /** `http://host:8080`, `http://host:8080/` and `http://host:8080/api` all mean the same API. */
@@ -111,9 +113,11 @@ export class ApiClient {
   private async send(method: string, path: string, options: RequestOptions): Promise<Response> {
     const init: RequestInit = { method, headers: this.headers(options) }
     if (options.body !== undefined) init.body = JSON.stringify(options.body)
+    if (options.signal) init.signal = options.signal
     try {
       return await fetch(`${this.url}/api/${path}`, init)
     } catch (err) {
+      if (options.signal?.aborted) throw err
       const cause = (err as { cause?: { code?: string; message?: string } }).cause
       throw new ClientError(`cannot reach ${this.url}: ${cause?.code ?? cause?.message ?? (err as Error).message}`)
     }

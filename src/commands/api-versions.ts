@@ -13,9 +13,9 @@ export const apiVersionsCommand: Command = defineCommand(
     summary: "print the API versions document of CONFIG_DIR's route table (--without-inventory: a gateway without netinv's inventory)",
     options: { 'without-inventory': { type: 'boolean', description: "the route table of a gateway without netinv's inventory" } },
   },
-  async (p) => {
-    const { config, table } = tableOfConfigDir(readEnv().configDir, !flag(p, 'without-inventory'))
-    process.stdout.write(renderApiVersions(table, config))
+  async (p, io) => {
+    const { config, table } = tableOfConfigDir(readEnv(io.env).configDir, !flag(p, 'without-inventory'))
+    io.stdout.write(renderApiVersions(table, config))
     return 0
   },
 )

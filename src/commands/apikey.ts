@@ -22,18 +22,18 @@ export const apikeyCommand: Command = defineCommand(
       'expires-days': { type: 'string', value: 'n', description: 'the key expires after n days (default: never)' },
     },
   },
-  async (p) => {
+  async (p, io) => {
     const [action, username] = p.positionals as [string, string]
     if (action !== 'create') throw new UsageError(`unknown action "${action}"; the action is create`)
     const daysText = stringOption(p, 'expires-days')
     const days = Number(daysText)
     if (daysText !== undefined && (!Number.isFinite(days) || days <= 0)) throw new UsageError('--expires-days must be a positive number')
     const expiresAt = daysText === undefined ? null : Date.now() + Math.round(days * 86_400_000)
-    const rt = loadRuntime('netinv-apikey')
-    return withIdentity(rt, async (store) => {
+    const rt = loadRuntime('netinv-apikey', io.env)
+    return withIdentity(rt, io, async (store) => {
       const user = await store.users.byUsername(username)
       if (!user) {
-        console.error(`no user "${username}"`)
+        io.stderr.write(`no user "${username}"\n`)
         return 1
       }
       const scopes = stringOption(p, 'scopes') === undefined ? user.scopes : parseScopes(stringOption(p, 'scopes'))
@@ -45,8 +45,8 @@ export const apikeyCommand: Command = defineCommand(
         description: stringOption(p, 'description') ?? '',
         expiresAt,
       })
-      console.error(`API key ${apiKey.id} for ${user.username}, scopes ${scopes.join(',')}${expiresAt ? `, expires ${new Date(expiresAt).toISOString()}` : ''}; shown only now:`)
-      console.log(key)
+      io.stderr.write(`API key ${apiKey.id} for ${user.username}, scopes ${scopes.join(',')}${expiresAt ? `, expires ${new Date(expiresAt).toISOString()}` : ''}; shown only now:\n`)
+      io.stdout.write(`${key}\n`)
       return 0
     })
   },

@@ -5,6 +5,7 @@
  * suggestion) and renders `--help` from the same declaration.
  */
 import { parseArgs } from 'node:util'
+import type { CommandIo } from './io.js'
 
 export interface OptionSpec {
   type: 'string' | 'boolean'
@@ -185,11 +186,11 @@ export const flag = (p: Parsed, name: string): boolean => p.values[name] === tru
  */
 export interface Command extends Omit<CommandSpec, 'name'> {
   /** Returns an exit code, or -1 for a long-running server that exits on a signal. */
-  run(args: string[]): Promise<number>
+  run(args: string[], io: CommandIo): Promise<number>
 }
 
 /** Prints a UsageError the way every command does; returns exit status 2. */
-export function reportUsageError(err: UsageError, stderr: NodeJS.WritableStream = process.stderr): number {
+export function reportUsageError(err: UsageError, stderr: NodeJS.WritableStream): number {
   const who = err.command ? `netinv ${err.command}` : 'netinv'
   stderr.write(`${who}: ${err.message}\nrun "${who} --help" for usage\n`)
   return 2
@@ -200,16 +201,16 @@ export function reportUsageError(err: UsageError, stderr: NodeJS.WritableStream 
  * stdout (exit 0), a usage mistake (from the parser or the command) is reported on stderr with
  * exit status 2.
  */
-export async function runCommand(name: string, command: Command, args: string[]): Promise<number> {
+export async function runCommand(name: string, command: Command, args: string[], io: CommandIo): Promise<number> {
   const spec: CommandSpec = { ...command, name }
   try {
     if (parseCommandArgs(spec, args).help) {
-      process.stdout.write(renderHelp(spec))
+      io.stdout.write(renderHelp(spec))
       return 0
     }
-    return await command.run(args)
+    return await command.run(args, io)
   } catch (err) {
-    if (err instanceof UsageError) return reportUsageError(err.command ? err : new UsageError(err.message, name))
+    if (err instanceof UsageError) return reportUsageError(err.command ? err : new UsageError(err.message, name), io.stderr)
     throw err
   }
 }
@@ -218,18 +219,18 @@ export async function runCommand(name: string, command: Command, args: string[])
  * A command whose `run` gets its words parsed against `spec` (so that it is strict when called
  * directly too); a UsageError it throws is reported with exit status 2.
  */
-export function defineCommand(spec: CommandSpec, handler: (p: Parsed) => Promise<number>): Command {
+export function defineCommand(spec: CommandSpec, handler: (p: Parsed, io: CommandIo) => Promise<number>): Command {
   const { name: _name, ...declaration } = spec
   return {
     ...declaration,
-    async run(args) {
+    async run(args, io) {
       try {
         const parsed = parseCommandArgs(spec, args)
-        if (!parsed.help) return await handler(parsed)
-        process.stdout.write(renderHelp(spec))
+        if (!parsed.help) return await handler(parsed, io)
+        io.stdout.write(renderHelp(spec))
         return 0
       } catch (err) {
-        if (err instanceof UsageError) return reportUsageError(err.command ? err : new UsageError(err.message, spec.name))
+        if (err instanceof UsageError) return reportUsageError(err.command ? err : new UsageError(err.message, spec.name), io.stderr)
         throw err
       }
     },

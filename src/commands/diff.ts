@@ -8,6 +8,7 @@ import { TextTable, cellText } from '../client/output.js'
 import { fetchTables, resolveTable, type Filter, type Row } from '../client/tables.js'
 import { listOption, stringOption, UsageError, type Command, type Parsed } from './args.js'
 import { clientCommand } from './client-command.js'
+import type { OutputStream } from './io.js'
 import { TABLE_OPTIONS, outputFormat, printTable, requestOf } from './query.js'
 
 export const CHANGES = ['added', 'removed', 'changed'] as const
@@ -41,21 +42,21 @@ function diffCell(row: Row, column: string): string {
   return change ? `${cellText(change.old)} → ${cellText(change.new)}` : cellText(row[column])
 }
 
-async function summary(p: Parsed, changes: Changes): Promise<void> {
+function summary(p: Parsed, changes: Changes, stdout: OutputStream): void {
   const format = outputFormat(p)
   if (format === 'json') {
-    process.stdout.write(JSON.stringify(changes) + '\n')
+    stdout.write(JSON.stringify(changes) + '\n')
     return
   }
   if (format === 'csv') {
-    process.stdout.write('table,added,removed,changed\r\n')
-    for (const t of changes.tables) process.stdout.write(`${t.table},${t.added},${t.removed},${t.changed}\r\n`)
+    stdout.write('table,added,removed,changed\r\n')
+    for (const t of changes.tables) stdout.write(`${t.table},${t.added},${t.removed},${t.changed}\r\n`)
     return
   }
   const shown = changes.tables.filter((t) => t.added + t.removed + t.changed > 0)
-  process.stdout.write(`snapshot ${changes.snapshot} against ${changes.against}: ${shown.length === 0 ? 'no change' : `${shown.length} ${shown.length === 1 ? 'table' : 'tables'} changed`}\n`)
+  stdout.write(`snapshot ${changes.snapshot} against ${changes.against}: ${shown.length === 0 ? 'no change' : `${shown.length} ${shown.length === 1 ? 'table' : 'tables'} changed`}\n`)
   if (shown.length === 0) return
-  const table = new TextTable(['table', 'added', 'removed', 'changed'], process.stdout)
+  const table = new TextTable(['table', 'added', 'removed', 'changed'], stdout)
   table.write(shown.map((t) => ({ ...t })))
 }
 
@@ -78,19 +79,19 @@ export const diffCommand: Command = clientCommand(
     },
     examples: ["netinv diff '$prev' '$last'", "netinv diff '$prev' '$last' --table interfaces --columns hostname,intName,l1,l2 --change changed", "netinv diff a1 b2 --table devices --csv"],
   },
-  async (p, client) => {
+  async (p, client, io) => {
     const [a, b] = p.positionals as [string, string]
     const tableName = stringOption(p, 'table')
     if (tableName === undefined) {
       const misplaced = ['change', ...Object.keys(TABLE_OPTIONS)].filter((o) => p.values[o] !== undefined && o !== 'csv' && o !== 'json')
       if (misplaced.length > 0) throw new UsageError(`--${misplaced[0]} applies to the rows of one table: add --table <table>`)
-      await summary(p, await client.json<Changes>('GET', `snapshots/${encodeURIComponent(b)}/changes?against=${encodeURIComponent(a)}`))
+      summary(p, await client.json<Changes>('GET', `snapshots/${encodeURIComponent(b)}/changes?against=${encodeURIComponent(a)}`), io.stdout)
       return 0
     }
     outputFormat(p)
     const table = resolveTable(await fetchTables(client), tableName)
     const { columns, body } = requestOf(p, table, changeFilter(p))
-    await printTable(client, table.path, { ...body, snapshot: b, compare: { snapshot: a } }, p, { columns: ['change', ...columns], cell: diffCell })
+    await printTable(client, table.path, { ...body, snapshot: b, compare: { snapshot: a } }, p, io, { columns: ['change', ...columns], cell: diffCell })
     return 0
   },
 )

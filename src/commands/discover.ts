@@ -3,6 +3,7 @@
  * to the end with a progress bar on a terminal (plain progress lines otherwise, on stderr); prints
  * the snapshot id on stdout. Exit status 1 when the job ends in error.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { ApiClient } from '../client/api.js'
 import { ProgressReporter } from '../client/output.js'
 import { flag, integerOption, listOption, stringOption, UsageError, type Command, type Parsed } from './args.js'
@@ -39,15 +40,17 @@ function discoveryBody(p: Parsed): Record<string, unknown> {
   return body
 }
 
-export async function followJob(client: ApiClient, jobId: string, progress: ProgressReporter): Promise<Job> {
+/** Polls the job until it is done; `signal` stops the watching (the job goes on) with its abort error. */
+export async function followJob(client: ApiClient, jobId: string, progress: ProgressReporter, signal?: AbortSignal): Promise<Job> {
+  const options = signal ? { signal } : {}
   for (;;) {
-    const job = await client.json<Job>('GET', `jobs/${encodeURIComponent(jobId)}`)
+    const job = (await (await client.ok('GET', `jobs/${encodeURIComponent(jobId)}`, options)).json()) as Job
     progress.update(job.status, job.progress, job.message)
     if (job.isDone) {
       progress.done()
       return job
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    await sleep(POLL_MS, undefined, options)
   }
 }
 
@@ -70,27 +73,33 @@ export const discoverCommand: Command = clientCommand(
     },
     examples: ['netinv discover --profile lab --name monday', 'netinv discover --source network --seeds 10.1.0.1,10.2.0.1'],
   },
-  async (p, client) => {
+  async (p, client, io) => {
     const started = await client.json<{ id: string; jobId: string }>('POST', 'snapshots', discoveryBody(p))
     if (flag(p, 'no-wait')) {
-      console.log(`${started.id} ${started.jobId}`)
+      io.stdout.write(`${started.id} ${started.jobId}\n`)
       return 0
     }
-    process.stderr.write(`discovery of snapshot ${started.id} started (job ${started.jobId})\n`)
-    const progress = new ProgressReporter(process.stderr)
-    // Ctrl-C stops the watching, not the discovery: say how to follow or stop it
-    const interrupted = () => {
+    io.stderr.write(`discovery of snapshot ${started.id} started (job ${started.jobId})\n`)
+    const progress = new ProgressReporter(io.stderr)
+    // Ctrl-C stops the watching, not the discovery: say how to follow or stop it (exit status 130)
+    const watching = new AbortController()
+    const stopListening = io.onInterrupt(() => watching.abort())
+    let job: Job
+    try {
+      job = await followJob(client, started.jobId, progress, watching.signal)
+    } catch (err) {
+      if (!watching.signal.aborted) throw err
       progress.done()
-      process.stderr.write(`the discovery goes on: GET /api/jobs/${started.jobId} follows it, POST /api/jobs/${started.jobId}/stop stops it\n`)
-      process.exit(130)
+      io.stderr.write(`the discovery goes on: GET /api/jobs/${started.jobId} follows it, POST /api/jobs/${started.jobId}/stop stops it\n`)
+      return 130
+    } finally {
+      stopListening()
     }
-    process.once('SIGINT', interrupted)
-    const job = await followJob(client, started.jobId, progress).finally(() => process.off('SIGINT', interrupted))
     if (job.status !== 'done') {
-      process.stderr.write(`netinv discover: the discovery ended in ${job.status}${job.message ? `: ${job.message}` : ''}\n`)
+      io.stderr.write(`netinv discover: the discovery ended in ${job.status}${job.message ? `: ${job.message}` : ''}\n`)
       return 1
     }
-    console.log(started.id)
+    io.stdout.write(`${started.id}\n`)
     return 0
   },
 )

@@ -10,7 +10,7 @@ import { CLI_DOC_PATH, renderCliDoc } from './help.js'
 
 export const docsCommand: Command = {
   summary: 'regenerate the generated documents (tables, errors, API versions, configuration, command line) and Helm values',
-  async run() {
+  async run(_args, io) {
     // the command table holds this command: read it when run, not when loaded
     const { commands } = await import('./index.js')
     const files = [
@@ -23,7 +23,7 @@ export const docsCommand: Command = {
     for (const { path, expected } of files) {
       if (existsSync(path) && readFileSync(path, 'utf8') === expected) continue
       writeFileSync(path, expected)
-      console.log(`updated ${path}`)
+      io.stdout.write(`updated ${path}\n`)
     }
     return 0
   },

@@ -4,8 +4,8 @@ import { loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
 
 export const gatewayCommand: Command = {
   summary: 'run the gateway alone, in front of the inventory at INVENTORY_URL and/or the upstreams of api.json',
-  async run() {
-    const rt = loadRuntime('gateway')
+  async run(_args, io) {
+    const rt = loadRuntime('gateway', io.env)
     if (!rt.env.inventoryUrl && Object.keys(rt.config.upstreams).length === 0) {
       throw new Error('nothing to forward to: set INVENTORY_URL (netinv\'s inventory) or name upstreams in api.json')
     }

@@ -4,8 +4,8 @@ import { credentialKey, loadRuntime, onShutdown, openRuntimeDb } from './runtime
 
 export const inventoryCommand: Command = {
   summary: 'run the inventory service alone (INTERNAL_SECRET required)',
-  async run() {
-    const rt = loadRuntime('inventory')
+  async run(_args, io) {
+    const rt = loadRuntime('inventory', io.env)
     if (!rt.env.internalSecret) throw new Error('INTERNAL_SECRET must be set for a standalone inventory')
     const db = await openRuntimeDb(rt)
     const inv = await startInventory({

@@ -30,16 +30,17 @@ export const labCommand: Command = defineCommand(
       topology: { type: 'string', value: 'file.json', description: 'up: the topology from a file' },
     },
   },
-  async (p) => {
+  async (p, io) => {
+    const say = (line: string) => io.stdout.write(`${line}\n`)
     const [action] = p.positionals as [string]
     const prefix = stringOption(p, 'prefix') ?? 'nilab'
     if (action === 'down') {
       const r = await teardown(prefix)
-      console.log(`removed lab ${prefix}: ${r.namespaces} namespaces, ${r.processes} processes`)
+      say(`removed lab ${prefix}: ${r.namespaces} namespaces, ${r.processes} processes`)
       return 0
     }
     if (action === 'clean') {
-      for (const stale of await staleLabs()) console.log(`removed lab ${stale}: ${(await teardown(stale)).namespaces} namespaces`)
+      for (const stale of await staleLabs()) say(`removed lab ${stale}: ${(await teardown(stale)).namespaces} namespaces`)
       return 0
     }
     if (action !== 'up') throw new UsageError(`unknown action "${action}"; actions are up, down, clean`)
@@ -47,12 +48,12 @@ export const labCommand: Command = defineCommand(
     if (missing) throw new Error(`a lab needs ${missing}`)
     const topology = await topologyFrom(p)
     const started = Date.now()
-    const lab = await Lab.up({ prefix, topology, persistent: true, log: (line) => console.log(line) })
+    const lab = await Lab.up({ prefix, topology, persistent: true, log: say })
     const { v3, community } = topology.credentials
-    console.log(`lab ${prefix} is up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${lab.size.routers} routers, ${lab.size.hosts} hosts`)
-    console.log(`seed address: ${lab.seed} (this machine reaches ${topology.supernet} over ${managementAddresses(topology).root})`)
-    console.log(`SNMP: community "${community}"; SNMPv3 user "${v3.user}" (${v3.authProtocol}/${v3.privProtocol}) on routers set to it in the topology`)
-    console.log(`remove it with: netinv lab down --prefix ${prefix}`)
+    say(`lab ${prefix} is up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${lab.size.routers} routers, ${lab.size.hosts} hosts`)
+    say(`seed address: ${lab.seed} (this machine reaches ${topology.supernet} over ${managementAddresses(topology).root})`)
+    say(`SNMP: community "${community}"; SNMPv3 user "${v3.user}" (${v3.authProtocol}/${v3.privProtocol}) on routers set to it in the topology`)
+    say(`remove it with: netinv lab down --prefix ${prefix}`)
     return 0
   },
 )

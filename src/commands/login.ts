@@ -8,12 +8,13 @@ import { ApiClient, ClientError, DEFAULT_URL, normalizeUrl } from '../client/api
 import { readSessionFile, removeSession, saveSession, sessionPath } from '../client/session.js'
 import { stringOption, UsageError, type Command } from './args.js'
 import { clientCommand } from './client-command.js'
+import type { CommandIo, InputStream } from './io.js'
 
 /** Reads a line on the terminal without echoing it. */
-async function promptHidden(question: string): Promise<string> {
-  const stdin = process.stdin
-  process.stderr.write(question)
-  stdin.setRawMode(true)
+async function promptHidden(question: string, io: CommandIo): Promise<string> {
+  const stdin = io.stdin
+  io.stderr.write(question)
+  stdin.setRawMode?.(true)
   stdin.setEncoding('utf8')
   stdin.resume()
   let value = ''
@@ -28,24 +29,24 @@ async function promptHidden(question: string): Promise<string> {
       })
     })
   } finally {
-    process.stderr.write('\n')
+    io.stderr.write('\n')
     stdin.removeAllListeners('data')
-    stdin.setRawMode(false)
+    stdin.setRawMode?.(false)
     stdin.pause()
   }
 }
 
-async function firstLineOfStdin(): Promise<string> {
+async function firstLineOfStdin(stdin: InputStream): Promise<string> {
   const chunks: Buffer[] = []
-  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))
+  for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))
   return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? ''
 }
 
-async function readUsername(given: string | undefined): Promise<string> {
-  const username = given ?? process.env.NETINV_USERNAME
+async function readUsername(given: string | undefined, io: CommandIo): Promise<string> {
+  const username = given ?? io.env.NETINV_USERNAME
   if (username) return username
-  if (!process.stdin.isTTY) throw new UsageError('give --username (or NETINV_USERNAME)')
-  const rl = createInterface({ input: process.stdin, output: process.stderr })
+  if (!io.stdin.isTTY) throw new UsageError('give --username (or NETINV_USERNAME)')
+  const rl = createInterface({ input: io.stdin, output: io.stderr })
   try {
     return (await rl.question('Username: ')).trim()
   } finally {
@@ -53,9 +54,9 @@ async function readUsername(given: string | undefined): Promise<string> {
   }
 }
 
-async function readLoginPassword(): Promise<string> {
-  if (process.env.NETINV_PASSWORD) return process.env.NETINV_PASSWORD
-  const password = process.stdin.isTTY ? await promptHidden('Password: ') : await firstLineOfStdin()
+async function readLoginPassword(io: CommandIo): Promise<string> {
+  if (io.env.NETINV_PASSWORD) return io.env.NETINV_PASSWORD
+  const password = io.stdin.isTTY ? await promptHidden('Password: ', io) : await firstLineOfStdin(io.stdin)
   if (password === '') throw new UsageError('no password: set NETINV_PASSWORD, type it on a terminal or give it as the first line of stdin')
   return password
 }
@@ -71,16 +72,16 @@ export const loginCommand: Command = clientCommand(
     options: { username: { type: 'string', value: 'name', description: 'the user (default: NETINV_USERNAME, else asked)' } },
     examples: ['netinv login --url https://netinv.example.com --username admin', "NETINV_PASSWORD=... netinv login --username ci"],
   },
-  async (p) => {
-    const url = normalizeUrl(stringOption(p, 'url') ?? (process.env.NETINV_URL || readSessionFile(sessionPath()).current || DEFAULT_URL))
-    const username = await readUsername(stringOption(p, 'username'))
-    const password = await readLoginPassword()
+  async (p, _client, io) => {
+    const url = normalizeUrl(stringOption(p, 'url') ?? (io.env.NETINV_URL || readSessionFile(sessionPath(io.env)).current || DEFAULT_URL))
+    const username = await readUsername(stringOption(p, 'username'), io)
+    const password = await readLoginPassword(io)
     const anonymous = new ApiClient(url, { kind: 'none' })
     const result = await anonymous.json<{ accessToken: string; refreshToken: string; scope?: string[] }>('POST', 'auth/login', { username, password })
-    const file = sessionPath()
+    const file = sessionPath(io.env)
     saveSession(file, url, { username, accessToken: result.accessToken, refreshToken: result.refreshToken, savedAt: Date.now() })
-    console.log(`logged in to ${url} as ${username}${result.scope ? ` (scopes ${result.scope.join(', ') || 'none'})` : ''}`)
-    if (process.env.NETINV_TOKEN) console.error('note: NETINV_TOKEN is set; the client commands use that API key instead of this login')
+    io.stdout.write(`logged in to ${url} as ${username}${result.scope ? ` (scopes ${result.scope.join(', ') || 'none'})` : ''}\n`)
+    if (io.env.NETINV_TOKEN) io.stderr.write('note: NETINV_TOKEN is set; the client commands use that API key instead of this login\n')
     return 0
   },
   false,
@@ -91,10 +92,10 @@ export const logoutCommand: Command = clientCommand(
     name: 'logout',
     summary: 'log out: revoke the stored refresh token (POST auth/logout) and forget the login',
   },
-  async (_p, client) => {
-    const file = sessionPath()
+  async (_p, client, io) => {
+    const file = sessionPath(io.env)
     if (!client.username) {
-      console.log(`not logged in to ${client.url}`)
+      io.stdout.write(`not logged in to ${client.url}\n`)
       return 0
     }
     // an expired login is gone on the server too: forget it all the same
@@ -105,7 +106,7 @@ export const logoutCommand: Command = clientCommand(
     const res = await client.request('POST', 'auth/logout').catch(expired)
     if (res && !res.ok && res.status !== 401) throw new ClientError(`logout failed: HTTP ${res.status} ${await res.text()}`, res.status)
     removeSession(file, client.url)
-    console.log(`logged out of ${client.url}`)
+    io.stdout.write(`logged out of ${client.url}\n`)
     return 0
   },
   false,

@@ -5,8 +5,8 @@ import { loadRuntime, openRuntimeDb } from './runtime.js'
 
 export const migrateCommand: Command = {
   summary: 'apply database migrations of every schema and exit',
-  async run() {
-    const rt = loadRuntime('migrate')
+  async run(_args, io) {
+    const rt = loadRuntime('migrate', io.env)
     const db = await openRuntimeDb(rt)
     try {
       const inventory = await migrateInventory(db)

@@ -13,6 +13,7 @@ import { TextTable } from '../client/output.js'
 import { combineFilters, fetchTables, pageThrough, parseFilter, parseSort, resolveTable, type Filter, type Row, type TableInfo } from '../client/tables.js'
 import { flag, integerOption, listOption, stringOption, UsageError, type Command, type OptionSpec, type Parsed } from './args.js'
 import { clientCommand } from './client-command.js'
+import type { OutputStream } from './io.js'
 
 /** The options of a table request, shared with `netinv diff --table`. */
 export const TABLE_OPTIONS: Record<string, OptionSpec> = {
@@ -53,8 +54,15 @@ export interface RowPrinter {
   cell?: (row: Row, column: string) => string
 }
 
+/** Where printTable writes: the rows on stdout, the count on a terminal's stderr. */
+export interface TableOutput {
+  stdout: OutputStream
+  stderr: OutputStream
+}
+
 /** Runs the request in the chosen format on stdout. */
-export async function printTable(client: ApiClient, path: string, body: Record<string, unknown>, p: Parsed, printer: RowPrinter = {}): Promise<void> {
+export async function printTable(client: ApiClient, path: string, body: Record<string, unknown>, p: Parsed, out: TableOutput, printer: RowPrinter = {}): Promise<void> {
+  const { stdout, stderr } = out
   const format = outputFormat(p)
   const start = integerOption(p, 'start', 0) ?? 0
   const limit = integerOption(p, 'limit', 1)
@@ -62,25 +70,25 @@ export async function printTable(client: ApiClient, path: string, body: Record<s
   if (format === 'csv') {
     const paged = limit !== undefined || start > 0 ? { pagination: { start, ...(limit !== undefined ? { limit } : {}) } } : {}
     const res = await client.ok('POST', `tables/${path}`, { body: { ...body, ...paged }, accept: 'text/csv' })
-    if (res.body) await pipeline(Readable.fromWeb(res.body as ReadableStream), process.stdout, { end: false })
+    if (res.body) await pipeline(Readable.fromWeb(res.body as ReadableStream), stdout, { end: false })
     return
   }
   const columns = printer.columns ?? (body.columns as string[])
-  const text = format === 'text' ? new TextTable(columns, process.stdout) : undefined
+  const text = format === 'text' ? new TextTable(columns, stdout) : undefined
   let shown = 0
   const count = await pageThrough(client, path, body, { start, ...(limit !== undefined ? { limit } : {}), ...(pageSize !== undefined ? { pageSize } : {}) }, async (rows) => {
     shown += rows.length
     if (text) text.write(rows, printer.cell)
-    else for (const row of rows) process.stdout.write(JSON.stringify(row) + '\n')
+    else for (const row of rows) stdout.write(JSON.stringify(row) + '\n')
     // the next page waits for a slow reader instead of piling up in memory
-    if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain')
+    if (stdout.writableNeedDrain) await once(stdout, 'drain')
   })
   text?.end()
-  if (process.stderr.isTTY && format === 'text') process.stderr.write(`${shown} of ${count} rows\n`)
+  if (stderr.isTTY && format === 'text') stderr.write(`${shown} of ${count} rows\n`)
 }
 
-function listTables(tables: readonly TableInfo[]): void {
-  const table = new TextTable(['path', 'title', 'snapshot'], process.stdout)
+function listTables(tables: readonly TableInfo[], stdout: OutputStream): void {
+  const table = new TextTable(['path', 'title', 'snapshot'], stdout)
   table.write(tables.map((t) => ({ path: t.path, title: t.title ?? '', snapshot: t.snapshotScoped ? 'yes' : 'no' })))
   table.end()
 }
@@ -104,10 +112,10 @@ export const queryCommand: Command = clientCommand(
       'netinv query routes --snapshot \'$prev\' --limit 20 --json',
     ],
   },
-  async (p, client) => {
+  async (p, client, io) => {
     const tables = await fetchTables(client)
     if (flag(p, 'tables')) {
-      listTables(tables)
+      listTables(tables, io.stdout)
       return 0
     }
     const [name] = p.positionals
@@ -117,7 +125,7 @@ export const queryCommand: Command = clientCommand(
     const { body } = requestOf(p, table)
     if (table.snapshotScoped) body.snapshot = stringOption(p, 'snapshot') ?? '$last'
     else if (stringOption(p, 'snapshot') !== undefined) throw new UsageError(`${table.path} does not belong to a snapshot: --snapshot does not apply`)
-    await printTable(client, table.path, body, p)
+    await printTable(client, table.path, body, p, io)
     return 0
   },
 )

@@ -11,8 +11,9 @@ export interface Runtime {
   log: Logger
 }
 
-export function loadRuntime(service: string): Runtime {
-  const env = readEnv()
+/** `source`: the environment the command was given (the process's by default). */
+export function loadRuntime(service: string, source: NodeJS.ProcessEnv = process.env): Runtime {
+  const env = readEnv(source)
   const log = createLogger({ level: env.logLevel, name: service })
   const { config, warnings } = loadConfig(env.configDir)
   for (const w of warnings) log.warn(w)

@@ -6,8 +6,8 @@ import { credentialKey, loadRuntime, onShutdown, openRuntimeDb } from './runtime
 
 export const serveCommand: Command = {
   summary: 'run gateway (on PORT) and inventory (internal, 127.0.0.1) in one process on the embedded defaults',
-  async run() {
-    const rt = loadRuntime('netinv')
+  async run(_args, io) {
+    const rt = loadRuntime('netinv', io.env)
     const db = await openRuntimeDb(rt)
     const internalSecret = rt.env.internalSecret ?? randomBytes(32).toString('base64url')
     // The inventory listens on loopback only, on a free port: the gateway is the only public door.

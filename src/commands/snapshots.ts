@@ -14,14 +14,14 @@ export const snapshotsCommand: Command = clientCommand(
     summary: 'list the snapshots: id, name, status, devices, start and end',
     options: { json: { type: 'boolean', description: 'print the answer of GET snapshots as JSON, one snapshot per line' } },
   },
-  async (p, client) => {
+  async (p, client, io) => {
     const list = await client.json<Row[]>('GET', 'snapshots')
     const newest = [...list].sort((a, b) => Number(b.tsStart ?? 0) - Number(a.tsStart ?? 0))
     if (flag(p, 'json')) {
-      for (const s of newest) process.stdout.write(JSON.stringify(s) + '\n')
+      for (const s of newest) io.stdout.write(JSON.stringify(s) + '\n')
       return 0
     }
-    const table = new TextTable(COLUMNS, process.stdout)
+    const table = new TextTable(COLUMNS, io.stdout)
     table.write(
       newest.map((s) => ({ ...s, devices: s.totalDevCount, started: time(s.tsStart), ended: time(s.tsEnd) })),
     )

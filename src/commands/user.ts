@@ -11,6 +11,7 @@ import { createIdentityStore, ensureAdmin, migrateIdentity, type IdentityEvent, 
 import { REVOCATION_CHANNEL } from '../gateway/auth/revocation.js'
 import { defineCommand, flag, stringOption, UsageError, type Command } from './args.js'
 import { loadRuntime, openRuntimeDb, type Runtime } from './runtime.js'
+import type { CommandIo } from './io.js'
 
 export function parseScopes(value: string | undefined): Scope[] {
   if (value === undefined || value === '') return []
@@ -19,7 +20,7 @@ export function parseScopes(value: string | undefined): Scope[] {
   return SCOPES.filter((s) => list.includes(s))
 }
 
-export async function readPassword(env: NodeJS.ProcessEnv = process.env, stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
+export async function readPassword(env: NodeJS.ProcessEnv, stdin: NodeJS.ReadableStream): Promise<string> {
   if (env.NETINV_PASSWORD) return env.NETINV_PASSWORD
   const chunks: Buffer[] = []
   for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))
@@ -29,7 +30,7 @@ export async function readPassword(env: NodeJS.ProcessEnv = process.env, stdin: 
 }
 
 /** Opens the identity store for an admin command; changes are broadcast to running gateways. */
-export async function withIdentity<T>(rt: Runtime, fn: (store: IdentityStore) => Promise<T>): Promise<T> {
+export async function withIdentity<T>(rt: Runtime, io: Pick<CommandIo, 'stderr'>, fn: (store: IdentityStore) => Promise<T>): Promise<T> {
   const db: Db = await openRuntimeDb(rt)
   const redis = rt.env.redisUrl ? new Redis(rt.env.redisUrl, { maxRetriesPerRequest: 1 }) : undefined
   const events: IdentityEvent[] = []
@@ -37,7 +38,7 @@ export async function withIdentity<T>(rt: Runtime, fn: (store: IdentityStore) =>
     await migrateIdentity(db)
     const store = createIdentityStore(db, { clock: Date.now, refresh: rt.config.app.refreshToken, notify: (e) => events.push(e) })
     // The first user created by hand must not stop the first-start admin from existing.
-    await ensureAdmin(db, store.users, { adminPassword: rt.env.adminPassword, print: (line) => console.error(line) })
+    await ensureAdmin(db, store.users, { adminPassword: rt.env.adminPassword, print: (line) => io.stderr.write(`${line}\n`) })
     const result = await fn(store)
     for (const e of events) await redis?.publish(REVOCATION_CHANNEL, JSON.stringify(e))
     return result
@@ -63,13 +64,13 @@ export const userCommand: Command = defineCommand(
       email: { type: 'string', value: 'addr', description: 'e-mail address of the new user' },
     },
   },
-  async (p) => {
+  async (p, io) => {
     const [action, username] = p.positionals as [string, string]
     if (action !== 'create' && action !== 'passwd') throw new UsageError(`unknown action "${action}"; actions are create, passwd`)
-    const rt = loadRuntime('netinv-user')
+    const rt = loadRuntime('netinv-user', io.env)
     const scopes = parseScopes(stringOption(p, 'scopes'))
-    const password = await readPassword()
-    return withIdentity(rt, async (store) => {
+    const password = await readPassword(io.env, io.stdin)
+    return withIdentity(rt, io, async (store) => {
       if (action === 'create') {
         const email = stringOption(p, 'email')
         const user = await store.users.create({
@@ -80,16 +81,16 @@ export const userCommand: Command = defineCommand(
           eulaApproved: flag(p, 'eula-approved'),
           email: email ?? null,
         })
-        console.log(`created user ${user.username} (id ${user.id}) with scopes ${user.scopes.join(',') || '(none: inactive)'}`)
+        io.stdout.write(`created user ${user.username} (id ${user.id}) with scopes ${user.scopes.join(',') || '(none: inactive)'}\n`)
         return 0
       }
       const user = await store.users.byUsername(username)
       if (!user) {
-        console.error(`no user "${username}"`)
+        io.stderr.write(`no user "${username}"\n`)
         return 1
       }
       await store.users.update(user.id, { password })
-      console.log(`password of ${user.username} changed`)
+      io.stdout.write(`password of ${user.username} changed\n`)
       return 0
     })
   },

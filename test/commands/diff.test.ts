@@ -5,12 +5,13 @@
  *   POST /api/tables/<path> {snapshot: b, compare: {snapshot: a}, columns, filters, pagination}
  *        → rows with `change` (added|removed|changed) and `diff` ({col: {old, new}} or null),
  *          filterable by `change`; CSV with Accept: text/csv.
- * The same commands run against the real service once it answers these endpoints.
+ * The same commands run against the real service once it answers these endpoints. The command
+ * line runs in this process (src/commands/main.ts, what src/cli.ts runs).
  */
 import t, { type Test } from 'tap'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { netinv, tempHome } from './cli.js'
+import { netinvHere as netinv, tempHome } from './cli.js'
 
 type Row = Record<string, unknown>
 

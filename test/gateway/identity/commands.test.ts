@@ -7,6 +7,7 @@ import { freshPostgres } from '../../helpers/db.js'
 import { userCommand, parseScopes } from '../../../src/commands/user.js'
 import { apikeyCommand } from '../../../src/commands/apikey.js'
 import { parseCommandArgs } from '../../../src/commands/args.js'
+import { memoryIo } from '../../commands/cli.js'
 import { createIdentityStore, secretHash, verifyPassword } from '../../../src/gateway/identity/index.js'
 
 t.test('argument parsing', async (t) => {
@@ -24,47 +25,43 @@ t.test('argument parsing', async (t) => {
 
 t.test('user create, user passwd, apikey create', async (t) => {
   const { db, url } = await freshPostgres(t)
-  const saved = { ...process.env }
-  const out: string[] = []
-  const err: string[] = []
-  const log = console.log
-  const error = console.error
-  console.log = (...a: unknown[]) => void out.push(a.join(' '))
-  console.error = (...a: unknown[]) => void err.push(a.join(' '))
-  t.teardown(() => {
-    process.env = saved
-    console.log = log
-    console.error = error
-  })
-  Object.assign(process.env, {
+  const env = {
     DATABASE_URL: url,
     CONFIG_DIR: await mkdtemp(join(tmpdir(), 'netinv-cfg-')),
     DATA_DIR: await mkdtemp(join(tmpdir(), 'netinv-data-')),
     LOG_LEVEL: 'silent',
     ADMIN_PASSWORD: 'first-admin-password',
     NETINV_PASSWORD: 'carol-password-1',
-  })
-  delete process.env.REDIS_URL
+  }
+  const io = (more: Record<string, string> = {}) => memoryIo({ ...env, ...more }).io
 
-  t.equal(await userCommand.run(['create', 'carol', '--scopes', 'read,write', '--eula-approved']), 0)
+  t.equal(await userCommand.run(['create', 'carol', '--scopes', 'read,write', '--eula-approved'], io()), 0)
   const store = createIdentityStore(db, { clock: Date.now, refresh: { expiresIn: 100, length: 64, reuseGraceSeconds: 5 } })
   const carol = await store.users.credentials('carol')
   t.match(carol?.user, { username: 'carol', scopes: ['read', 'write'], eulaApproved: true, isAdmin: false })
   t.equal(await verifyPassword('carol-password-1', carol?.passwordHash), true)
   t.ok(await store.users.byUsername('admin'), 'the first-start admin exists even when a user was created by hand first')
 
-  process.env.NETINV_PASSWORD = 'carol-password-2'
-  t.equal(await userCommand.run(['passwd', 'carol']), 0)
+  t.equal(await userCommand.run(['passwd', 'carol'], io({ NETINV_PASSWORD: 'carol-password-2' })), 0)
   t.equal(await verifyPassword('carol-password-2', (await store.users.credentials('carol'))?.passwordHash), true)
-  t.equal(await userCommand.run(['passwd', 'nobody']), 1)
-  t.equal(await userCommand.run(['frobnicate', 'x']), 2)
+  const passwdFromStdin = memoryIo({ ...env, NETINV_PASSWORD: '' }, 'carol-password-3\nignored\n')
+  t.equal(await userCommand.run(['passwd', 'carol'], passwdFromStdin.io), 0)
+  t.equal(passwdFromStdin.stdout(), 'password of carol changed\n')
+  t.equal(await verifyPassword('carol-password-3', (await store.users.credentials('carol'))?.passwordHash), true, 'the first line of stdin')
+  const nobody = memoryIo(env)
+  t.equal(await userCommand.run(['passwd', 'nobody'], nobody.io), 1)
+  t.equal(nobody.stderr(), 'no user "nobody"\n')
+  const mistake = memoryIo(env)
+  t.equal(await userCommand.run(['frobnicate', 'x'], mistake.io), 2)
+  t.match(mistake.stderr(), 'netinv user: unknown action "frobnicate"')
 
-  out.length = 0
-  t.equal(await apikeyCommand.run(['create', 'carol', '--scopes', 'read', '--description', 'ci', '--expires-days', '2']), 0)
-  const key = out.at(-1)!
-  t.match(key, /^nik_/)
+  const created = memoryIo(env)
+  t.equal(await apikeyCommand.run(['create', 'carol', '--scopes', 'read', '--description', 'ci', '--expires-days', '2'], created.io), 0)
+  const key = created.stdout().trim()
+  t.match(key, /^nik_[^\n]+$/, 'the key alone on stdout')
+  t.match(created.stderr(), /^API key \S+ for carol, scopes read, expires .*; shown only now:$/m)
   const stored = await store.apiKeys.byHash(secretHash(key))
   t.match(stored, { username: 'carol', scopes: ['read'], description: 'ci' })
   t.ok(stored!.expiresAt! > Date.now() + 86_400_000)
-  await t.rejects(apikeyCommand.run(['create', 'carol', '--scopes', 'team']), /does not hold team/)
+  await t.rejects(apikeyCommand.run(['create', 'carol', '--scopes', 'team'], io()), /does not hold team/)
 })
