@@ -12,7 +12,7 @@ import t from 'tap'
 import { request, Agent } from 'node:http'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { serve, tempDirs } from '../e2e/process.js'
+import { dirsEnv, serve, tempDirs } from '../e2e/process.js'
 import { call } from '../e2e/client.js'
 
 const GRACE_MS = 5000
@@ -70,7 +70,7 @@ const total = (counts: Record<string, number>) => Object.values(counts).reduce((
 t.test('SIGTERM to netinv serve under load: no request it received is dropped, and it exits 0 within the grace', async (t) => {
   const dirs = tempDirs(t)
   writeFileSync(join(dirs.configDir, 'api.json'), JSON.stringify({ server: { shutdownGraceMs: GRACE_MS }, rateLimit: { enabled: false } }))
-  const served = await serve(t, { DATA_DIR: dirs.dataDir, CONFIG_DIR: dirs.configDir, ADMIN_PASSWORD: PASSWORD })
+  const served = await serve(t, { ...dirsEnv(dirs), ADMIN_PASSWORD: PASSWORD })
   const { url, child } = served
   const login = await call(url, 'POST', '/api/auth/login', { body: { username: 'admin', password: PASSWORD } })
   const created = await call(url, 'POST', '/api/api-tokens', { headers: { authorization: `Bearer ${login.json<{ accessToken: string }>().accessToken}` }, body: { description: 'load', scope: ['read'] } })

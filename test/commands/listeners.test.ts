@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import { spawn } from 'node:child_process'
-import { freePort, tempDirs } from '../e2e/process.js'
+import { dirsEnv, freePort, tempDirs } from '../e2e/process.js'
 
 function run(command: string, env: Record<string, string>): { exited: Promise<number | null>; stderr: () => string; kill(): void } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
@@ -25,7 +25,7 @@ const answers = (url: string) =>
 
 for (const command of ['inventory', 'gateway']) {
   t.test(`netinv ${command} refuses an INTERNAL_SECRET under 32 characters`, async (t) => {
-    const p = run(command, { ...tempDirs(t), INTERNAL_SECRET: 'x', INVENTORY_URL: 'http://127.0.0.1:9', PORT: '0', INVENTORY_PORT: '0' })
+    const p = run(command, { ...dirsEnv(tempDirs(t)), INTERNAL_SECRET: 'x', INVENTORY_URL: 'http://127.0.0.1:9', PORT: '0', INVENTORY_PORT: '0' })
     t.teardown(p.kill)
     t.equal(await p.exited, 1)
     t.match(p.stderr(), /INTERNAL_SECRET must be at least 32 characters/)
@@ -34,7 +34,7 @@ for (const command of ['inventory', 'gateway']) {
 
 t.test('netinv serve: the public listener binds HOST, the admin listener loopback by default', async (t) => {
   const [port, adminPort] = [await freePort(), await freePort()]
-  const p = run('serve', { ...tempDirs(t), HOST: '127.0.0.2', PORT: String(port), ADMIN_PORT: String(adminPort) })
+  const p = run('serve', { ...dirsEnv(tempDirs(t)), HOST: '127.0.0.2', PORT: String(port), ADMIN_PORT: String(adminPort) })
   t.teardown(p.kill)
   let up = false
   for (let i = 0; i < 600 && !up; i++) {

@@ -8,7 +8,7 @@ import t from 'tap'
 import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { freePort, tempDirs } from '../e2e/process.js'
+import { dirsEnv, freePort, tempDirs } from '../e2e/process.js'
 
 const GRACE_MS = 2000
 
@@ -17,7 +17,7 @@ t.test('SIGTERM with a stalled log pipe whose reader then goes away: the process
   writeFileSync(join(dirs.configDir, 'api.json'), JSON.stringify({ server: { shutdownGraceMs: GRACE_MS }, rateLimit: { enabled: false } }))
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...dirs, LOG_LEVEL: 'debug', PORT: String(port), ADMIN_PORT: '0', ADMIN_PASSWORD: 'shutdown-test-password' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...dirsEnv(dirs), LOG_LEVEL: 'debug', PORT: String(port), ADMIN_PORT: '0', ADMIN_PASSWORD: 'shutdown-test-password' },
     stdio: ['ignore', 'pipe', 'ignore'],
   })
   // stdout is never read: once node's buffer and the pipe are full, every log write waits.

@@ -8,7 +8,7 @@ import t from 'tap'
 import { request } from 'node:http'
 import { connect } from 'node:net'
 import { call } from './client.js'
-import { serve, tempDirs } from './process.js'
+import { dirsEnv, serve, tempDirs } from './process.js'
 
 const ADMIN_PASSWORD = 'e2e-admin-password-1'
 const basic = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`
@@ -35,7 +35,7 @@ function within10s(base: string, path: string, headers: Record<string, string>):
 
 t.test('early answers through netinv serve', async (t) => {
   const dirs = tempDirs(t)
-  const app = await serve(t, { DATA_DIR: dirs.dataDir, CONFIG_DIR: dirs.configDir, ADMIN_PASSWORD })
+  const app = await serve(t, { ...dirsEnv(dirs), ADMIN_PASSWORD })
   const made = await call(app.url, 'POST', '/api/api-tokens', { headers: { authorization: basic }, body: { description: 'early', scope: ['read', 'write'] } })
   t.equal(made.status, 201)
   const key = { 'x-api-token': made.json<{ token: string }>().token }

@@ -37,6 +37,11 @@ export function tempDirs(t: Teardown): { dataDir: string; configDir: string } {
   return { dataDir, configDir }
 }
 
+/** The environment that points a `netinv` process at the directories of `tempDirs`. */
+export function dirsEnv(dirs: { dataDir: string; configDir: string }): { DATA_DIR: string; CONFIG_DIR: string } {
+  return { DATA_DIR: dirs.dataDir, CONFIG_DIR: dirs.configDir }
+}
+
 export interface Served {
   url: string
   adminUrl: string
