@@ -42,6 +42,16 @@ async function keptAlive(port: number): Promise<{ socket: Socket; all: ReturnTyp
   return { socket, all }
 }
 
+/** Drains, and checks the kept-alive connection got both its answers, the last closing it. */
+async function bothAnswered(t: Test, drain: Drainable, all: ReturnType<typeof received>): Promise<void> {
+  const drained = drain.drain(10_000)
+  const { text, error } = await all
+  t.equal(error, undefined, 'no reset')
+  t.equal(text.match(/HTTP\/1\.1 200 OK/g)?.length, 2, 'both requests answered')
+  t.match(text.split('\r\n\r\n').at(-2), /connection: close/i, 'the last answer closes the connection')
+  await drained
+}
+
 /** Holds the event loop, as a long statement or a paused process would. */
 function hold(ms: number): void {
   const until = performance.now() + ms
@@ -54,12 +64,7 @@ t.test('a request already in the buffer of an idle keep-alive connection when th
   // The next request reaches the kernel now; node reads it only in its next turn.
   socket.write(REQUEST)
   hold(20)
-  const drained = drain.drain(10_000)
-  const { text, error } = await all
-  t.equal(error, undefined, 'no reset')
-  t.equal(text.match(/HTTP\/1\.1 200 OK/g)?.length, 2, 'both requests answered')
-  t.match(text.split('\r\n\r\n').at(-2), /connection: close/i, 'the last answer closes the connection')
-  await drained
+  await bothAnswered(t, drain, all)
 })
 
 t.test('connections waiting in the listen queue when the drain begins are accepted and answered; later ones are refused', async (t) => {
@@ -101,12 +106,7 @@ t.test('a request that reaches the kernel while the look that would close its id
   // phase; its write then runs in the check phase right before the second look: the bytes are in
   // the kernel and node has not read them.
   setImmediate(() => setTimeout(() => setImmediate(() => socket.write(REQUEST)), DRAIN_IDLE_MS))
-  const drained = drain.drain(10_000)
-  const { text, error } = await all
-  t.equal(error, undefined, 'no reset')
-  t.equal(text.match(/HTTP\/1\.1 200 OK/g)?.length, 2, 'both requests answered')
-  t.match(text.split('\r\n\r\n').at(-2), /connection: close/i, 'the last answer closes the connection')
-  await drained
+  await bothAnswered(t, drain, all)
 })
 
 t.test('at the end of the grace, a request still in flight is cut and the drain ends', async (t) => {
