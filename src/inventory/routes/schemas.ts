@@ -1,14 +1,16 @@
 /**
  * The request bodies of inventory endpoints that are checked against a JSON Schema (TypeBox):
  * the route checks the body with it and the OpenAPI document publishes the same object. Table
- * requests are described from the catalog instead (src/gateway/openapi/tables.ts); endpoints
- * whose bodies are still checked by hand-written code have no entry yet (the OpenAPI test lists
- * them). The settings' schemas are in settings/schemas.ts, the report rules' in reports/schema.ts.
+ * requests are described from the catalog instead (src/gateway/openapi/tables.ts). The
+ * settings' schemas are in settings/schemas.ts, the report rules' in reports/schema.ts.
  */
 import { Type } from '@sinclair/typebox'
 import type { RequestBodies } from '../../shared/schema/index.js'
+import { Attribute, GlobalAttributeList, GlobalAttributeRemoval, LocalAttributeList, LocalAttributeRemoval } from '../attributes/input.js'
 import { RuleCreate, RulePatch } from '../reports/schema.js'
 import { CredentialCreate, CredentialPatch, SeedList, SettingsPatch, SIMULATOR_PROPERTIES } from '../settings/schemas.js'
+import { DeviceSelectionBody, SerialListBody } from '../snapshots/device-input.js'
+import { LoadRequest } from '../snapshots/loading.js'
 import { DISABLED_ACTIONS_KEY, POST_DISCOVERY_ACTIONS } from '../snapshots/post-discovery.js'
 
 /** Bounds of a snapshot's name and note. */
@@ -70,6 +72,15 @@ export const INVENTORY_BODIES: RequestBodies = {
   'PATCH settings/snmp/:id': { schema: CredentialPatch },
   'POST reports': { schema: RuleCreate },
   'PATCH reports/:id': { schema: RulePatch },
+  'POST snapshots/load': { schema: LoadRequest },
+  'POST snapshots/unload': { schema: LoadRequest },
+  'POST snapshots/:id/devices': { schema: DeviceSelectionBody },
+  'DELETE snapshots/:id/devices': { schema: SerialListBody },
+  'POST attributes/global': { schema: Attribute },
+  'PUT attributes/global': { schema: GlobalAttributeList },
+  'PUT attributes/local': { schema: LocalAttributeList },
+  'DELETE attributes/global': { schema: GlobalAttributeRemoval },
+  'DELETE attributes/local': { schema: LocalAttributeRemoval },
   // Not JSON: the file is read line by line, each line checked as it arrives (snapshots/reader.ts).
   'POST snapshots/upload': {
     contentType: 'application/x-ndjson',

@@ -6,7 +6,8 @@
  * unloaded snapshot still finds the job it polls for.
  */
 import { randomUUID } from 'node:crypto'
-import { invalidInput, type ValidationIssue } from '../../shared/errors.js'
+import { Type } from '@sinclair/typebox'
+import { bodyValidator, defineFormat } from '../../shared/schema/index.js'
 import { isSnapshotId } from '../catalog/index.js'
 import { attachSnapshot, detachSnapshot } from '../storage/index.js'
 import type { InventoryServices } from '../discovery/runner.js'
@@ -115,34 +116,44 @@ export async function startLoadJobs(svc: InventoryServices, ids: readonly string
 /** Most snapshots one body-style request may load or unload. */
 export const MAX_LOAD_BATCH = 100
 
-const LOAD_KEYS = ['id', 'jobDetail']
+const SNAPSHOT_ID = defineFormat('snapshot-id', (v) => (isSnapshotId(v) ? undefined : 'must be a snapshot id (a lower-case UUID)'))
 
 /**
  * The body of `POST snapshots/load|unload`: `[{"jobDetail": <ms>, "id": "<uuid>"}, ...]`, the
  * ids distinct; `jobDetail` is the client's clock when it asked (it filters the jobs it polls
  * with it; netinv reads but does not need it). Every problem is listed (422).
  */
+export const LoadRequest = Type.Array(
+  Type.Object(
+    {
+      id: Type.String({ format: SNAPSHOT_ID, description: 'The snapshot to load or unload.' }),
+      jobDetail: Type.Optional(
+        Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "The client's clock when it asked, in ms since the epoch.", 'x-message': 'must be a time in ms since the epoch (a non-negative integer)' }),
+      ),
+    },
+    { additionalProperties: false, 'x-additional-message': 'is not allowed; allowed keys are [id, jobDetail]' },
+  ),
+  {
+    minItems: 1,
+    maxItems: MAX_LOAD_BATCH,
+    description: 'The snapshots to load or unload, each once; each becomes a job.',
+    'x-messages': { type: 'must be an array of {"id": "<snapshot id>", "jobDetail": <ms>}', minItems: 'must contain at least 1 item' },
+  },
+)
+const loadRequest = bodyValidator(LoadRequest, { all: true })
+
+/** The ids of a `POST snapshots/load|unload` body, or a 422 naming every problem. */
 export function parseLoadRequest(body: unknown): string[] {
-  if (!Array.isArray(body)) throw invalidInput('"value" must be an array of {"id": "<snapshot id>", "jobDetail": <ms>}')
-  if (body.length === 0) throw invalidInput('"value" must contain at least 1 item')
-  if (body.length > MAX_LOAD_BATCH) throw invalidInput(`"value" must contain at most ${MAX_LOAD_BATCH} items`)
-  const issues: ValidationIssue[] = []
+  const issues = loadRequest.problems(body)
   const ids: string[] = []
-  body.forEach((item: unknown, i) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      issues.push({ message: `"[${i}]" must be of type object`, path: `[${i}]` })
-      return
-    }
-    const entry = item as Record<string, unknown>
-    for (const key of Object.keys(entry)) if (!LOAD_KEYS.includes(key)) issues.push({ message: `"[${i}].${key}" is not allowed; allowed keys are [${LOAD_KEYS.join(', ')}]`, path: `[${i}].${key}` })
-    const { id, jobDetail } = entry
-    if (!isSnapshotId(id)) issues.push({ message: `"[${i}].id" must be a snapshot id (a lower-case UUID)`, path: `[${i}].id` })
-    else if (ids.includes(id)) issues.push({ message: `"[${i}].id" repeats snapshot ${id}`, path: `[${i}].id` })
-    else ids.push(id)
-    if (jobDetail !== undefined && !(typeof jobDetail === 'number' && Number.isSafeInteger(jobDetail) && jobDetail >= 0)) {
-      issues.push({ message: `"[${i}].jobDetail" must be a time in ms since the epoch (a non-negative integer)`, path: `[${i}].jobDetail` })
-    }
-  })
-  if (issues.length > 0) throw invalidInput(issues)
+  if (Array.isArray(body)) {
+    body.forEach((item: unknown, i) => {
+      const id = (item as { id?: unknown } | null)?.id
+      if (!isSnapshotId(id)) return
+      if (ids.includes(id)) issues.push({ message: `"[${i}].id" repeats snapshot ${id}`, path: `[${i}].id` })
+      else ids.push(id)
+    })
+  }
+  loadRequest.assert(issues)
   return ids
 }

@@ -210,7 +210,9 @@ function ordered(schema: TSchema, issues: readonly ValidationIssue[]): Validatio
     const path = issue.path ?? ''
     if (issue.path !== undefined && seen.has(path)) return
     seen.add(path)
-    kept.push({ key: issue.path === undefined ? [Number.MAX_SAFE_INTEGER] : reportKey(schema, path === 'value' ? '' : path), index, issue })
+    // "value" names the body itself, unless the body declares a key of that name
+    const root = path === 'value' && childSchema(schema, 'value') === undefined
+    kept.push({ key: issue.path === undefined ? [Number.MAX_SAFE_INTEGER] : reportKey(schema, root ? '' : path), index, issue })
   })
   return kept.sort((a, b) => compareKeys(a.key, b.key) || a.index - b.index).map((x) => x.issue)
 }

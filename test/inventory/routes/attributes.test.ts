@@ -75,7 +75,20 @@ for (const engine of ENGINES) {
     t.match((await api.call('PUT', 'attributes/local', { attributes: [] })).body, { code: 'API_INVALID_INPUT', errors: [{ message: /"snapshot" is required/ }] })
     t.match((await api.call('PUT', 'attributes/local', { snapshot: '00000000-0000-4000-8000-000000000000', attributes: [] })).body, { code: 'API_NOT_FOUND' })
     t.match((await api.call('PUT', 'attributes/global', { attributes: [{ sn: a, name: 'x1', value: 'v' }, { sn: a, name: 'x1', value: 'w' }] })).body, { errors: [{ message: /a second time/ }] })
-    t.match((await api.call('DELETE', 'attributes/global', { attributes: { hostname: ['x'] } })).body, { code: 'API_INVALID_INPUT' })
+    t.match((await api.call('DELETE', 'attributes/global', { attributes: { hostname: ['x'] } })).body, {
+      code: 'API_INVALID_INPUT',
+      errors: [{ message: '"attributes" must be {"sn": [serial, ...]} or {"id": [attribute id, ...]}', path: 'attributes' }],
+    })
+    t.match((await api.call('POST', 'attributes/global', { sn: a, name: '9floor', value: '', color: 1 })).body, {
+      errors: [
+        { message: '"color" is not allowed; allowed keys are [sn, name, value]' },
+        { message: '"name" must match ^[a-zA-Z][a-zA-Z0-9_]*[a-zA-Z0-9]+$ (at most 64 characters)' },
+        { message: '"value" must be a non-empty string of at most 1000 characters' },
+      ],
+    })
+    t.match((await api.call('PUT', 'attributes/local', { snapshot: first, attributes: [{ sn: a, name: 'floor' }], extra: true })).body, {
+      errors: [{ message: '"extra" is not allowed; allowed keys are [attributes, snapshot]' }, { message: '"attributes[0].value" must be a non-empty string of at most 1000 characters' }],
+    })
     t.equal((await api.call('POST', `snapshots/${first}/lock`)).status, 200)
     t.match((await api.call('PUT', 'attributes/local', { snapshot: first, attributes: [{ sn: a, name: 'floor', value: '1' }] })).body, { code: 'API_SNAPSHOT_LOCKED' })
     t.equal((await api.call('POST', `snapshots/${first}/unlock`)).status, 200)

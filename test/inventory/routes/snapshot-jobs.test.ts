@@ -125,27 +125,31 @@ t.test('bad load and unload bodies are 422 in the documented shape; unknown snap
   const api = await startApp(t, db)
   const id = await api.discover()
   const unknown = '00000000-0000-4000-8000-000000000000'
-  const bad: unknown[] = [
-    {},
-    [],
-    'x',
-    [1],
-    [{ jobDetail: 1 }],
-    [{ id: 'not-a-uuid', jobDetail: 1 }],
-    [{ id, jobDetail: -5 }],
-    [{ id, jobDetail: 'now' }],
-    [{ id, jobDetail: 1, color: 'red' }],
+  const shape = '"value" must be an array of {"id": "<snapshot id>", "jobDetail": <ms>}'
+  const bad: Array<[unknown, string]> = [
+    [{}, shape],
+    [[], '"value" must contain at least 1 item'],
+    ['x', shape],
+    [[1], '"[0]" must be of type object'],
+    [[{ jobDetail: 1 }], '"[0].id" is required'],
+    [[{ id: 'not-a-uuid', jobDetail: 1 }], '"[0].id" must be a snapshot id (a lower-case UUID)'],
+    [[{ id, jobDetail: -5 }], '"[0].jobDetail" must be a time in ms since the epoch (a non-negative integer)'],
+    [[{ id, jobDetail: 'now' }], '"[0].jobDetail" must be a time in ms since the epoch (a non-negative integer)'],
+    [[{ id, jobDetail: 1, color: 'red' }], '"[0].color" is not allowed; allowed keys are [id, jobDetail]'],
     [
-      { id, jobDetail: 1 },
-      { id, jobDetail: 2 },
+      [
+        { id, jobDetail: 1 },
+        { id, jobDetail: 2 },
+      ],
+      `"[1].id" repeats snapshot ${id}`,
     ],
-    Array.from({ length: 101 }, () => ({ id: unknown, jobDetail: 1 })),
+    [Array.from({ length: 101 }, () => ({ id: unknown, jobDetail: 1 })), '"value" must contain at most 100 items'],
   ]
   for (const action of ['load', 'unload']) {
-    for (const body of bad) {
+    for (const [body, message] of bad) {
       const r = await api.call('POST', `snapshots/${action}`, typeof body === 'string' ? JSON.stringify(body) : body)
       t.equal(r.status, 422, `${action} ${JSON.stringify(body).slice(0, 60)}`)
-      t.match(r.body, { code: 'API_INVALID_INPUT', message: String, errors: [{ message: String }] })
+      t.match(r.body, { code: 'API_INVALID_INPUT', message, errors: [{ message }] })
     }
     const missing = await api.call('POST', `snapshots/${action}`, [
       { id, jobDetail: 1 },

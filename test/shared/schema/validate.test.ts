@@ -90,3 +90,9 @@ t.test('checks after the schema join its problems in one answer, in schema order
   t.same(all.problems({ list: ['2'] }), [], 'none for a conforming body')
   t.doesNotThrow(() => all.assert([]))
 })
+
+t.test('a key named "value" is reported in its place, not as the body itself', async (t) => {
+  const v = bodyValidator(Type.Object({ name: Type.String(), value: Type.String({ minLength: 1 }) }, { additionalProperties: false }), { all: true })
+  t.same(problems(() => v.parse({ name: 1, value: '', color: 1 })), ['"color" is not allowed', '"name" must be a string', '"value" is not allowed to be empty'])
+  t.same(problems(() => bodyValidator(Type.Object({ a: Type.String() }), { all: true }).parse([])), ['"value" must be of type object'], 'the body itself, where no key has that name')
+})
