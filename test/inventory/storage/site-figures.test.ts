@@ -65,3 +65,35 @@ for (const engine of ENGINES) {
 
   })
 }
+
+t.test('hosts of an uploaded snapshot whose edges and gateways are not lists of devices: untouched, or only their device entries change', async (t) => {
+  const db = await freshDb(t, 'pglite')
+  const api = await startApp(t, db)
+  const id = await api.discover({ profile: 'lab' })
+  const [gone, stays] = (await rows(t, api, id, 'inventory/devices', ['sn'])).map((d) => String(d.sn))
+  const lines = (await api.call('GET', `snapshots/${id}/download`)).text.split('\n')
+  const section = lines.findIndex((l) => l.startsWith('{"table":"addressing/hosts"'))
+  const columns = (JSON.parse(lines[section]!) as { columns: string[] }).columns
+  const odd: Array<{ edges: unknown; gateways: unknown }> = [
+    { edges: { port: 'Gi0/1' }, gateways: [] },
+    { edges: [], gateways: [{ hostname: 'no serial' }, null, 7] },
+    { edges: { port: 'Gi0/2' }, gateways: [{ sn: gone }, { sn: stays }] },
+  ]
+  const ids = odd.map((values, i) => {
+    const row = JSON.parse(lines[section + 1 + i]!) as unknown[]
+    row[columns.indexOf('edges')] = values.edges
+    row[columns.indexOf('gateways')] = values.gateways
+    lines[section + 1 + i] = JSON.stringify(row)
+    return row[columns.indexOf('id')]
+  })
+  const up = await api.call('POST', 'snapshots/upload', lines.join('\n'), { 'content-type': 'application/x-ndjson' })
+  t.equal(up.status, 201, up.text)
+  const imported = (up.body as { id: string; jobId: string }).id
+  t.match(await api.waitJob((up.body as { jobId: string }).jobId), { status: 'done' })
+  const removed = await api.call('DELETE', `snapshots/${imported}/devices`, [gone])
+  t.equal(removed.status, 204, removed.text)
+  const after = new Map((await rows(t, api, imported, 'addressing/hosts', ['id', 'edges', 'gateways'])).map((h) => [h.id, h]))
+  t.same(after.get(ids[0]), { id: ids[0], ...odd[0] }, 'edges that are no list, no gateway: unchanged')
+  t.same(after.get(ids[1]), { id: ids[1], ...odd[1] }, 'entries without a serial: unchanged')
+  t.same(after.get(ids[2]), { id: ids[2], edges: odd[2]!.edges, gateways: [{ sn: stays }] }, 'only the removed device leaves')
+})
