@@ -54,6 +54,19 @@ t.test('embedded database (npm start)', async (t) => {
     t.match(nul.json(), { errors: [{ message: /U\+0000/ }] })
     t.notMatch(nul.text, DATABASE_WORDS, "the answer says what was wrong without the database's words")
 
+    // the same text anywhere else: refused at the door, whatever endpoint the body is for
+    const admin = bearer(session.accessToken)
+    for (const [path, body] of [
+      ['/api/auth/login', '{"username": "a\\u0000b", "password": "x"}'],
+      ['/api/attributes/global', '{"sn": "a\\u0000b", "name": "floor", "value": "1"}'],
+      ['/api/snapshots', '{"profile": "lab", "snapshotName": "\\ud800"}'],
+    ] as const) {
+      const r = await post(base, path, path === '/api/auth/login' ? {} : admin, body)
+      t.equal(r.status, 422, `${path}: ${r.text}`)
+      t.match(r.json(), { code: 'API_INVALID_INPUT', errors: [{ message: /must not contain (the character U\+0000|an unpaired surrogate)/ }] })
+      t.notMatch(r.text, DATABASE_WORDS)
+    }
+
     const health = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5000) })
     t.equal(health.status, 200, '/healthz answers')
     const after = await post(base, DEVICES, reader, { snapshot: '$last', columns: ['id'], pagination: { limit: 1 } })

@@ -1,6 +1,7 @@
 /** Reading request bodies with a size limit and content-type check, into our error codes. */
 import type { IncomingMessage } from 'node:http'
-import { ApiError } from '../errors.js'
+import { ApiError, invalidInput } from '../errors.js'
+import { unstorableText } from './json-text.js'
 
 /** Reads the whole body as a Buffer, refusing more than `limit` bytes with 413. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -25,20 +26,39 @@ export function isJsonContentType(value: string | undefined): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 }
 
+/** Whether a content type's charset (if it names one) is UTF-8, the only one JSON bodies may use. */
+function utf8Charset(type: string): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]?.toLowerCase()
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8'
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
 /**
- * Reads a JSON body. Empty body → undefined. A body with a content type other than JSON → 415;
- * malformed JSON → 400.
+ * Reads a JSON body. Empty body → undefined. A body with a content type other than JSON, or a
+ * charset other than UTF-8 → 415; bytes that are not UTF-8, or malformed JSON → 400; a string or
+ * key no stored text can hold (U+0000, an unpaired surrogate) → 422 naming each.
  */
 export async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   const buf = await readBody(req, limit)
   if (buf.length === 0) return undefined
   const type = req.headers['content-type']
-  if (type !== undefined && !isJsonContentType(type)) throw new ApiError('API_UNSUPPORTED_MEDIA_TYPE')
+  if (type !== undefined && (!isJsonContentType(type) || !utf8Charset(type))) throw new ApiError('API_UNSUPPORTED_MEDIA_TYPE')
+  let text: string
   try {
-    return JSON.parse(buf.toString('utf8'))
+    text = UTF8.decode(buf)
+  } catch {
+    throw new ApiError('API_MALFORMED_REQUEST', 'The request body is not valid UTF-8')
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
   } catch {
     throw new ApiError('API_MALFORMED_REQUEST', 'Malformed JSON in request body')
   }
+  const issues = unstorableText(text, value)
+  if (issues.length > 0) throw invalidInput(issues)
+  return value
 }
 
 /** A JSON object body is required: anything else is 400/422. */
