@@ -67,6 +67,11 @@ t.test('embedded database (npm start)', async (t) => {
       t.notMatch(r.text, DATABASE_WORDS)
     }
 
+    // a reference percent-encoded in the path is the reference
+    const encoded = await call(base, 'GET', '/api/snapshots/%24last/changes?against=%24last', { headers: admin })
+    t.equal(encoded.status, 200, encoded.text)
+    t.same(encoded.json(), (await call(base, 'GET', '/api/snapshots/$last/changes?against=$last', { headers: admin })).json())
+
     const health = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5000) })
     t.equal(health.status, 200, '/healthz answers')
     const after = await post(base, DEVICES, reader, { snapshot: '$last', columns: ['id'], pagination: { limit: 1 } })

@@ -2,7 +2,8 @@
  * A small router for the services' own endpoints. Patterns use the manifest's syntax
  * (`:name` = one segment, `*` = rest). Unknown path → 404, known path with another method →
  * 405 with `Allow`. A `*` pattern may say which of the paths it matches exist (`known`): one it
- * does not know is an unknown path, 404 for every method.
+ * does not know is an unknown path, 404 for every method. A `:name` segment is handed to the
+ * handler percent-decoded.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../errors.js'
@@ -20,6 +21,19 @@ interface Route<C> {
   method: Method
   pattern: string
   handler: RouteHandler<C>
+}
+
+/** A path's parameters as the client meant them (`%24last` is `$last`); 400 for a bad escape. */
+function decoded(params: Record<string, string>): Record<string, string> {
+  for (const [name, value] of Object.entries(params)) {
+    if (!value.includes('%')) continue
+    try {
+      params[name] = decodeURIComponent(value)
+    } catch {
+      throw new ApiError('API_MALFORMED_REQUEST', 'Malformed request path')
+    }
+  }
+  return params
 }
 
 export class Router<C> {
@@ -47,7 +61,7 @@ export class Router<C> {
       if (rest !== undefined && this.exists.get(route.pattern)?.(rest) === false) continue
       if (route.method === method || (method === 'HEAD' && route.method === 'GET')) {
         const { '*': rest, ...named } = params
-        return { handler: route.handler, match: { params: named, rest }, pattern: route.pattern }
+        return { handler: route.handler, match: { params: decoded(named), rest }, pattern: route.pattern }
       }
       allowed.add(route.method)
     }
