@@ -79,7 +79,7 @@ export async function startRediscovery(svc: InventoryServices, id: string, selec
     ;[snapshot, plan] = await svc.db.transaction(async (tx) => {
       const s = await lockEditable(tx, id)
       const source = rediscoverySource(s)
-      const { devices, newAddresses } = await selectDevices(tx, id, selection, source === 'network')
+      const { devices, newAddresses } = await selectDevices(tx, id, selection, { allowNewAddresses: source === 'network' })
       if (source === 'network') {
         const silent = devices.filter((d) => d.loginIp === null)
         if (silent.length > 0 && selection.by === 'sn') throw new ApiError('API_CONFLICT', `Device ${silent[0]!.sn} of snapshot ${id} has no management address to rediscover it at`)

@@ -47,19 +47,21 @@ export const DiscoveryStart = Type.Object(
   },
 )
 
+const snapshotSettings = {
+  [DISABLED_ACTIONS_KEY]: Type.Optional(
+    Type.Array(Type.Union(POST_DISCOVERY_ACTIONS.map((a) => Type.Literal(a))), {
+      description: 'Post-discovery actions not to run for this snapshot.',
+      'x-message': `must be an array of [${POST_DISCOVERY_ACTIONS.join(', ')}]`,
+    }),
+  ),
+  ...SIMULATOR_PROPERTIES,
+}
+
 /** `PATCH snapshots/:id/settings`: the post-discovery actions to skip, and the simulator's settings of a simulated snapshot. */
-export const SnapshotSettingsPatch = Type.Object(
-  {
-    [DISABLED_ACTIONS_KEY]: Type.Optional(
-      Type.Array(Type.Union(POST_DISCOVERY_ACTIONS.map((a) => Type.Literal(a))), {
-        description: 'Post-discovery actions not to run for this snapshot.',
-        'x-message': `must be an array of [${POST_DISCOVERY_ACTIONS.join(', ')}]`,
-      }),
-    ),
-    ...SIMULATOR_PROPERTIES,
-  },
-  { additionalProperties: false, 'x-additional-message': 'is not allowed; allowed keys are [profile, seed, sites]' },
-)
+export const SnapshotSettingsPatch = Type.Object(snapshotSettings, {
+  additionalProperties: false,
+  'x-additional-message': `is not allowed; allowed keys are [${Object.keys(snapshotSettings).join(', ')}]`,
+})
 
 /** By `METHOD path` of the manifest. */
 export const INVENTORY_BODIES: RequestBodies = {

@@ -54,10 +54,11 @@ export function parseSelection(body: unknown): DeviceSelection {
     issues.push({ message: 'the body must hold exactly one of "snList" (serial numbers) or "ipList" (management addresses)' })
   }
   selectionBody.assert(issues)
-  return given.snList !== undefined ? { by: 'sn', values: [...new Set(given.snList)] } : { by: 'ip', values: [...new Set(given.ipList)] }
+  // as sent, repeats included, so that a problem names its place in the body
+  return given.snList !== undefined ? { by: 'sn', values: given.snList } : { by: 'ip', values: given.ipList ?? [] }
 }
 
-/** DELETE: a bare array of serials. */
+/** DELETE: a bare array of serials, as sent. */
 export function parseSerials(body: unknown): string[] {
-  return [...new Set(serialsBody.parse(body))]
+  return serialsBody.parse(body)
 }

@@ -37,9 +37,16 @@ export interface KnownDevice {
 
 /**
  * The snapshot's devices a selection names; 422 listing every serial or address it does not
- * hold (unless `allowNewAddresses`, for a network rediscovery that may find new devices).
+ * hold (unless `allowNewAddresses`, for a network rediscovery that may find new devices), each at
+ * its place in the body: `list` names the body's list (the body itself when empty).
  */
-export async function selectDevices(db: Queryable, id: string, selection: DeviceSelection, allowNewAddresses = false): Promise<{ devices: KnownDevice[]; newAddresses: string[] }> {
+export async function selectDevices(
+  db: Queryable,
+  id: string,
+  selection: DeviceSelection,
+  options: { allowNewAddresses?: boolean; list?: string } = {},
+): Promise<{ devices: KnownDevice[]; newAddresses: string[] }> {
+  const { allowNewAddresses = false, list = selection.by === 'sn' ? 'snList' : 'ipList' } = options
   const column = selection.by === 'sn' ? 'sn' : 'host(login_ip)'
   const r = await db.query<{ sn: string; login_ip: string | null }>(
     `SELECT sn, host(login_ip) AS login_ip FROM ${partitionTable(DEVICES, id)} WHERE ${column} = ANY($1::text[])`,
@@ -49,15 +56,14 @@ export async function selectDevices(db: Queryable, id: string, selection: Device
   const found = new Set(devices.map((d) => (selection.by === 'sn' ? d.sn : d.loginIp)))
   const missing = selection.values.map((v, i) => [v, i] as const).filter(([v]) => !found.has(v))
   if (missing.length > 0 && !(selection.by === 'ip' && allowNewAddresses)) {
-    const key = selection.by === 'sn' ? 'snList' : 'ipList'
     throw invalidInput(
       missing.slice(0, 50).map(([v, i]) => ({
-        message: `"${key}[${i}]" is not ${selection.by === 'sn' ? 'the serial number' : 'the management address'} of a device of snapshot ${id}: ${JSON.stringify(v).slice(0, 80)}`,
-        path: `${key}[${i}]`,
+        message: `"${list}[${i}]" is not ${selection.by === 'sn' ? 'the serial number' : 'the management address'} of a device of snapshot ${id}: ${JSON.stringify(v).slice(0, 80)}`,
+        path: `${list}[${i}]`,
       })),
     )
   }
-  return { devices, newAddresses: missing.map(([v]) => v) }
+  return { devices, newAddresses: [...new Set(missing.map(([v]) => v))] }
 }
 
 /**
@@ -89,6 +95,6 @@ export async function changeDevices(db: Db, id: string, sns: readonly string[], 
 /** DELETE snapshots/{id}/devices: removes the devices' rows from every table of the snapshot. */
 export async function removeDevices(db: Db, id: string, sns: readonly string[], now: () => number): Promise<void> {
   assertDevicesEditable(await getSnapshot(db, id))
-  await selectDevices(db, id, { by: 'sn', values: [...sns] })
+  await selectDevices(db, id, { by: 'sn', values: [...sns] }, { list: '' })
   await changeDevices(db, id, sns, new Map(), now)
 }

@@ -45,7 +45,9 @@ for (const engine of ENGINES) {
     // refusals first: nothing changes
     const unknown = await api.call('DELETE', `snapshots/${id}/devices`, [a.sn, 'NO-SUCH-SN'])
     t.equal(unknown.status, 422)
-    t.match(unknown.body, { code: 'API_INVALID_INPUT', errors: [{ message: /"snList\[1\]" is not the serial number of a device of snapshot .*NO-SUCH-SN/ }] })
+    t.match(unknown.body, { code: 'API_INVALID_INPUT', errors: [{ message: /^"\[1\]" is not the serial number of a device of snapshot .*NO-SUCH-SN/, path: '[1]' }] }, 'named at its place in the bare array')
+    const repeated = await api.call('POST', `snapshots/${id}/devices`, { snList: [a.sn, a.sn, 'NO-SUCH-SN'] })
+    t.match(repeated.body, { errors: [{ message: /^"snList\[2\]" is not the serial number/, path: 'snList[2]' }] }, 'at its place in the body, repeats counted')
     t.equal((await api.call('DELETE', `snapshots/${id}/devices`, { snList: [a.sn] })).status, 422, 'DELETE takes a bare array')
     t.equal((await api.call('DELETE', `snapshots/${id}/devices`, [])).status, 422)
     t.match((await api.call('DELETE', 'snapshots/00000000-0000-4000-8000-000000000000/devices', [a.sn])).body, { code: 'API_NOT_FOUND' })

@@ -37,6 +37,9 @@ for (const engine of ENGINES) {
     const settings = await api.call('GET', `snapshots/${id}/settings`)
     t.match(settings.body, { profile: 'lab', seed: 7, sites: [], generation: 0 })
     t.equal((await api.call('PATCH', `snapshots/${id}/settings`, { seed: -1 })).status, 422)
+    t.match((await api.call('PATCH', `snapshots/${id}/settings`, { seeds: ['10.0.0.1'] })).body, {
+      errors: [{ message: '"seeds" is not allowed; allowed keys are [disabledPostDiscoveryActions, profile, seed, sites]' }],
+    })
     t.match((await api.call('PATCH', `snapshots/${id}/settings`, { seed: 9 })).body, { seed: 9 })
 
     t.match((await api.call('PATCH', `snapshots/${id}`, { name: 'renamed', note: null })).body, { name: 'renamed', note: null })
