@@ -4,6 +4,7 @@
  * Anything malformed is a 422 naming the line.
  */
 import { invalidInput } from '../../shared/errors.js'
+import { unstorableText } from '../../shared/http/index.js'
 import { findTable, isComputed, storageColumns, type StoredTableDef } from '../catalog/index.js'
 import type { TableRows } from '../storage/index.js'
 import { FORMAT_NAME, FORMAT_VERSION, type SnapshotHeader } from './format.js'
@@ -33,11 +34,16 @@ export class SnapshotFileReader {
     const r = await this.it.next()
     if (r.done) this.fail('unexpected end of file (the file is truncated)')
     this.line++
+    let value: unknown
     try {
-      return JSON.parse(r.value)
+      value = JSON.parse(r.value)
     } catch {
       return this.fail('not valid JSON')
     }
+    // text no stored string can hold would fail the copy, or be kept as U+FFFD
+    const unstorable = unstorableText(r.value, value)[0]
+    if (unstorable) this.fail(unstorable.message)
+    return value
   }
 
   async header(): Promise<SnapshotHeader> {

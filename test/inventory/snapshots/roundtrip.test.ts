@@ -71,6 +71,8 @@ for (const engine of ENGINES) {
       ['bad type', `${header}\n{"table":"inventory/devices","columns":["id","uptime"]}\n["a","soon"]\n{"end":"inventory/devices","rows":1}\n{"eof":true,"tables":1,"rows":1}\n`, 422],
       ['bad address', `${header}\n{"table":"inventory/devices","columns":["id","loginIp"]}\n["a","999.1.1.1"]\n{"end":"inventory/devices","rows":1}\n{"eof":true,"tables":1,"rows":1}\n`, 422],
       ['wrong row count', `${header}\n{"table":"inventory/devices","columns":["id"]}\n["a"]\n{"end":"inventory/devices","rows":5}\n`, 422],
+      ['a lone surrogate', `${header}\n{"table":"inventory/devices","columns":["id","hostname"]}\n["a","x\\ud800"]\n{"end":"inventory/devices","rows":1}\n{"eof":true,"tables":1,"rows":1}\n`, 422],
+      ['U+0000', `${header}\n{"table":"inventory/devices","columns":["id","hostname"]}\n["a","x\\u0000"]\n{"end":"inventory/devices","rows":1}\n{"eof":true,"tables":1,"rows":1}\n`, 422],
       ['junk after the end', `${header}\n{"eof":true,"tables":0,"rows":0}\nmore\n`, 422],
     ]
     const before = ((await api.call('GET', 'snapshots')).body as unknown[]).length
@@ -78,6 +80,7 @@ for (const engine of ENGINES) {
       const r = await api.call('POST', 'snapshots/upload', body, NDJSON)
       t.equal(r.status, status, `${what}: ${r.text.slice(0, 200)}`)
       t.match(r.body, { code: 'API_INVALID_INPUT' }, what)
+      if (what === 'a lone surrogate' || what === 'U+0000') t.match(r.body, { message: /^line 3: "\[1\]" must not contain (an unpaired surrogate|the character U\+0000)/ }, `${what}: named by line and place`)
     }
     t.equal(((await api.call('GET', 'snapshots')).body as unknown[]).length, before, 'failed imports leave no snapshot')
     const leftovers = await db.query(`SELECT relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'inventory' AND c.relkind = 'r' AND relname LIKE 'devices\\_s\\_%'`)
