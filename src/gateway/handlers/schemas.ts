@@ -11,8 +11,10 @@ const text = (max: number, description: string, min = 1) => Type.String({ minLen
 
 export const Scope = Type.Union(SCOPES.map((s) => Type.Literal(s)), { description: 'An access scope.' })
 export const ScopeList = Type.Array(Scope, { description: 'Access scopes.' })
-const Timestamp = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-  description: 'Milliseconds since the epoch, or null for none.',
+/** The latest time a JavaScript date can hold (year 275760), in ms since the epoch. */
+const LATEST_TIME_MS = 8.64e15
+const Timestamp = Type.Union([Type.Integer({ minimum: 0, maximum: LATEST_TIME_MS }), Type.Null()], {
+  description: 'Milliseconds since the epoch (at most 8640000000000000, the latest date), or null for none.',
   'x-message': 'must be a timestamp in milliseconds or null',
 })
 

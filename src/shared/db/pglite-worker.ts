@@ -160,7 +160,9 @@ async function handle(db: PGlite, req: WorkerRequest): Promise<unknown> {
 async function main(): Promise<void> {
   let db: PGlite
   try {
-    db = await PGlite.create({ ...init.preloaded, ...(init.dataDir ? { dataDir: init.dataDir } : {}), parsers: { 1700: (v: string) => Number(v) } })
+    // Numbers as numbers, as on PostgreSQL (postgres.ts): int8 beyond 2^53 would otherwise come
+    // back as a BigInt, which no JSON answer can carry.
+    db = await PGlite.create({ ...init.preloaded, ...(init.dataDir ? { dataDir: init.dataDir } : {}), parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) } })
   } catch (err) {
     reply({ ready: false, error: serializeError(err) })
     return

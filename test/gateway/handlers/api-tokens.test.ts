@@ -16,6 +16,17 @@ t.test('API keys through the gateway', async (t) => {
   t.match(await badScope.json(), { errors: [{ message: '"scope[0]" must be one of [read, settings, team, write]' }] })
   const past = await gw.fetch('/api/api-tokens', { method: 'POST', headers: ALICE, json: { scope: ['read'], expires: gw.clock.now - 1 } })
   t.equal(past.status, 422)
+  for (const expires of [8.64e15 + 1, 9007199254740992, 1e20]) {
+    const far = await gw.fetch('/api/api-tokens', { method: 'POST', headers: ALICE, json: { scope: ['read'], expires } })
+    t.equal(far.status, 422, `expires ${expires}: beyond the latest date`)
+    t.match(await far.json(), { errors: [{ message: '"expires" must be a timestamp in milliseconds or null', path: 'expires' }] })
+  }
+  const latest = await gw.fetch('/api/api-tokens', { method: 'POST', headers: ALICE, json: { scope: ['read'], expires: 8.64e15 } })
+  t.equal(latest.status, 201, 'the latest date is a date')
+  const listed = await gw.fetch('/api/api-tokens', { headers: ALICE })
+  t.equal(listed.status, 200, 'and the keys are listed with it')
+  t.match(await listed.json(), [{ expires: 8.64e15 }])
+  t.equal((await gw.fetch(`/api/api-tokens/${((await latest.json()) as { id: string }).id}`, { method: 'DELETE', headers: ALICE })).status, 204)
 
   const res = await gw.fetch('/api/api-tokens', { method: 'POST', headers: ALICE, json: { scope: ['read', 'write'], description: 'ci job' } })
   t.equal(res.status, 201)
