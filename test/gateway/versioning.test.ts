@@ -31,6 +31,7 @@ t.test('header generation: default, chosen, unsupported and invalid versions', a
     t.equal(body.api_version, '1')
     t.equal(r.headers['x-api-versions-supported'], '1', 'version headers on the 410')
     t.equal(r.headers['x-product-version'], 'v7.6')
+    if (bad === '-1' || bad === 'two') t.equal(body.message, 'X-API-Version must be one version number, in digits (such as 1)')
   }
 })
 

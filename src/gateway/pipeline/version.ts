@@ -99,7 +99,7 @@ export function resolveVersion(ctx: RequestContext, config: Readonly<Config>): n
   const header = ctx.req.headers['x-api-version']
   if (header === undefined) return endpoint.defaultVersion
   const version = versionNumber(header)
-  if (version === null) throw new VersionGoneError('X-API-Version must be an integer', endpoint)
+  if (version === null) throw new VersionGoneError('X-API-Version must be one version number, in digits (such as 1)', endpoint)
   if (!supports(endpoint, version)) {
     throw new VersionGoneError(`Version ${version} of ${endpoint.path} is not supported (supported: ${supportedVersions(endpoint).join(',')})`, endpoint)
   }

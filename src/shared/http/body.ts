@@ -32,14 +32,26 @@ function utf8Charset(type: string): boolean {
   return charset === undefined || charset === 'utf-8' || charset === 'utf8'
 }
 
+/** Whether the body comes as sent (no gzip or other coding: node undoes only chunked). */
+function plainCoding(req: IncomingMessage): boolean {
+  const content = req.headers['content-encoding']?.trim().toLowerCase()
+  if (content !== undefined && content !== '' && content !== 'identity') return false
+  const transfer = req.headers['transfer-encoding']
+  return transfer === undefined || transfer.split(',').every((c) => c.trim().toLowerCase() === 'chunked')
+}
+
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /**
- * Reads a JSON body. Empty body → undefined. A body with a content type other than JSON, or a
- * charset other than UTF-8 → 415; bytes that are not UTF-8, or malformed JSON → 400; a string or
+ * Reads a JSON body. Empty body → undefined. A body with a content type other than JSON, a
+ * charset other than UTF-8, or a content coding (gzip, ...) → 415; bytes that are not UTF-8, or malformed JSON → 400; a string or
  * key no stored text can hold (U+0000, an unpaired surrogate) → 422 naming each.
  */
 export async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  if (!plainCoding(req)) {
+    req.resume()
+    throw new ApiError('API_UNSUPPORTED_MEDIA_TYPE', 'Request bodies are read as sent: no content or transfer coding other than chunked')
+  }
   const buf = await readBody(req, limit)
   if (buf.length === 0) return undefined
   const type = req.headers['content-type']

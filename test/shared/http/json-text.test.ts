@@ -47,3 +47,38 @@ t.test('readJson: 422 for such text, 400 for bytes that are not UTF-8, 415 for a
   t.match(await post('{"a":"b"}', 'application/json; charset=utf-16'), { status: 415 })
   t.match(await post('{"a":"é 😀"}', 'application/json; charset=UTF-8'), { status: 200, body: { got: { a: 'é 😀' } } })
 })
+
+t.test('readJson: a body in a content or transfer coding is 415, not read as if plain', async (t) => {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    readJson(req, 1 << 20).then(
+      (v) => sendJson(res, 200, { got: v ?? null }),
+      (err: unknown) => sendError(res, err, silentLogger()),
+    )
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => server.close())
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+  const { gzipSync } = await import('node:zlib')
+  const gz = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync('{"a":1}') })
+  t.equal(gz.status, 415)
+  t.match(await gz.json(), { code: 'API_UNSUPPORTED_MEDIA_TYPE', message: /no content or transfer coding/ })
+  const br = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'br' }, body: '{"a":1}' })
+  t.equal(br.status, 415, 'a coding the body does not have is refused too')
+  const identity = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' }, body: '{"a":1}' })
+  t.same([identity.status, await identity.json()], [200, { got: { a: 1 } }])
+  const chunked = await rawPost(url, 'Transfer-Encoding: gzip, chunked', '0\r\n\r\n')
+  t.match(chunked, /^HTTP\/1\.1 415 /, 'a transfer coding other than chunked')
+})
+
+/** A raw HTTP/1.1 POST with one extra header line; the status line and the rest of the answer. */
+async function rawPost(url: string, header: string, body: string): Promise<string> {
+  const { connect } = await import('node:net')
+  const { port } = new URL(url)
+  return new Promise((resolve, reject) => {
+    let text = ''
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n${header}\r\n\r\n${body}`))
+    socket.setEncoding('latin1').on('data', (c: string) => (text += c))
+    socket.once('error', reject)
+    socket.once('close', () => resolve(text))
+  })
+}
