@@ -11,10 +11,22 @@ import type { SqlPlan } from './types.js'
 /** Rows fetched from the cursor per round trip. */
 export const CSV_BATCH_ROWS = 2000
 
-/** One CSV field (RFC 4180): arrays and objects as JSON text, null as an empty field. */
+/**
+ * A text a spreadsheet would run as a formula when the export is opened (`=HYPERLINK(...)`,
+ * `+cmd|...`, `-`, `@`, or a tab or carriage return before one). Device names, descriptions and
+ * neighbour announcements come from the network, where anyone with a port can set them.
+ */
+const FORMULA = /^[=+\-@\t\r]/
+
+/**
+ * One CSV field (RFC 4180): arrays and objects as JSON text, null as an empty field, and a text
+ * that would start a formula led by an apostrophe (OWASP's CSV injection advice), which a
+ * spreadsheet shows as text and does not display. Numbers are written as they are.
+ */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return ''
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value)
+  let text = typeof value === 'object' ? JSON.stringify(value) : String(value)
+  if (typeof value === 'string' && FORMULA.test(text)) text = `'${text}`
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 

@@ -106,7 +106,8 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
       `${CONFIG_SCHEMA.properties.query.properties.maxLimit.default} (config \`query.defaultLimit\` / \`query.maxLimit\`; larger is 422);`,
     `filters nest \`and\`/\`or\` at most ${MAX_FILTER_DEPTH} deep with at most ${MAX_FILTER_CONDITIONS} conditions and ${MAX_FILTER_NODES} ` +
       'filter objects and conditions in all (empty objects count). A CSV export',
-    '(`format: {exportToFile: true, dataType: "csv"}` or `Accept: text/csv`) without `pagination` holds every matching row.',
+    '(`format: {exportToFile: true, dataType: "csv"}` or `Accept: text/csv`) without `pagination` holds every matching row;',
+    "a text that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'` so that a spreadsheet shows it instead of running it as a formula (numbers are written as they are).",
     '`attributeFilters: {"siteName": ["A", "B"], "floor": ["12"]}` keeps the rows of devices whose attributes have one of the values,',
     'for every attribute named: a snapshot\'s own attributes (`tables/snapshot-attributes`, managed by `attributes/local`; a discovery',
     'starts from the global ones of `attributes/global`), the global ones for a table without snapshot. The device of a row is its',

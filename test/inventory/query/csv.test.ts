@@ -21,6 +21,16 @@ t.test('CSV fields', async (t) => {
   t.equal(csvLine(['a', null, 3]), 'a,,3\r\n')
 })
 
+t.test('a text a spreadsheet would run as a formula is exported as text', async (t) => {
+  t.equal(csvField('=HYPERLINK("http://x","y")'), `"'=HYPERLINK(""http://x"",""y"")"`)
+  t.equal(csvField('+cmd|calc'), "'+cmd|calc")
+  t.equal(csvField('-2+3'), "'-2+3")
+  t.equal(csvField('@SUM(A1)'), "'@SUM(A1)")
+  t.equal(csvField('\t=1'), "'\t=1")
+  t.equal(csvField(-5), '-5', 'a number is a number')
+  t.equal(csvField('a=b'), 'a=b', 'only at the start')
+})
+
 t.test('a large export streams from a cursor', async (t) => {
   const { db } = await freshPostgres(t)
   await createItems(db)

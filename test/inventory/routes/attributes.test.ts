@@ -58,6 +58,12 @@ for (const engine of ENGINES) {
     t.ok(neighbors.data.every((r) => r.localSn === a), 'neighbours by their local end')
     const csv = await api.call('POST', 'tables/inventory/devices', { snapshot: first, columns: ['sn'], attributeFilters: { siteName: ['Lab A'] }, format: { dataType: 'csv' } })
     t.same(csv.text.trimEnd().split('\r\n'), ['sn', a], 'CSV export filtered too')
+    // a value a spreadsheet would run as a formula is exported as text
+    t.equal((await api.call('PUT', 'attributes/global', { attributes: [{ sn: a, name: 'note', value: '=HYPERLINK("http://x","y")' }] })).status, 200)
+    const notes = await api.call('POST', 'tables/global-attributes', { columns: ['value'], filters: { name: ['eq', 'note'] }, format: { dataType: 'csv' } })
+    t.same(notes.text.trimEnd().split('\r\n'), ['value', `"'=HYPERLINK(""http://x"",""y"")"`])
+    const noteIds = ((await api.call('POST', 'tables/global-attributes', { columns: ['id'], filters: { name: ['eq', 'note'] } })).body as { data: Array<{ id: string }> }).data.map((r) => r.id)
+    t.equal((await api.call('DELETE', 'attributes/global', { attributes: { id: noteIds } })).status, 204)
     const jobs = await api.call('POST', 'tables/jobs', { columns: ['id'], attributeFilters: { siteName: ['Lab A'] } })
     t.equal(jobs.status, 422)
     t.match(jobs.body, { errors: [{ message: /cannot filter table jobs: its rows belong to no device/ }] })
