@@ -5,11 +5,21 @@
  */
 import type { Row } from './tables.js'
 
-/** A value as a cell: null empty, objects and arrays as JSON, no line breaks. */
+/**
+ * A text from the server as a terminal may show it: control characters (C0 but tab and line
+ * breaks, DEL, C1) as `\xNN`. Device names and descriptions come from the network, where anyone
+ * with a port can set them, and an escape sequence printed raw would drive the terminal (move the
+ * cursor, rewrite what was shown, set the clipboard).
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+}
+
+/** A value as a cell: null empty, objects and arrays as JSON, no line breaks, printable. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return ''
-  if (typeof value === 'object') return JSON.stringify(value)
-  return String(value).replace(/[\r\n\t]+/g, ' ')
+  if (typeof value === 'object') return printable(JSON.stringify(value))
+  return printable(String(value).replace(/[\r\n\t]+/g, ' '))
 }
 
 /** Longest cell kept whole when computing widths (longer ones overflow their column). */
@@ -71,7 +81,8 @@ export class ProgressReporter {
     return this.out.isTTY === true
   }
 
-  update(status: string, fraction: number, message: string | null): void {
+  update(status: string, fraction: number, raw: string | null): void {
+    const message = raw === null ? null : cellText(raw)
     const percent = Math.floor(Math.max(0, Math.min(1, fraction)) * 100)
     if (this.tty) {
       const columns = this.out.columns && this.out.columns > 20 ? this.out.columns : 80

@@ -4,6 +4,7 @@
  * message with exit status 1.
  */
 import { ClientError, connect, type ApiClient } from '../client/api.js'
+import { printable } from '../client/output.js'
 import { defineCommand, stringOption, type Command, type CommandSpec, type OptionSpec, type Parsed } from './args.js'
 import type { CommandIo } from './io.js'
 
@@ -16,7 +17,7 @@ export function reportClientError(name: string, err: ClientError, stderr: NodeJS
   // a 422's first message is usually its `message` too: list them only when they add something
   const details = err.details.length === 1 && err.message.startsWith(err.details[0]!) ? [] : err.details
   const lines = [`netinv ${name}: ${err.message}`, ...details.map((d) => `  ${d}`)]
-  stderr.write(lines.join('\n') + '\n')
+  stderr.write(printable(lines.join('\n')) + '\n')
   return 1
 }
 

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { ApiClient } from '../client/api.js'
-import { ProgressReporter } from '../client/output.js'
+import { ProgressReporter, printable } from '../client/output.js'
 import { flag, integerOption, listOption, stringOption, UsageError, type Command, type Parsed } from './args.js'
 import { clientCommand } from './client-command.js'
 
@@ -96,7 +96,7 @@ export const discoverCommand: Command = clientCommand(
       stopListening()
     }
     if (job.status !== 'done') {
-      io.stderr.write(`netinv discover: the discovery ended in ${job.status}${job.message ? `: ${job.message}` : ''}\n`)
+      io.stderr.write(`netinv discover: the discovery ended in ${job.status}${job.message ? `: ${printable(job.message)}` : ''}\n`)
       return 1
     }
     io.stdout.write(`${started.id}\n`)

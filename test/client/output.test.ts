@@ -1,7 +1,7 @@
 /** Text tables and job progress, written to in-memory streams. */
 import t from 'tap'
 import { PassThrough } from 'node:stream'
-import { ProgressReporter, TextTable, cellText, progressBar, type ProgressStream } from '../../src/client/output.js'
+import { ProgressReporter, TextTable, cellText, printable, progressBar, type ProgressStream } from '../../src/client/output.js'
 
 function sink(tty: boolean): { stream: ProgressStream; text: () => string } {
   const stream = new PassThrough() as PassThrough & ProgressStream
@@ -15,6 +15,11 @@ t.test('cells and tables', async (t) => {
   t.equal(cellText(null), '')
   t.equal(cellText([{ ip: '10.0.0.1' }]), '[{"ip":"10.0.0.1"}]')
   t.equal(cellText('a\nb'), 'a b')
+  // what the network names a device must not drive the terminal it is shown on
+  t.equal(cellText('sw1\u001b]52;c;ZWNobyBoaQ==\u0007'), 'sw1\\x1b]52;c;ZWNobyBoaQ==\\x07')
+  t.equal(cellText({ name: 'r\u009b2J' }), '{"name":"r\\x9b2J"}', 'C1 controls too, inside JSON')
+  t.equal(printable('line 1\nline 2\u007f'), 'line 1\nline 2\\x7f', 'line breaks of a message stay')
+  t.equal(cellText('é 😀 ok'), 'é 😀 ok')
   const out = sink(false)
   const table = new TextTable(['name', 'n'], out.stream)
   table.write([{ name: 'a', n: 1 }, { name: 'bbbb', n: null }])
@@ -34,9 +39,10 @@ t.test('a bar on a terminal, lines elsewhere', async (t) => {
   plain.update('running', 0.1, 'loading a')
   plain.update('running', 0.1, 'loading a')
   plain.update('running', 0.5, 'loading b')
+  plain.update('running', 0.6, 'host \u001b[2Jx')
   plain.update('done', 1, null)
   plain.done()
-  t.equal(file.text(), 'running 10% loading a\nrunning 50% loading b\ndone 100%\n', 'a line when something changed')
+  t.equal(file.text(), 'running 10% loading a\nrunning 50% loading b\nrunning 60% host \\x1b[2Jx\ndone 100%\n', 'a line when something changed')
   const term = sink(true)
   const bar = new ProgressReporter(term.stream)
   bar.update('running', 0.25, 'loading a')
