@@ -12,6 +12,7 @@ import type { Row } from './tables.js'
  * cursor, rewrite what was shown, set the clipboard).
  */
 export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
 }
 
