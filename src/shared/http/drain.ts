@@ -29,8 +29,13 @@ import { Server as NetServer, type Socket } from 'node:net'
 import { Slots } from '../slots.js'
 import { queuedConnections, SocketTable, stopQueueing } from './listen-queue.js'
 
-/** The silence after which a draining server closes a connection. */
-export const DRAIN_IDLE_MS = 250
+/**
+ * The silence after which a draining server closes a connection. A client that got an answer and
+ * sends its next request on the same connection later than this, just as the connection closes,
+ * gets a reset (the race of every keep-alive server); a second leaves room for a client on a busy
+ * machine (a quarter of one did not, in the suite on two loaded cores).
+ */
+export const DRAIN_IDLE_MS = 1000
 
 /** The last look at a connection: its received bytes then, and whether it was idle. */
 const LOOK = Symbol('netinv.drainLook')
