@@ -5,6 +5,7 @@
  * come through a `\u` escape, so a body whose text has none is not walked at all.
  */
 import type { ValidationIssue } from '../errors.js'
+import { issuePath } from '../schema/index.js'
 
 const ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
@@ -16,27 +17,28 @@ function unstorable(text: string): string | undefined {
   return undefined
 }
 
-function child(path: string, key: string | number): string {
-  return typeof key === 'number' ? `${path === 'value' ? '' : path}[${key}]` : path === 'value' ? key : `${path}.${key}`
-}
-
 /** The problems of every string and key in `value` (parsed from `raw`), with their paths. */
 export function unstorableText(raw: string, value: unknown): ValidationIssue[] {
   if (!ESCAPE.test(raw)) return []
   const issues: ValidationIssue[] = []
-  const walk = (v: unknown, path: string): void => {
+  // a JSON pointer on the way down, named for the message as the schema validator names paths
+  const add = (pointer: string, message: (path: string) => string): void => {
+    const path = issuePath(pointer)
+    issues.push({ message: message(path), path })
+  }
+  const walk = (v: unknown, pointer: string): void => {
     if (typeof v === 'string') {
       const what = unstorable(v)
-      if (what) issues.push({ message: `"${path}" must not contain ${what}`, path })
-    } else if (Array.isArray(v)) v.forEach((item, i) => walk(item, child(path, i)))
+      if (what) add(pointer, (path) => `"${path}" must not contain ${what}`)
+    } else if (Array.isArray(v)) v.forEach((item, i) => walk(item, `${pointer}/${i}`))
     else if (typeof v === 'object' && v !== null) {
       for (const [key, item] of Object.entries(v)) {
         const what = unstorable(key)
-        if (what) issues.push({ message: `a key of "${path}" must not contain ${what}`, path })
-        else walk(item, child(path, key))
+        if (what) add(pointer, (path) => `a key of "${path}" must not contain ${what}`)
+        else walk(item, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)
       }
     }
   }
-  walk(value, 'value')
+  walk(value, '')
   return issues
 }

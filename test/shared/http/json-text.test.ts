@@ -3,12 +3,25 @@
  * not UTF-8 and charsets other than UTF-8: refused at the door, before any handler or database
  * sees them, each problem named with its path.
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { silentLogger } from '../../../src/shared/log.js'
 import { readJson, sendError, sendJson } from '../../../src/shared/http/index.js'
 import { unstorableText } from '../../../src/shared/http/json-text.js'
+
+/** A server that answers what `readJson` made of the body (`got`), or the error it threw. */
+async function echoServer(t: Test): Promise<string> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    readJson(req, 1 << 20).then(
+      (v) => sendJson(res, 200, { got: v ?? null }),
+      (err: unknown) => sendError(res, err, silentLogger()),
+    )
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => server.close())
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+}
 
 t.test('every string and key with U+0000 or an unpaired surrogate is named with its path', async (t) => {
   const raw = '{"a":"x\\u0000","b":["ok","\\ud800"],"c":{"d\\u0000":1,"e":"\\udc00y"},"emoji":"\\ud83d\\ude00","f":[[1,"\\u0000"]]}'
@@ -23,20 +36,13 @@ t.test('every string and key with U+0000 or an unpaired surrogate is named with 
     ],
   )
   t.same(unstorableText('"\\ud800"', '\ud800').map((i) => i.path), ['value'], 'the body itself')
+  t.same(unstorableText('{"value":{"a/b":"\\u0000"}}', { value: { 'a/b': '\0' } }).map((i) => i.path), ['value.a/b'], 'a key named value, and one with a slash, named as the validator names them')
   t.same(unstorableText('{"a":"\\ud83d\\ude00 \\u0041"}', { a: '😀 A' }), [], 'a surrogate pair and other escapes are fine')
   t.same(unstorableText('{"a":"x"}', { a: '\0' }), [], 'text without such an escape is not walked')
 })
 
 t.test('readJson: 422 for such text, 400 for bytes that are not UTF-8, 415 for another charset', async (t) => {
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    readJson(req, 1 << 20).then(
-      (v) => sendJson(res, 200, { got: v }),
-      (err: unknown) => sendError(res, err, silentLogger()),
-    )
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => server.close())
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+  const url = await echoServer(t)
   const post = async (body: string | Buffer, type = 'application/json') => {
     const r = await fetch(url, { method: 'POST', headers: { 'content-type': type }, body })
     return { status: r.status, body: (await r.json()) as Record<string, unknown> }
@@ -49,15 +55,7 @@ t.test('readJson: 422 for such text, 400 for bytes that are not UTF-8, 415 for a
 })
 
 t.test('readJson: a body in a content or transfer coding is 415, not read as if plain', async (t) => {
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    readJson(req, 1 << 20).then(
-      (v) => sendJson(res, 200, { got: v ?? null }),
-      (err: unknown) => sendError(res, err, silentLogger()),
-    )
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => server.close())
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+  const url = await echoServer(t)
   const { gzipSync } = await import('node:zlib')
   const gz = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync('{"a":1}') })
   t.equal(gz.status, 415)
