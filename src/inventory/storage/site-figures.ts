@@ -47,12 +47,13 @@ export async function followHosts(tx: Queryable, snapshotId: string, sns: readon
   const hosts = partitionTable(HOSTS, snapshotId)
   // An uploaded snapshot may hold anything JSON there: what is not an array names no device, and
   // neither does an entry without a serial.
-  const list = (column: string) => `(CASE WHEN jsonb_typeof(h.${column}) = 'array' THEN h.${column} ELSE '[]'::jsonb END)`
-  const links = `jsonb_array_elements(${list('edges')} || ${list('gateways')})`
+  const isList = (column: string) => `jsonb_typeof(h.${column}) = 'array'`
+  const both = ['edges', 'gateways'].map((c) => `(CASE WHEN ${isList(c)} THEN h.${c} ELSE '[]'::jsonb END)`).join(' || ')
+  const links = `jsonb_array_elements(${both})`
   const named = `coalesce(e->>'sn' = ANY($1::text[]), false)`
-  await tx.query(`DELETE FROM ${hosts} h WHERE jsonb_array_length(${list('edges')} || ${list('gateways')}) > 0 AND NOT EXISTS (SELECT 1 FROM ${links} e WHERE NOT ${named})`, [[...sns]])
+  await tx.query(`DELETE FROM ${hosts} h WHERE jsonb_array_length(${both}) > 0 AND NOT EXISTS (SELECT 1 FROM ${links} e WHERE NOT ${named})`, [[...sns]])
   const kept = (column: string) => `(SELECT coalesce(jsonb_agg(e ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(h.${column}) WITH ORDINALITY AS x(e, n) WHERE NOT ${named})`
-  const pruned = (column: string) => `CASE WHEN jsonb_typeof(h.${column}) = 'array' THEN ${kept(column)} ELSE h.${column} END`
+  const pruned = (column: string) => `CASE WHEN ${isList(column)} THEN ${kept(column)} ELSE h.${column} END`
   await tx.query(`UPDATE ${hosts} h SET edges = ${pruned('edges')}, gateways = ${pruned('gateways')} WHERE EXISTS (SELECT 1 FROM ${links} e WHERE ${named})`, [[...sns]])
   if (fresh.length === 0) return
   const records = fresh.map((row) => Object.fromEntries([['snapshot_id', snapshotId], ...hostColumns.map((c, i) => [c.storage, row[i] ?? null])]))
