@@ -34,9 +34,10 @@ export async function queryWithSettings<T = Record<string, unknown>>(
   sql: string,
   params: readonly unknown[] = [],
 ): Promise<QueryResult<T>> {
-  if (db.kind !== 'postgres' || localSettingsSql(settings) === undefined) return db.query<T>(sql, params)
+  const set = db.kind === 'postgres' ? localSettingsSql(settings) : undefined
+  if (set === undefined) return db.query<T>(sql, params)
   return db.transaction(async (tx) => {
-    await applyLocalSettings(tx, settings)
+    await tx.query(set.sql, set.params)
     return tx.query<T>(sql, params)
   })
 }
