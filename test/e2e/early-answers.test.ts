@@ -55,6 +55,36 @@ t.test('early answers through netinv serve', async (t) => {
     }
   })
 
+  t.test('an upload of 100 MB without a newline gets its 422 "line too long", not a 502', async (t) => {
+    // The inventory refuses the line at 16 MiB and keeps reading (throwing it away) so that its
+    // answer reaches the gateway, which passes it on while the client is still sending.
+    const u = new URL(app.url)
+    const total = 100 * 1024 * 1024
+    const chunk = Buffer.alloc(256 * 1024, 'a')
+    const outcome = await new Promise<{ status: number; body: string } | string>((resolve) => {
+      const req = request({ host: u.hostname, port: u.port, method: 'POST', path: '/api/snapshots/upload', agent: false, headers: { ...key, 'content-type': 'application/x-ndjson', 'content-length': String(total) } }, (res) => {
+        let body = ''
+        res.setEncoding('utf8').on('data', (d: string) => (body += d))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+        res.on('error', (err) => resolve(`response: ${err.message}`))
+      })
+      // an error writing the rest of the body after the answer came is the client's own business
+      req.on('error', (err) => resolve(`request: ${err.message}`))
+      let sent = 0
+      const more = (): void => {
+        while (sent < total) {
+          sent += chunk.length
+          if (!req.write(chunk)) return void req.once('drain', more)
+        }
+        req.end()
+      }
+      more()
+    })
+    t.match(outcome, { status: 422 }, 'the inventory’s refusal reaches the client')
+    if (typeof outcome === 'object') t.match(JSON.parse(outcome.body), { code: 'API_INVALID_INPUT', message: /longer than \d+ bytes/ })
+    t.equal(await within10s(app.url, '/api/snapshots', key), '200', 'the next request is answered')
+  })
+
   t.test('a body over the limit gets 413, never a broken pipe', async (t) => {
     const huge = Buffer.alloc(2 * 1024 * 1024, 'a')
     const seen: Record<string, number> = {}

@@ -1,7 +1,7 @@
 /** Routes of snapshots: list, discovery, lifecycle (load/unload, clone as jobs), settings, export and import. */
 import type { ServerResponse } from 'node:http'
 import { ApiError } from '../../shared/errors.js'
-import { readJson, readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
+import { bodyChunks, readJson, readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
 import type { InventoryRequest } from '../context.js'
 import { startDiscovery, startNetworkDiscovery, planDiscovery, type InventoryServices } from '../discovery/index.js'
 import { countCredentials } from '../settings/credential-store.js'
@@ -73,7 +73,7 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
   })
 
   router.add('POST', 'snapshots/upload', async (ctx, _m, req, res) => {
-    const { id, jobId } = await importSnapshot(svc, req as AsyncIterable<Buffer>, user(ctx))
+    const { id, jobId } = await importSnapshot(svc, bodyChunks(req), user(ctx))
     sendJson(res, 201, { success: true, id, jobId })
   })
 

@@ -3,18 +3,26 @@ import type { IncomingMessage } from 'node:http'
 import { ApiError, invalidInput } from '../errors.js'
 import { unstorableText } from './json-text.js'
 
+/**
+ * The chunks of a request's body, to read with `for await`. Leaving the loop before the end (a
+ * refusal while the body still arrives) leaves the request alone: a request stream's own iterator
+ * destroys it then, and with it the connection, so the answer never went out and the client (or
+ * the gateway, which then answered 502) got a reset. The rest of the body is the lingering
+ * close's to read (closeAfterBody).
+ */
+export function bodyChunks(req: IncomingMessage): AsyncIterable<Buffer> {
+  return { [Symbol.asyncIterator]: () => req.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer> }
+}
+
 /** Reads the whole body as a Buffer, refusing more than `limit` bytes with 413. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'])
   if (Number.isFinite(declared) && declared > limit) throw new ApiError('API_PAYLOAD_TOO_LARGE')
   const chunks: Buffer[] = []
   let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  for await (const chunk of bodyChunks(req)) {
     size += chunk.length
-    if (size > limit) {
-      req.resume()
-      throw new ApiError('API_PAYLOAD_TOO_LARGE')
-    }
+    if (size > limit) throw new ApiError('API_PAYLOAD_TOO_LARGE')
     chunks.push(chunk)
   }
   return Buffer.concat(chunks)

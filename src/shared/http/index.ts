@@ -1,4 +1,4 @@
-export { readBody, readJson, readJsonObject, isJsonContentType } from './body.js'
+export { bodyChunks, readBody, readJson, readJsonObject, isJsonContentType } from './body.js'
 export { unstorableText } from './json-text.js'
 export { sendJson, sendEmpty, sendError } from './respond.js'
 export { acceptable, negotiate } from './accept.js'
