@@ -11,18 +11,12 @@ import { RuleCreate, RulePatch } from '../reports/schema.js'
 import { CredentialCreate, CredentialPatch, SeedList, SettingsPatch, SIMULATOR_PROPERTIES } from '../settings/schemas.js'
 import { DeviceSelectionBody, SerialListBody } from '../snapshots/device-input.js'
 import { LoadRequest } from '../snapshots/loading.js'
-import { DISABLED_ACTIONS_KEY, POST_DISCOVERY_ACTIONS } from '../snapshots/post-discovery.js'
-
-/** Bounds of a snapshot's name and note. */
-export const TEXT_LIMITS = { name: 255, note: 4000 } as const
-
-const text = (max: number, description: string) =>
-  Type.Union([Type.String({ maxLength: max }), Type.Null()], { description, 'x-message': `must be a string of at most ${max} characters, or null` })
+import { SNAPSHOT_SETTINGS_PROPERTIES, snapshotText } from '../snapshots/fields.js'
 
 export const SnapshotPatch = Type.Object(
   {
-    name: Type.Optional(text(TEXT_LIMITS.name, 'Name of the snapshot; null removes it.')),
-    note: Type.Optional(text(TEXT_LIMITS.note, 'Note on the snapshot; null removes it.')),
+    name: Type.Optional(snapshotText('name', 'Name of the snapshot; null removes it.')),
+    note: Type.Optional(snapshotText('note', 'Note on the snapshot; null removes it.')),
   },
   { additionalProperties: false, 'x-additional-message': 'is not allowed; allowed keys are [name, note]' },
 )
@@ -30,8 +24,8 @@ export const SnapshotPatch = Type.Object(
 /** `POST snapshots`: a discovery of the network or of the simulator (source-dependent keys are checked after the schema). */
 export const DiscoveryStart = Type.Object(
   {
-    snapshotName: Type.Optional(text(TEXT_LIMITS.name, 'Name of the new snapshot.')),
-    snapshotNote: Type.Optional(text(TEXT_LIMITS.note, 'Note on the new snapshot.')),
+    snapshotName: Type.Optional(snapshotText('name', 'Name of the new snapshot.')),
+    snapshotNote: Type.Optional(snapshotText('note', 'Note on the new snapshot.')),
     source: Type.Optional(
       Type.Union([Type.Literal('network'), Type.Literal('simulator')], {
         description: 'What to discover: the network (the default once seeds are stored, unless the body names profile, seed or sites) or the simulator.',
@@ -47,20 +41,10 @@ export const DiscoveryStart = Type.Object(
   },
 )
 
-const snapshotSettings = {
-  [DISABLED_ACTIONS_KEY]: Type.Optional(
-    Type.Array(Type.Union(POST_DISCOVERY_ACTIONS.map((a) => Type.Literal(a))), {
-      description: 'Post-discovery actions not to run for this snapshot.',
-      'x-message': `must be an array of [${POST_DISCOVERY_ACTIONS.join(', ')}]`,
-    }),
-  ),
-  ...SIMULATOR_PROPERTIES,
-}
-
 /** `PATCH snapshots/:id/settings`: the post-discovery actions to skip, and the simulator's settings of a simulated snapshot. */
-export const SnapshotSettingsPatch = Type.Object(snapshotSettings, {
+export const SnapshotSettingsPatch = Type.Object(SNAPSHOT_SETTINGS_PROPERTIES, {
   additionalProperties: false,
-  'x-additional-message': `is not allowed; allowed keys are [${Object.keys(snapshotSettings).join(', ')}]`,
+  'x-additional-message': `is not allowed; allowed keys are [${Object.keys(SNAPSHOT_SETTINGS_PROPERTIES).join(', ')}]`,
 })
 
 /** By `METHOD path` of the manifest. */

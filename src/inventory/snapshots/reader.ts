@@ -3,17 +3,19 @@
  * a stream of rows in storage column order (fed straight to COPY), then the closing line.
  * Anything malformed is a 422 naming the line.
  */
+import type { Static } from '@sinclair/typebox'
 import { invalidInput } from '../../shared/errors.js'
 import { unstorableText } from '../../shared/http/index.js'
 import { findTable, isComputed, storageColumns, type StoredTableDef } from '../catalog/index.js'
 import type { TableRows } from '../storage/index.js'
+import { bodyValidator } from '../../shared/schema/index.js'
+import { SnapshotFileHeader } from './fields.js'
 import { FORMAT_NAME, FORMAT_VERSION, type SnapshotHeader } from './format.js'
 
 type Json = Record<string, unknown>
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v)
-const isStrOrNull = (v: unknown) => v === null || typeof v === 'string'
+const headerFields = bodyValidator(SnapshotFileHeader, { all: true })
 
 export class SnapshotFileReader {
   /** Number of the last line read (1-based). */
@@ -50,20 +52,13 @@ export class SnapshotFileReader {
     const h = await this.next()
     if (!isObject(h) || h.format !== FORMAT_NAME) this.fail(`not a ${FORMAT_NAME} file`)
     if (h.version !== FORMAT_VERSION) this.fail(`unsupported format version ${JSON.stringify(h.version)}; this release reads version ${FORMAT_VERSION}`)
-    const s = h.snapshot
-    if (!isObject(s)) this.fail('"snapshot" must be an object')
-    const problems: string[] = []
-    for (const k of ['name', 'note', 'creatorUsername']) if (!isStrOrNull(s[k])) problems.push(`"snapshot.${k}" must be a string or null`)
-    for (const k of ['version', 'initialVersion']) if (typeof s[k] !== 'string') problems.push(`"snapshot.${k}" must be a string`)
-    for (const k of ['totalDevCount', 'licensedDevCount', 'deviceAddedCount', 'deviceRemovedCount', 'interfaceCount', 'tsStart']) {
-      if (!isInt(s[k])) problems.push(`"snapshot.${k}" must be an integer`)
+    // the fields a user sets are held to the API's own limits, the others to the documented ones
+    const problems = headerFields.problems(h)
+    if (problems.length > 0) {
+      const named = problems.map((p) => ({ ...p, message: `line ${this.line}: ${p.message}` }))
+      throw invalidInput(named)
     }
-    if (!(s.tsEnd === null || isInt(s.tsEnd))) problems.push('"snapshot.tsEnd" must be an integer or null')
-    if (!isObject(s.settings)) problems.push('"snapshot.settings" must be an object')
-    if (!isObject(s.counts) || !Object.values(s.counts).every(isInt)) problems.push('"snapshot.counts" must map table paths to integers')
-    for (const k of ['sites', 'errors']) if (!Array.isArray(s[k])) problems.push(`"snapshot.${k}" must be an array`)
-    if (problems.length > 0) this.fail(problems.join('; '))
-    return s as unknown as SnapshotHeader
+    return (h as Static<typeof SnapshotFileHeader>).snapshot as SnapshotHeader
   }
 
   /** The table sections, in file order; ends at the closing line. */
