@@ -41,6 +41,7 @@ export const ERRORS = {
   API_DATABASE_BUSY: { status: 503, message: 'Every database connection is busy; retry later' },
   API_QUERY_TIMEOUT: { status: 503, message: 'The query did not finish within the time limit; narrow the filters or the page' },
   API_UPSTREAM_TIMEOUT: { status: 504, message: 'The inventory service did not answer in time' },
+  API_STORAGE_FULL: { status: 507, message: 'The database has no space left; free space on its disk, then retry' },
 } as const satisfies Record<string, { status: number; message: string; fixed?: true }>
 
 export type ErrorCode = keyof typeof ERRORS

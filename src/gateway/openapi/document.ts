@@ -95,7 +95,7 @@ function commonHeaders(versioned: boolean): Record<string, JsonSchema> {
 
 function errorResponses(): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {}
-  for (const status of [400, 401, 403, 404, 405, 406, 408, 409, 413, 415, 417, 422, 429, 431, 500, 502, 503, 504]) {
+  for (const status of [400, 401, 403, 404, 405, 406, 408, 409, 413, 415, 417, 422, 429, 431, 500, 502, 503, 504, 507]) {
     const headers: Record<string, JsonSchema> = commonHeaders(false)
     if (status === 429) headers['Retry-After'] = REF('headers', 'Retry-After')
     if (status === 503) headers['Retry-After'] = REF('headers', 'Retry-After-Optional')

@@ -159,7 +159,8 @@ export function successBody(method: Method, path: string): JsonSchema {
 
 /** Error statuses an operation can answer, with the code that gives each one. */
 export function errorStatuses(method: Method, access: Access, opts: { hasBody: boolean; forwarded: boolean; table: boolean }): number[] {
-  const out = new Set<number>([400, 404, 405, 406, 410, 429, 431, 500, 503])
+  // 503 and 507: every operation may meet a database that is down, or whose disk is full
+  const out = new Set<number>([400, 404, 405, 406, 410, 429, 431, 500, 503, 507])
   if (access !== 'public' || method !== 'GET') {
     out.add(401)
     out.add(403)

@@ -56,9 +56,40 @@ export function asUnavailable(err: unknown): DatabaseUnavailableError | undefine
   return down ? new DatabaseUnavailableError('unavailable', { cause: err }) : undefined
 }
 
-/** Rethrows `err`, as a 503 when it is an unavailability of the database. */
+/**
+ * A database whose disk is full: 507 with the place in the operator's words ("the data directory
+ * /var/lib/netinv", "the database server's disk"), never the database's own (a file under
+ * pg_wal or base/ of its internal layout); the original is the cause, for the log.
+ */
+export class DatabaseFullError extends ApiError {
+  constructor(where: string, options: { cause?: unknown } = {}) {
+    super('API_STORAGE_FULL', `${where.charAt(0).toUpperCase()}${where.slice(1)} is full; free space on its disk, then retry`)
+    if (options.cause !== undefined) this.cause = options.cause
+  }
+}
+
+/** SQLSTATE disk_full, which PostgreSQL and PGlite give to a write that found no space (ENOSPC). */
+const DISK_FULL = '53100'
+const NO_SPACE = /No space left on device/
+
+/** Whether `err` says the database's disk is full: SQLSTATE 53100, or a file system's ENOSPC. */
+export function isDiskFull(err: unknown): boolean {
+  if (!(err instanceof Error)) return false
+  return sqlState(err) === DISK_FULL || (err as { code?: unknown }).code === 'ENOSPC' || NO_SPACE.test(err.message)
+}
+
+/** The 507 of a full disk (`where`: the place as the operator knows it), or undefined. */
+export function asFull(err: unknown, where: string): DatabaseFullError | undefined {
+  if (err instanceof DatabaseFullError) return err
+  return isDiskFull(err) ? new DatabaseFullError(where, { cause: err }) : undefined
+}
+
+/** Where a PostgreSQL server's full disk is, for its users: not on this machine. */
+export const SERVER_DISK = "the database server's disk"
+
+/** Rethrows `err`, as a 503 when it is an unavailability of the database, as a 507 when its disk is full. */
 export function rethrowDbError(err: unknown): never {
-  throw asUnavailable(err) ?? err
+  throw asUnavailable(err) ?? asFull(err, SERVER_DISK) ?? err
 }
 
 const DATA_REASONS: Record<string, string> = {

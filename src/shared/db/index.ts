@@ -8,12 +8,12 @@ import type { Db } from './types.js'
 export type { Db, Queryable, QueryResult } from './types.js'
 export { migrate, type Migration } from './migrate.js'
 export { queryWithSettings, type StatementSettings } from './settings.js'
-export { DatabaseUnavailableError, asUnavailable, dataErrorReason, rethrowDbError, sqlState } from './errors.js'
+export { DatabaseFullError, DatabaseUnavailableError, asFull, asUnavailable, isDiskFull, dataErrorReason, rethrowDbError, sqlState } from './errors.js'
 export { createPostgresDb, createPgliteDb }
 
 export async function openDb(options: { databaseUrl?: string | undefined; dataDir: string; poolSize?: number; log?: Logger }): Promise<Db> {
   if (options.databaseUrl) {
     return createPostgresDb({ url: options.databaseUrl, ...(options.poolSize ? { max: options.poolSize } : {}) })
   }
-  return createPgliteDb({ dataDir: join(options.dataDir, 'pglite'), ...(options.log ? { log: options.log } : {}) })
+  return createPgliteDb({ dataDir: join(options.dataDir, 'pglite'), shownDir: options.dataDir, ...(options.log ? { log: options.log } : {}) })
 }

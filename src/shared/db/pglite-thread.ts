@@ -14,7 +14,7 @@
 import { readFile } from 'node:fs/promises'
 import { Worker } from 'node:worker_threads'
 import type { Logger } from 'pino'
-import { DatabaseUnavailableError } from './errors.js'
+import { DatabaseUnavailableError, asFull, sqlState } from './errors.js'
 import {
   STATE_BYTES,
   deserializeError,
@@ -75,6 +75,8 @@ interface Pending {
 
 export interface ThreadOptions {
   dataDir?: string
+  /** The directory a disk-full error names (the DATA_DIR the operator set); dataDir by default. */
+  shownDir?: string
   log?: Logger
 }
 
@@ -142,7 +144,18 @@ export class PgliteThread {
     if ('batch' in reply) return p.onBatch?.(reply.batch)
     this.settle(p)
     if (reply.ok) p.resolve(reply.result)
-    else p.reject(deserializeError(reply.error))
+    else p.reject(this.failure(deserializeError(reply.error)))
+  }
+
+  /**
+   * What a failed request is answered with: a full disk in the operator's words (the data
+   * directory), the database's own words (a file of its internal layout) in the log only.
+   */
+  private failure(err: Error): Error {
+    const full = asFull(err, `the data directory ${this.options.shownDir ?? this.options.dataDir ?? '(in memory)'}`)
+    if (!full) return err
+    this.options.log?.error({ detail: err.message, code: sqlState(err) }, 'the embedded database found no space left on its disk')
+    return full
   }
 
   private settle(p: Pending): void {

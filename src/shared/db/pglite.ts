@@ -22,6 +22,8 @@ const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve))
 export interface PgliteOptions {
   /** Directory of the database files; undefined for an in-memory database (tests). */
   dataDir?: string
+  /** The directory a disk-full error names (the DATA_DIR the operator set); dataDir by default. */
+  shownDir?: string
   log?: Logger
 }
 
@@ -144,7 +146,12 @@ const PING_TIMEOUT_MS = 5000
 export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
   const unlock = options.dataDir ? lockDir(options.dataDir) : () => {}
-  const thread = new PgliteThread({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.log ? { log: options.log } : {}) })
+  const shownDir = options.shownDir ?? options.dataDir
+  const thread = new PgliteThread({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(shownDir ? { shownDir } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  })
   try {
     await thread.opened()
   } catch (err) {
