@@ -7,13 +7,14 @@
  */
 import t from 'tap'
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { DatabaseFullError, asFull, openDb, rethrowDbError } from '../../../src/shared/db/index.js'
 import { toErrorResponse } from '../../../src/shared/errors.js'
-import { createLogger } from '../../../src/shared/log.js'
+import { createLogger, silentLogger } from '../../../src/shared/log.js'
+import { startApp } from '../../inventory/app.js'
 
 const PREFIX = 'netinv-disk-full-'
 
@@ -73,4 +74,33 @@ t.test('the embedded database on a full disk', { skip: root ? false : 'mounting 
   t.equal((failure as Error).message, `The data directory ${dataDir} is full; free space on its disk, then retry`)
   t.notMatch((failure as Error).message, /pg_wal|base\/|No space left/, 'nothing of the database’s own layout')
   t.match(logged, /No space left on device/, 'the detail is in the log')
+})
+
+t.test('an upload onto a full data directory', { skip: root ? false : 'mounting a small tmpfs needs root' }, async (t) => {
+  unmountLeftovers()
+  const dataDir = mkdtempSync(join(tmpdir(), PREFIX))
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', dataDir])
+  t.teardown(() => {
+    execFileSync('umount', ['-l', dataDir])
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+  const db = await openDb({ dataDir, log: silentLogger() })
+  t.teardown(() => db.close().catch(() => {}))
+  const api = await startApp(t, db)
+  const id = await api.discover({ sites: ['BERLIN-01', 'LONDON-01', 'PARIS-01'] })
+  const file = (await api.call('GET', `snapshots/${id}/download`)).text
+  // the disk fills up with something else
+  const filler = join(dataDir, 'filler')
+  const block = Buffer.alloc(64 * 1024, 1)
+  try {
+    for (;;) appendFileSync(filler, block)
+  } catch (err) {
+    t.equal((err as { code?: string }).code, 'ENOSPC')
+  }
+  const up = await api.call('POST', 'snapshots/upload', file, { 'content-type': 'application/x-ndjson' })
+  t.equal(up.status, 507, up.text.slice(0, 300))
+  t.match(up.body, { code: 'API_STORAGE_FULL', message: `The data directory ${dataDir} is full; free space on its disk, then retry` })
+  rmSync(filler)
+  const jobs = (await api.call('POST', 'tables/jobs', { columns: ['name', 'status', 'message'], filters: { name: ['eq', 'snapshotUpload'] } })).body as { data: Array<{ message: string }> }
+  t.match(jobs.data, [{ message: `import failed: The data directory ${dataDir} is full; free space on its disk, then retry` }], 'the job says the same')
 })
