@@ -103,4 +103,5 @@ t.test('an upload onto a full data directory', { skip: root ? false : 'mounting 
   rmSync(filler)
   const jobs = (await api.call('POST', 'tables/jobs', { columns: ['name', 'status', 'message'], filters: { name: ['eq', 'snapshotUpload'] } })).body as { data: Array<{ message: string }> }
   t.match(jobs.data, [{ message: `import failed: The data directory ${dataDir} is full; free space on its disk, then retry` }], 'the job says the same')
+  t.same(((await api.call('GET', 'snapshots')).body as Array<{ id: string }>).map((s) => s.id), [id], 'the refused upload left no snapshot behind')
 })
