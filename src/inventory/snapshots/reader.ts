@@ -17,6 +17,10 @@ type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 const headerFields = bodyValidator(SnapshotFileHeader, { all: true })
 
+/** The longest text a row's value may be, or hold in its list (docs/snapshot-format.md, "Limits"). */
+export const ROW_TEXT_CHARS = 64 * 1024
+const tooLong = (v: unknown): boolean => typeof v === 'string' && v.length > ROW_TEXT_CHARS
+
 export class SnapshotFileReader {
   /** Number of the last line read (1-based). */
   line = 0
@@ -89,11 +93,14 @@ export class SnapshotFileReader {
     if (new Set(names).size !== names.length) this.fail(`repeated columns in ${table.path}`)
     if (!names.includes('id')) this.fail(`table ${table.path} needs its "id" column`)
     const at = storage.map((c) => names.indexOf(c))
+    const types = names.map((c) => storageColumns(table).find((s) => s.name === c)!.type)
     let n = 0
     for (;;) {
       const row = await this.next()
       if (Array.isArray(row)) {
         if (row.length !== names.length) this.fail(`expected ${names.length} values, got ${row.length}`)
+        const long = row.findIndex((v, i) => tooLong(v) || (types[i] !== 'json' && Array.isArray(v) && v.some(tooLong)))
+        if (long >= 0) this.fail(`"[${long}]" (${names[long]}) holds a text longer than ${ROW_TEXT_CHARS} characters`)
         n++
         yield at.map((i) => (i < 0 ? null : row[i]))
         continue

@@ -84,6 +84,8 @@ t.test('uploads on the embedded database', async (t) => {
     const rows = (row: string) => `${header}\n{"table":"inventory/devices","columns":["id","hostname"]}\n${row}\n{"end":"inventory/devices","rows":1}\n{"eof":true,"tables":1,"rows":1}\n`
     const row = await api.call('POST', 'snapshots/upload', rows(`["a",${'['.repeat(8)}${']'.repeat(8)}]`), NDJSON)
     t.match(row.body, { code: 'API_INVALID_INPUT', message: 'line 3: arrays and objects nested deeper than 8 levels' }, 'a row too')
+    const long = await api.call('POST', 'snapshots/upload', rows(`["a","${'h'.repeat(64 * 1024 + 1)}"]`), NDJSON)
+    t.match(long.body, { code: 'API_INVALID_INPUT', message: 'line 3: "[1]" (hostname) holds a text longer than 65536 characters' }, 'a text of a row beyond its bound')
     const inString = await api.call('POST', 'snapshots/upload', rows(`["a","${'['.repeat(100)}{{{"]`), NDJSON)
     t.equal(inString.status, 201, `brackets inside a string do not count: ${inString.text.slice(0, 200)}`)
     t.equal(await snapshotCount(api), before + 1)
