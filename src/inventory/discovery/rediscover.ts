@@ -36,7 +36,7 @@ function stopped(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('stopped')
 }
 
-/** The simulated network of the snapshot's settings, those devices' rows. */
+/** The simulated network of the snapshot's settings, those devices' rows: only their sites are modelled. */
 async function simulatorRows(s: SnapshotRow, sns: ReadonlySet<string>, signal: AbortSignal): Promise<DeviceRows> {
   const sim = simulate({
     profile: isProfileName(s.settings.profile) ? s.settings.profile : 'lab',
@@ -44,7 +44,7 @@ async function simulatorRows(s: SnapshotRow, sns: ReadonlySet<string>, signal: A
     sites: Array.isArray(s.settings.sites) ? (s.settings.sites as string[]) : [],
     generation: typeof s.settings.generation === 'number' ? s.settings.generation : 0,
   })
-  return pickDeviceRows(sim.tables(), sns, () => stopped(signal))
+  return pickDeviceRows(sim.tables((site) => site.devices.some((d) => sns.has(d.sn))), sns, () => stopped(signal))
 }
 
 /**

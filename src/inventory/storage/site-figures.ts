@@ -12,6 +12,7 @@
  *   VLAN ids); a site left without devices goes, and a site a new device brings gets a row.
  */
 import type { Queryable } from '../../shared/db/index.js'
+import { Pace } from '../../shared/pace.js'
 import { partitionTable, storageColumns } from '../catalog/index.js'
 import { HOSTS, MANAGED_DEVS } from '../catalog/addressing.js'
 import { DEVICES, SITES } from '../catalog/inventory.js'
@@ -23,10 +24,11 @@ const EDGES = hostColumns.findIndex((c) => c.name === 'edges')
 const GATEWAYS = hostColumns.findIndex((c) => c.name === 'gateways')
 
 /** A source's host rows that devices `wanted` saw, their edges and gateways cut to those devices. */
-export async function hostsSeenBy(rows: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>, wanted: (sn: string) => boolean): Promise<unknown[][]> {
+export async function hostsSeenBy(rows: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>, wanted: (sn: string) => boolean, pace = new Pace()): Promise<unknown[][]> {
   const seen = (links: unknown) => (Array.isArray(links) ? (links as Link[]).filter((l) => typeof l?.sn === 'string' && wanted(l.sn)) : [])
   const out: unknown[][] = []
   for await (const row of rows) {
+    if (pace.due) await pace.turn()
     const edges = seen(row[EDGES])
     const gateways = seen(row[GATEWAYS])
     if (edges.length === 0 && gateways.length === 0) continue
