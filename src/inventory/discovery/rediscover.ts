@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { ApiError } from '../../shared/errors.js'
-import { isProfileName, simulate } from '../simulator/index.js'
+import { buildNetworkInTurns, isProfileName, simulate, type SimSettings } from '../simulator/index.js'
 import { listCredentials, rememberedCredentials } from '../settings/credential-store.js'
 import type { NetworkRun } from '../settings/network.js'
 import { changeDevices, lockEditable, selectDevices } from '../snapshots/devices.js'
@@ -38,12 +38,13 @@ function stopped(signal: AbortSignal): void {
 
 /** The simulated network of the snapshot's settings, those devices' rows: only their sites are modelled. */
 async function simulatorRows(s: SnapshotRow, sns: ReadonlySet<string>, signal: AbortSignal): Promise<DeviceRows> {
-  const sim = simulate({
+  const settings: SimSettings = {
     profile: isProfileName(s.settings.profile) ? s.settings.profile : 'lab',
     seed: typeof s.settings.seed === 'number' ? s.settings.seed : 1,
     sites: Array.isArray(s.settings.sites) ? (s.settings.sites as string[]) : [],
     generation: typeof s.settings.generation === 'number' ? s.settings.generation : 0,
-  })
+  }
+  const sim = simulate(settings, await buildNetworkInTurns(settings))
   return pickDeviceRows(sim.tables((site) => site.devices.some((d) => sns.has(d.sn))), sns, () => stopped(signal))
 }
 

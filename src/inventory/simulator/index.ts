@@ -31,7 +31,7 @@ import { eofRows, fanRows, moduleRows, partRows, powerSupplyRows } from './rows/
 import { fhrpRows, ospfRows, portChannelRows, stpRows } from './rows/protocols.js'
 
 export { PROFILES, PROFILE_NAMES, isProfileName, type ProfileName } from './profiles.js'
-export { buildNetwork, siteNames, type SimNetwork, type SimSettings } from './network.js'
+export { buildNetwork, buildNetworkInTurns, siteNames, type SimNetwork, type SimSettings } from './network.js'
 export type { Row } from './rows/common.js'
 
 type Generate = (net: SimNetwork, model: SiteModel) => Iterable<Row>
@@ -95,8 +95,8 @@ export interface Simulation {
   slices: number
 }
 
-export function simulate(settings: SimSettings): Simulation {
-  const network = buildNetwork(settings)
+/** The simulation of a network (`network`: its skeleton, when built beforehand, e.g. in turns). */
+export function simulate(settings: SimSettings, network: SimNetwork = buildNetwork(settings)): Simulation {
   const g = settings.generation
   let total = 0
   let added = 0
