@@ -25,11 +25,6 @@ export class Pace {
     return performance.now() - this.last >= this.ms
   }
 
-  /** A turn of the event loop if one is due (else nothing to wait for). */
-  async step(): Promise<void> {
-    if (this.due) await this.turn()
-  }
-
   /** A turn of the event loop now; the next stretch of work starts after it. */
   async turn(): Promise<void> {
     await nextTurn()
