@@ -58,13 +58,19 @@ export async function followHosts(tx: Queryable, snapshotId: string, sns: readon
   const pruned = (column: string) => `CASE WHEN ${isList(column)} THEN ${kept(column)} ELSE h.${column} END`
   await tx.query(`UPDATE ${hosts} h SET edges = ${pruned('edges')}, gateways = ${pruned('gateways')} WHERE EXISTS (SELECT 1 FROM ${links} e WHERE ${named})`, [[...sns]])
   if (fresh.length === 0) return
-  const records = fresh.map((row) => Object.fromEntries([['snapshot_id', snapshotId], ...hostColumns.map((c, i) => [c.storage, row[i] ?? null])]))
+  // the hosts of a thousand devices are a few hundred thousand records: encoded in turns
+  const records: string[] = []
+  const pace = new Pace()
+  for (const row of fresh) {
+    records.push(JSON.stringify(Object.fromEntries([['snapshot_id', snapshotId], ...hostColumns.map((c, i) => [c.storage, row[i] ?? null])])))
+    if (pace.due) await pace.turn()
+  }
   await tx.query(
     `WITH fresh AS (SELECT * FROM jsonb_populate_recordset(NULL::${hosts}, $1::jsonb)),
      joined AS (UPDATE ${hosts} h SET edges = h.edges || f.edges, gateways = h.gateways || f.gateways FROM fresh f
                 WHERE h.ip = f.ip AND h.vrf IS NOT DISTINCT FROM f.vrf RETURNING f.ip, f.vrf)
      INSERT INTO ${hosts} SELECT f.* FROM fresh f WHERE NOT EXISTS (SELECT 1 FROM joined j WHERE j.ip = f.ip AND j.vrf IS NOT DISTINCT FROM f.vrf)`,
-    [JSON.stringify(records)],
+    [`[${records.join(',')}]`],
   )
 }
 
