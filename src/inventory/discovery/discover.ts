@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { PRODUCT_VERSION } from '../../shared/product.js'
 import { STORED_TABLES, partitionTable, type StoredTableDef } from '../catalog/index.js'
-import { simulate } from '../simulator/index.js'
+import { buildNetworkInTurns, simulate } from '../simulator/index.js'
 import { dropSnapshotRows, loadSnapshotRows, type TableRows } from '../storage/index.js'
 import type { DiscoverySettings } from '../settings/index.js'
 import { insertSnapshot, updateSnapshot, type SnapshotOrigin, type SnapshotSite } from '../snapshots/store.js'
@@ -192,7 +192,7 @@ export async function recordFailure(svc: InventoryServices, d: OpenedDiscovery, 
 export async function startDiscovery(svc: InventoryServices, req: DiscoveryRequest): Promise<OpenedDiscovery> {
   const generation = await nextGeneration(svc, req.settings)
   const settings = { ...req.settings, generation, network: networkKey(req.settings) }
-  const sim = simulate(settings)
+  const sim = simulate(settings, await buildNetworkInTurns(settings))
   const d = await openDiscovery(svc, { origin: 'simulator', settings, sites: sim.summary.sites, name: req.name, note: req.note, username: req.username })
   svc.runner.run(
     `discovery ${d.id}`,

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { ApiError } from '../../shared/errors.js'
-import { isProfileName, simulate } from '../simulator/index.js'
+import { buildNetworkInTurns, isProfileName, simulate, type SimSettings } from '../simulator/index.js'
 import { listCredentials, rememberedCredentials } from '../settings/credential-store.js'
 import type { NetworkRun } from '../settings/network.js'
 import { changeDevices, lockEditable, selectDevices } from '../snapshots/devices.js'
@@ -36,15 +36,16 @@ function stopped(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('stopped')
 }
 
-/** The simulated network of the snapshot's settings, those devices' rows. */
+/** The simulated network of the snapshot's settings, those devices' rows: only their sites are modelled. */
 async function simulatorRows(s: SnapshotRow, sns: ReadonlySet<string>, signal: AbortSignal): Promise<DeviceRows> {
-  const sim = simulate({
+  const settings: SimSettings = {
     profile: isProfileName(s.settings.profile) ? s.settings.profile : 'lab',
     seed: typeof s.settings.seed === 'number' ? s.settings.seed : 1,
     sites: Array.isArray(s.settings.sites) ? (s.settings.sites as string[]) : [],
     generation: typeof s.settings.generation === 'number' ? s.settings.generation : 0,
-  })
-  return pickDeviceRows(sim.tables(), sns, () => stopped(signal))
+  }
+  const sim = simulate(settings, await buildNetworkInTurns(settings))
+  return pickDeviceRows(sim.tables((site) => site.devices.some((d) => sns.has(d.sn))), sns, () => stopped(signal))
 }
 
 /**

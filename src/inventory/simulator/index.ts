@@ -1,7 +1,8 @@
 /**
  * The built-in network simulator: a deterministic discovery source. `simulate(settings)` yields
  * every stored table's rows as a stream (site by site), ready for COPY, so even the "large"
- * profile never sits in memory; only one site's model exists at a time.
+ * profile never sits in memory; only one batch of site models exists at a time, and a site is
+ * modelled when its rows are first read. Some sites can be simulated without the others.
  */
 import type { StoredTableDef } from '../catalog/index.js'
 import { ARP, HOSTS, MAC, MANAGED_DEVS } from '../catalog/addressing.js'
@@ -14,7 +15,7 @@ import { NEIGHBORS_ENDPOINTS, NEIGHBORS_UNMANAGED, PHONES } from '../catalog/nei
 import { BGP_NEIGHBORS, FHRP_GROUP_STATE, IPV6_ROUTES, OSPF_NEIGHBORS, ROUTES } from '../catalog/routing.js'
 import { STP_BRIDGES } from '../catalog/vlans.js'
 import { objectValues, type TableRows } from '../storage/index.js'
-import { buildNetwork, type SimNetwork, type SimSettings } from './network.js'
+import { buildNetwork, type SimNetwork, type SimSettings, type SimSite } from './network.js'
 import { buildSiteModel } from './site.js'
 import type { SiteModel } from './model.js'
 import type { Row } from './rows/common.js'
@@ -30,7 +31,7 @@ import { eofRows, fanRows, moduleRows, partRows, powerSupplyRows } from './rows/
 import { fhrpRows, ospfRows, portChannelRows, stpRows } from './rows/protocols.js'
 
 export { PROFILES, PROFILE_NAMES, isProfileName, type ProfileName } from './profiles.js'
-export { buildNetwork, siteNames, type SimNetwork, type SimSettings } from './network.js'
+export { buildNetwork, buildNetworkInTurns, siteNames, type SimNetwork, type SimSettings } from './network.js'
 export type { Row } from './rows/common.js'
 
 type Generate = (net: SimNetwork, model: SiteModel) => Iterable<Row>
@@ -84,14 +85,18 @@ export interface SimulationSummary {
 export interface Simulation {
   network: SimNetwork
   summary: SimulationSummary
-  /** Slices of every stored table's rows (values in storage column order), batch by batch (for the loader). */
-  tables(): Generator<TableRows>
+  /**
+   * Slices of every stored table's rows (values in storage column order), batch by batch (for the
+   * loader); `only` keeps the sites it accepts (a site's rows depend on the network's site list,
+   * never on the other sites' rows, so they are the same either way).
+   */
+  tables(only?: (site: SimSite) => boolean): Generator<TableRows>
   /** Number of slices `tables()` yields (for progress). */
   slices: number
 }
 
-export function simulate(settings: SimSettings): Simulation {
-  const network = buildNetwork(settings)
+/** The simulation of a network (`network`: its skeleton, when built beforehand, e.g. in turns). */
+export function simulate(settings: SimSettings, network: SimNetwork = buildNetwork(settings)): Simulation {
   const g = settings.generation
   let total = 0
   let added = 0
@@ -114,12 +119,16 @@ export function simulate(settings: SimSettings): Simulation {
       deviceRemovedCount: removed,
     },
     slices: Math.ceil(network.sites.length / SITE_BATCH) * GENERATORS.length,
-    *tables() {
-      // every table per batch of sites, so each site is modelled once
-      for (let i = 0; i < network.sites.length; i += SITE_BATCH) {
-        const models = network.sites.slice(i, i + SITE_BATCH).map((site) => buildSiteModel(network, site))
+    *tables(only) {
+      const sites = only ? network.sites.filter(only) : network.sites
+      // every table per batch of sites, so each site is modelled once: when the first table's rows
+      // reach it, inside the row stream (whose reader takes turns of the event loop), not all at once
+      for (let i = 0; i < sites.length; i += SITE_BATCH) {
+        const batch = sites.slice(i, i + SITE_BATCH)
+        const models: SiteModel[] = []
+        const model = (j: number) => (models[j] ??= buildSiteModel(network, batch[j]!))
         for (const [table, generate] of GENERATORS) {
-          yield { table, rows: objectValues(table, (function* () { for (const m of models) yield* generate(network, m) })()) }
+          yield { table, rows: objectValues(table, (function* () { for (let j = 0; j < batch.length; j++) yield* generate(network, model(j)) })()) }
         }
       }
     },

@@ -4,6 +4,7 @@
  * (the number of earlier discoveries of the same network): a few access switches and access
  * points come and go, as in a real network between two discoveries.
  */
+import { paced } from '../../shared/pace.js'
 import { PROFILES, type Profile, type ProfileName } from './profiles.js'
 import { DEV_TYPE, PLATFORMS, type Platform, type Role } from './platforms.js'
 import { TAG, between, pick, unit, weighted } from './prng.js'
@@ -120,20 +121,34 @@ function buildSite(seed: number, profile: Profile, index: number): SimSite {
 /** Share of non-core devices missing from one discovery. */
 const ABSENCE = 0.03
 
-export function buildNetwork(settings: SimSettings): SimNetwork {
+/** The sites a discovery with these settings covers, one at a time. */
+function* networkSites(settings: SimSettings): Generator<SimSite> {
   const profile = PROFILES[settings.profile]
   const wanted = new Set(settings.sites)
-  const sites: SimSite[] = []
   for (let i = 0; i < profile.sites; i++) {
     if (wanted.size > 0 && !wanted.has(siteName(i))) continue
-    sites.push(buildSite(settings.seed, profile, i))
+    yield buildSite(settings.seed, profile, i)
   }
+}
+
+function networkOf(settings: SimSettings, sites: SimSite[]): SimNetwork {
   return {
     settings,
-    profile,
+    profile: PROFILES[settings.profile],
     sites,
     present(device, generation = settings.generation) {
       return device.core || unit(settings.seed, TAG.presence, device.index, generation) >= ABSENCE
     },
   }
+}
+
+export function buildNetwork(settings: SimSettings): SimNetwork {
+  return networkOf(settings, [...networkSites(settings)])
+}
+
+/** `buildNetwork` in turns of the event loop (the "large" network's skeleton costs tens of milliseconds): for the service. */
+export async function buildNetworkInTurns(settings: SimSettings): Promise<SimNetwork> {
+  const sites: SimSite[] = []
+  for await (const site of paced(networkSites(settings))) sites.push(site)
+  return networkOf(settings, sites)
 }

@@ -2,6 +2,7 @@
  * Encoding rows as CSV text for `COPY ... WITH (FORMAT csv)`, by catalog column type. NULL is
  * an unquoted empty field; every other value that could be misread is quoted.
  */
+import { Pace } from '../../shared/pace.js'
 import type { ColumnType } from '../catalog/index.js'
 
 const NEEDS_QUOTES = /[",\n\r\\]/
@@ -54,7 +55,12 @@ export interface CsvColumn {
   type: ColumnType
 }
 
-/** Slices of CSV text of about `chunkBytes`, made of whole lines; `prefix` fields lead each line. */
+/**
+ * Slices of CSV text of about `chunkBytes`, made of whole lines; `prefix` fields lead each line.
+ * The rows are encoded (and a generated source produces them) in turns of the event loop
+ * (shared/pace.ts): a COPY whose socket never pushes back would otherwise hold the loop for the
+ * whole table.
+ */
 export async function* csvChunks(
   rows: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
   columns: readonly CsvColumn[],
@@ -62,6 +68,7 @@ export async function* csvChunks(
   chunkBytes = 256 * 1024,
 ): AsyncGenerator<string> {
   let buf = ''
+  const pace = new Pace()
   for await (const values of rows) {
     if (values.length !== columns.length) throw new TypeError(`expected ${columns.length} values per row, got ${values.length}`)
     let line = prefix
@@ -74,6 +81,7 @@ export async function* csvChunks(
       yield buf
       buf = ''
     }
+    if (pace.due) await pace.turn()
   }
   if (buf.length > 0) yield buf
 }

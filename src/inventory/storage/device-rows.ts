@@ -6,6 +6,7 @@
  * or after, never in between.
  */
 import type { Db, Queryable } from '../../shared/db/index.js'
+import { Pace } from '../../shared/pace.js'
 import { HOSTS } from '../catalog/addressing.js'
 import { DEVICES } from '../catalog/inventory.js'
 import {
@@ -40,15 +41,17 @@ function deviceTables(): StoredTableDef[] {
 /**
  * Keeps, from a source's slices, the rows of the devices in `sns`, and the hosts they saw (with
  * only what they saw of them); rows of other devices and the other tables of no one device are
- * dropped. `onSlice` runs between slices (e.g. a stop check).
+ * dropped. `onSlice` runs between slices (e.g. a stop check). The rows are read in turns of the
+ * event loop (shared/pace.ts).
  */
 export async function pickDeviceRows(source: Iterable<TableRows>, sns: ReadonlySet<string> | ((sn: string) => boolean), onSlice: () => void = () => {}): Promise<DeviceRows> {
   const wanted = typeof sns === 'function' ? sns : (sn: string) => sns.has(sn)
   const out: DeviceRows = new Map()
+  const pace = new Pace()
   for (const { table, rows } of source) {
     onSlice()
     if (table === HOSTS) {
-      out.set(table, await hostsSeenBy(rows, wanted))
+      out.set(table, await hostsSeenBy(rows, wanted, pace))
       continue
     }
     const at = isComputed(table) ? -1 : deviceIndex(table)
@@ -57,6 +60,7 @@ export async function pickDeviceRows(source: Iterable<TableRows>, sns: ReadonlyS
     for await (const row of rows) {
       const sn = row[at]
       if (typeof sn === 'string' && wanted(sn)) list.push([...row])
+      if (pace.due) await pace.turn()
     }
     out.set(table, list)
   }

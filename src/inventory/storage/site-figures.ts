@@ -12,6 +12,7 @@
  *   VLAN ids); a site left without devices goes, and a site a new device brings gets a row.
  */
 import type { Queryable } from '../../shared/db/index.js'
+import { Pace } from '../../shared/pace.js'
 import { partitionTable, storageColumns } from '../catalog/index.js'
 import { HOSTS, MANAGED_DEVS } from '../catalog/addressing.js'
 import { DEVICES, SITES } from '../catalog/inventory.js'
@@ -23,10 +24,11 @@ const EDGES = hostColumns.findIndex((c) => c.name === 'edges')
 const GATEWAYS = hostColumns.findIndex((c) => c.name === 'gateways')
 
 /** A source's host rows that devices `wanted` saw, their edges and gateways cut to those devices. */
-export async function hostsSeenBy(rows: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>, wanted: (sn: string) => boolean): Promise<unknown[][]> {
+export async function hostsSeenBy(rows: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>, wanted: (sn: string) => boolean, pace = new Pace()): Promise<unknown[][]> {
   const seen = (links: unknown) => (Array.isArray(links) ? (links as Link[]).filter((l) => typeof l?.sn === 'string' && wanted(l.sn)) : [])
   const out: unknown[][] = []
   for await (const row of rows) {
+    if (pace.due) await pace.turn()
     const edges = seen(row[EDGES])
     const gateways = seen(row[GATEWAYS])
     if (edges.length === 0 && gateways.length === 0) continue
@@ -56,13 +58,19 @@ export async function followHosts(tx: Queryable, snapshotId: string, sns: readon
   const pruned = (column: string) => `CASE WHEN ${isList(column)} THEN ${kept(column)} ELSE h.${column} END`
   await tx.query(`UPDATE ${hosts} h SET edges = ${pruned('edges')}, gateways = ${pruned('gateways')} WHERE EXISTS (SELECT 1 FROM ${links} e WHERE ${named})`, [[...sns]])
   if (fresh.length === 0) return
-  const records = fresh.map((row) => Object.fromEntries([['snapshot_id', snapshotId], ...hostColumns.map((c, i) => [c.storage, row[i] ?? null])]))
+  // the hosts of a thousand devices are a few hundred thousand records: encoded in turns
+  const records: string[] = []
+  const pace = new Pace()
+  for (const row of fresh) {
+    records.push(JSON.stringify(Object.fromEntries([['snapshot_id', snapshotId], ...hostColumns.map((c, i) => [c.storage, row[i] ?? null])])))
+    if (pace.due) await pace.turn()
+  }
   await tx.query(
     `WITH fresh AS (SELECT * FROM jsonb_populate_recordset(NULL::${hosts}, $1::jsonb)),
      joined AS (UPDATE ${hosts} h SET edges = h.edges || f.edges, gateways = h.gateways || f.gateways FROM fresh f
                 WHERE h.ip = f.ip AND h.vrf IS NOT DISTINCT FROM f.vrf RETURNING f.ip, f.vrf)
      INSERT INTO ${hosts} SELECT f.* FROM fresh f WHERE NOT EXISTS (SELECT 1 FROM joined j WHERE j.ip = f.ip AND j.vrf IS NOT DISTINCT FROM f.vrf)`,
-    [JSON.stringify(records)],
+    [`[${records.join(',')}]`],
   )
 }
 

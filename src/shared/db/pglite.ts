@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from 'node:fs'
 import type { Logger } from 'pino'
+import { nextTurn } from '../pace.js'
 import { lockDir } from './dir-lock.js'
 import { DatabaseUnavailableError } from './errors.js'
 import { PgliteThread } from './pglite-thread.js'
@@ -12,12 +13,6 @@ import type { Db, Queryable, QueryResult } from './types.js'
 
 /** COPY data is handed to the worker in slices of this size: memory stays bounded. */
 const COPY_SLICE_BYTES = 8 * 1024 * 1024
-
-/**
- * A row source that resolves each step as a microtask would keep the event loop from I/O while a
- * slice is built: give it a turn between chunks.
- */
-const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 export interface PgliteOptions {
   /** Directory of the database files; undefined for an in-memory database (tests). */
@@ -91,7 +86,9 @@ function view(thread: PgliteThread, timeoutMs: number | undefined, views: Map<nu
         parts.push(chunk)
         size += chunk.length
         if (size >= COPY_SLICE_BYTES) await flush()
-        await yieldToIo()
+        // a source whose steps settle as microtasks would keep the event loop from I/O while a slice
+        // is built: a turn between chunks
+        await nextTurn()
       }
       await flush()
       await loading

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { GENERATORS, simulate, siteNames, tableObjects, type Row, type SimSettings } from '../../../src/inventory/simulator/index.js'
 import { csvField } from '../../../src/inventory/storage/index.js'
 import { PROFILES } from '../../../src/inventory/simulator/profiles.js'
-import { buildNetwork } from '../../../src/inventory/simulator/network.js'
+import { buildNetwork, buildNetworkInTurns } from '../../../src/inventory/simulator/network.js'
 
 const LAB: SimSettings = { profile: 'lab', seed: 42, sites: [], generation: 0 }
 
@@ -143,4 +143,29 @@ t.test('large profile holds more than a million interfaces', async (t) => {
   for (const s of net.sites) for (const d of s.devices) if (net.present(d)) ports += d.members * d.platform.ports + d.platform.uplinks
   t.ok(net.sites.length === 1000)
   t.ok(ports >= 1_000_000, `front-panel and uplink ports alone: ${ports}`)
+})
+
+t.test('some sites are simulated without the others, with the same rows', async (t) => {
+  const all = simulate(LAB)
+  const some = new Set([1, 5, 9])
+  const sns = new Set(all.network.sites.filter((s) => some.has(s.index)).flatMap((s) => s.devices.map((d) => d.sn)))
+  const rowsOf = async (sim: ReturnType<typeof simulate>, only?: Parameters<typeof sim.tables>[0]) => {
+    const out = new Map<string, unknown[][]>()
+    for (const { table, rows } of sim.tables(only)) {
+      const list = out.get(table.path) ?? []
+      for await (const row of rows) list.push([...row])
+      out.set(table.path, list)
+    }
+    return out
+  }
+  const whole = await rowsOf(all)
+  const part = await rowsOf(simulate(LAB, await buildNetworkInTurns(LAB)), (site) => some.has(site.index))
+  t.same([...part.keys()], [...whole.keys()], 'every table')
+  const [sites, devices] = [part.get('inventory/sites')!, part.get('inventory/devices')!]
+  t.equal(sites.length, some.size)
+  t.ok(devices.length > 0 && devices.every((r) => r.some((v) => typeof v === 'string' && sns.has(v))), 'only devices of those sites')
+  for (const [path, rows] of part) {
+    const wanted = new Set(rows.map((r) => JSON.stringify(r)))
+    t.equal(whole.get(path)!.filter((r) => wanted.has(JSON.stringify(r))).length, rows.length, `${path}: the rows of those sites, as the whole network has them`)
+  }
 })

@@ -4,6 +4,7 @@
  * mapping module (`rows/`); tables no MIB fills stay empty.
  */
 import { intToIp, parseCidr } from '../../../shared/ipv4.js'
+import { paced } from '../../../shared/pace.js'
 import type { StoredTableDef } from '../../catalog/index.js'
 import { ARP, HOSTS, MAC, MANAGED_DEVS } from '../../catalog/addressing.js'
 import { CONNECTIVITY } from '../../catalog/discovery.js'
@@ -71,15 +72,6 @@ export function expandSeeds(seeds: readonly string[]): string[] {
   return out
 }
 
-/** Rows handed over a few hundred at a time, letting other work run between (the loader encodes them synchronously). */
-async function* breathing<T>(rows: Iterable<T>, every = 200): AsyncGenerator<T> {
-  let n = 0
-  for (const row of rows) {
-    yield row
-    if (++n % every === 0) await new Promise((resolve) => setImmediate(resolve))
-  }
-}
-
 export interface NetworkCollection {
   network: Network
   /** Every table's rows, table by table, for the loader. */
@@ -121,7 +113,7 @@ export async function collectNetwork(options: {
     errors: [...counts].map(([errorType, n]) => ({ errorType, count: n })).sort((a, b) => a.errorType.localeCompare(b.errorType)),
     sites: sites.map((siteName, i) => ({ siteName, uid: siteName.toLowerCase().replace(/[^a-z0-9]+/g, '-'), id: `s${i}` })),
     *tables() {
-      for (const [table, rows] of NETWORK_TABLES) yield { table, rows: breathing(objectValues(table, rows(network))) }
+      for (const [table, rows] of NETWORK_TABLES) yield { table, rows: paced(objectValues(table, rows(network))) }
     },
   }
 }
