@@ -5,8 +5,11 @@
  * settings (`allowedSpecialNetworks`): the special classes of IPv4 (unspecified, loopback,
  * link-local, multicast, reserved, broadcast) and the addresses of the machine netinv runs on
  * (and the broadcast address of each of its networks). Then the include networks bound what is
- * contacted (empty: no bound) and the exclude networks are never entered; an allowed special
- * address obeys them as every other.
+ * contacted and the exclude networks are never entered; an allowed special address obeys them as
+ * every other. Without include networks, discovery stays inside the private networks
+ * (`DEFAULT_INCLUDE`) and the allowed special ones: an address on the internet is contacted only
+ * when an operator includes it, so that no one with the `write` scope can have the stored
+ * credentials sent to a host of theirs on a fresh installation.
  */
 import { networkInterfaces } from 'node:os'
 import { inNetwork, intToIp, ipToInt, isIpv4, maskToPrefix, parseCidr } from '../../../shared/ipv4.js'
@@ -25,6 +28,9 @@ export const SPECIAL_NETWORKS: ReadonlyArray<{ network: string; is: string }> = 
   { network: '255.255.255.255/32', is: 'the broadcast address' },
   { network: '240.0.0.0/4', is: 'reserved (240.0.0.0/4)' },
 ]
+/** What discovery may contact while the settings name no include networks: the private ranges (RFC 1918) and shared address space (RFC 6598). */
+export const DEFAULT_INCLUDE: readonly string[] = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10']
+
 const SPECIAL = SPECIAL_NETWORKS.map((s) => ({ net: parseCidr(s.network), is: s.is }))
 
 /** What the policy is made of: the discovery settings' networks. */
@@ -85,14 +91,15 @@ function overlaps(a: Net, b: Net): boolean {
 export class AddressPolicy {
   private readonly allowed: Net[]
   /** Every scope an address must be in: the settings' include and exclude, and any narrower one (a snapshot's). */
-  private readonly scopes: Array<{ include: Net[]; exclude: Net[]; of: string }>
+  private readonly scopes: Array<{ include: Net[]; exclude: Net[]; of: string; defaulted?: boolean }>
 
   constructor(
     settings: AddressPolicySettings,
     private readonly own: OwnAddresses = ownAddresses(),
   ) {
     this.allowed = settings.allowedSpecialNetworks.map(parseCidr)
-    this.scopes = [{ include: settings.include.map(parseCidr), exclude: settings.exclude.map(parseCidr), of: '' }]
+    const include = settings.include.length > 0 ? settings.include : [...DEFAULT_INCLUDE, ...settings.allowedSpecialNetworks]
+    this.scopes = [{ include: include.map(parseCidr), exclude: settings.exclude.map(parseCidr), of: '', defaulted: settings.include.length === 0 }]
   }
 
   /** The same policy, also bounded by another scope (the networks a snapshot's discovery ran with). */
@@ -141,6 +148,9 @@ export class AddressPolicy {
       if (scope.exclude.length > 0 && covered(net, scope.exclude)) {
         const hit = scope.exclude.find((n) => covered(net, [n]))
         return `is inside the exclude networks${where} ${listed(hit ? [hit] : scope.exclude)} and is never contacted`
+      }
+      if (scope.defaulted === true && !covered(net, scope.include)) {
+        return `is outside the private networks ${listed(scope.include)} that discovery keeps to while no include networks are set, and is never contacted; an operator may set "include" in the discovery settings (PATCH settings) to reach it`
       }
       if (scope.include.length > 0 && !covered(net, scope.include)) return `is outside the include networks${where} ${listed(scope.include)} and is never contacted`
     }

@@ -33,7 +33,11 @@ t.test('the special classes, this machine, include and exclude', async (t) => {
     ['10.9.0.5', /^is an address of the machine netinv runs on/],
     ['10.9.0.255', /^is the broadcast address of a network of the machine/],
   ] as const) t.match(p.refusal(ip), what, ip)
-  for (const ip of ['10.9.0.6', '192.0.2.1', '198.51.100.7', '223.255.255.255']) t.equal(p.refusal(ip), null, ip)
+  for (const ip of ['10.9.0.6', '172.16.0.1', '192.168.1.1', '100.64.0.1']) t.equal(p.refusal(ip), null, ip)
+  // Without include networks discovery keeps to the private ones: a host on the internet (the
+  // attacker's own) is never sent the stored credentials on a fresh installation.
+  for (const ip of ['192.0.2.1', '198.51.100.7', '8.8.8.8', '223.255.255.255']) t.match(p.refusal(ip), /^is outside the private networks \[10\.0\.0\.0\/8, 172\.16\.0\.0\/12, 192\.168\.0\.0\/16, 100\.64\.0\.0\/10\] that discovery keeps to while no include networks are set/, ip)
+  t.equal(policy({ include: ['198.51.100.0/24'] }).refusal('198.51.100.7'), null, 'an included public network is contacted')
   t.equal(policy({ allowedSpecialNetworks: ['127.0.0.0/8'] }).refusal('127.0.0.1'), null, 'allowed: loopback and this machine')
   t.match(policy({ allowedSpecialNetworks: ['127.0.0.0/24'] }).refusal('127.0.1.1'), /^is loopback/, 'only what is allowed')
   t.match(policy({ allowedSpecialNetworks: ['127.0.0.0/8'], include: ['10.0.0.0/8'] }).refusal('127.0.0.1'), /^is outside the include networks \[10\.0\.0\.0\/8\]/, 'an allowed address still obeys include')
