@@ -13,6 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { Lab, labMissing } from '../src/lab/index.js'
 import { generatedTopology } from '../src/lab/generate.js'
+import { AddressPolicy } from '../src/inventory/discovery/network/address-policy.js'
 import { collectNetwork } from '../src/inventory/discovery/network/source.js'
 import { createInventoryApp } from '../src/inventory/app.js'
 import { migrateInventory } from '../src/inventory/migrations/index.js'
@@ -86,12 +87,12 @@ const topology = generatedTopology(routers)
 const built = performance.now()
 const lab = await Lab.up({ prefix: values.prefix!, topology, readyTimeoutMs: 180_000 })
 const labBuildMs = Math.round(performance.now() - built)
-const credentials = [{ id: 'bench', name: 'lab', version: '2c' as const, community: topology.credentials.community }]
-const run = (c: number) => ({ seeds: [lab.seed], include: [topology.supernet], exclude: [], limits: { concurrency: c, timeoutMs: 2000, retries: 1, maxDevices: 5000 }, siteRules: [], defaultSite: 'lab' })
+const credentials = [{ id: 'bench', name: 'lab', networks: [], version: '2c' as const, community: topology.credentials.community }]
+const run = (c: number) => ({ seeds: [lab.seed], include: [topology.supernet], exclude: [], allowedSpecialNetworks: [], limits: { concurrency: c, timeoutMs: 2000, retries: 1, maxDevices: 5000 }, siteRules: [], defaultSite: 'lab' })
 
 try {
   const collect = (c: number) => async () => {
-    const r = await collectNetwork({ run: run(c), credentials, remembered: new Map(), signal: new AbortController().signal, taskKey: 'bench' })
+    const r = await collectNetwork({ run: run(c), policy: new AddressPolicy(run(c)), credentials, remembered: new Map(), signal: new AbortController().signal, taskKey: 'bench' })
     return r.network.devices.length
   }
   await collect(concurrency)() // warm-up: the agents' first answers (caches, AgentX) are slower

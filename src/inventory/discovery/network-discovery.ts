@@ -7,6 +7,7 @@
 import { partitionTable } from '../catalog/index.js'
 import { DEVICES } from '../catalog/inventory.js'
 import { listCredentials, rememberCredentials, rememberedCredentials } from '../settings/credential-store.js'
+import { AddressPolicy } from './network/address-policy.js'
 import { collectNetwork, NETWORK_TABLES, type NetworkCollection, type NetworkRun } from './network/source.js'
 import { loadAndFinish, openDiscovery, recordFailure, StopRequested, type OpenedDiscovery } from './discover.js'
 import { jobProgress, jobStarted } from './jobs.js'
@@ -52,6 +53,8 @@ export async function startNetworkDiscovery(svc: InventoryServices, req: Network
         let writing = false
         collection = await collectNetwork({
           run: req.run,
+          // the run is the discovery settings of now (POST snapshots, the schedule)
+          policy: new AddressPolicy(req.run),
           credentials,
           remembered: await rememberedCredentials(svc.db),
           signal,

@@ -7,16 +7,18 @@
  * to ask (409). Devices that do not answer keep their rows; the job says which.
  */
 import { randomUUID } from 'node:crypto'
-import { ApiError } from '../../shared/errors.js'
+import type { Queryable } from '../../shared/db/index.js'
+import { ApiError, invalidInput } from '../../shared/errors.js'
 import { buildNetworkInTurns, isProfileName, simulate, type SimSettings } from '../simulator/index.js'
 import { listCredentials, rememberedCredentials } from '../settings/credential-store.js'
-import type { NetworkRun } from '../settings/network.js'
+import { MAX_SEEDS, MIN_SEED_PREFIX, getNetworkSettings, normaliseNetwork, type NetworkRun } from '../settings/network.js'
 import { changeDevices, lockEditable, selectDevices } from '../snapshots/devices.js'
 import type { DeviceSelection } from '../snapshots/device-input.js'
 import type { SnapshotRow } from '../snapshots/store.js'
 import { devicesIn, pickDeviceRows, type DeviceRows } from '../storage/index.js'
 import { StopRequested } from './discover.js'
 import { REDISCOVERY_JOBS, insertJob, jobFinished, jobProgress, stopRequest, type RediscoveryJobName } from './jobs.js'
+import { AddressPolicy } from './network/address-policy.js'
 import { collectNetwork } from './network/source.js'
 import type { InventoryServices } from './runner.js'
 
@@ -48,6 +50,19 @@ async function simulatorRows(s: SnapshotRow, sns: ReadonlySet<string>, signal: A
   return pickDeviceRows(sim.tables((site) => site.devices.some((d) => sns.has(d.sn))), sns, () => stopped(signal))
 }
 
+/** Networks of a stored list (a snapshot's settings, which an uploaded file may fill with anything). */
+function storedNetworks(list: unknown): string[] {
+  return Array.isArray(list) ? list.flatMap((n) => normaliseNetwork(n) ?? []) : []
+}
+
+/**
+ * What a rediscovery of a snapshot may contact: what the discovery settings of now allow,
+ * within the networks the snapshot's discovery ran with.
+ */
+async function rediscoveryPolicy(db: Queryable, s: SnapshotRow): Promise<AddressPolicy> {
+  return new AddressPolicy(await getNetworkSettings(db)).narrowed(storedNetworks(s.settings.include), storedNetworks(s.settings.exclude), `snapshot ${s.id}`)
+}
+
 /**
  * The devices at `addresses` (or with serials `sns`), collected by SNMP. A device's rows name its
  * neighbours, which only a collection that also reaches them can resolve, so the network is
@@ -56,9 +71,11 @@ async function simulatorRows(s: SnapshotRow, sns: ReadonlySet<string>, signal: A
  */
 async function networkRows(svc: InventoryServices, s: SnapshotRow, addresses: string[], sns: ReadonlySet<string> | null, signal: AbortSignal, taskKey: string): Promise<DeviceRows> {
   const { source: _source, ...stored } = s.settings as Record<string, unknown> & NetworkRun
-  const run: NetworkRun = { ...stored, seeds: [...new Set([...(stored.seeds ?? []), ...addresses])] }
+  const seeds = [...new Set([...storedNetworks(stored.seeds).filter((n) => Number(n.split('/')[1]) >= MIN_SEED_PREFIX).slice(0, MAX_SEEDS), ...addresses])]
+  const run: NetworkRun = { ...stored, seeds }
   const collection = await collectNetwork({
     run,
+    policy: await rediscoveryPolicy(svc.db, s),
     credentials: (await listCredentials(svc.db, svc.credentialKey)).map((c) => c.credential),
     remembered: await rememberedCredentials(svc.db),
     signal,
@@ -80,6 +97,15 @@ export async function startRediscovery(svc: InventoryServices, id: string, selec
     ;[snapshot, plan] = await svc.db.transaction(async (tx) => {
       const s = await lockEditable(tx, id)
       const source = rediscoverySource(s)
+      if (source === 'network' && selection.by === 'ip') {
+        // refused before anything is sent, each address named
+        const policy = await rediscoveryPolicy(tx, s)
+        const issues = selection.values.flatMap((ip, i) => {
+          const refusal = policy.refusal(ip)
+          return refusal ? [{ message: `"ipList[${i}]" ${ip} ${refusal}`, path: `ipList[${i}]` }] : []
+        })
+        if (issues.length > 0) throw invalidInput(issues)
+      }
       const { devices, newAddresses } = await selectDevices(tx, id, selection, { allowNewAddresses: source === 'network' })
       if (source === 'network') {
         const silent = devices.filter((d) => d.loginIp === null)

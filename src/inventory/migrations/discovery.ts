@@ -1,7 +1,7 @@
 /**
  * Migrations of network discovery (ids from 200 up; appended to the inventory schema's list):
  * the connectivity report's snapshot table, SNMP credentials with the one that worked per
- * address, and a stop request on jobs.
+ * address, the networks a credential is limited to, and a stop request on jobs.
  */
 import type { Migration } from '../../shared/db/index.js'
 
@@ -56,5 +56,11 @@ export const DISCOVERY_MIGRATIONS: readonly Migration[] = [
     name: 'stop requests of jobs',
     // a stop reaches the job through the database, whichever replica runs it
     sql: 'ALTER TABLE inventory.jobs ADD COLUMN stop_requested_by text, ADD COLUMN stop_requested_at bigint',
+  },
+  {
+    id: 203,
+    name: 'networks an SNMP credential is limited to',
+    // a JSON array of IPv4 networks; empty: the credential is offered to every address discovery contacts
+    sql: `ALTER TABLE inventory.snmp_credentials ADD COLUMN networks text NOT NULL DEFAULT '[]'`,
   },
 ]

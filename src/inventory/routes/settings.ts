@@ -6,6 +6,8 @@
 import { readJson, readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
 import type { InventoryRequest } from '../context.js'
 import type { InventoryServices } from '../discovery/index.js'
+import { AddressPolicy } from '../discovery/network/address-policy.js'
+import { seedIssues } from '../discovery/network/seeds.js'
 import { seedList, settingsPatch } from '../settings/bodies.js'
 import { createCredential, deleteCredential, listCredentials, updateCredential } from '../settings/credential-store.js'
 import { maskCredential } from '../settings/credentials.js'
@@ -34,8 +36,14 @@ export function registerSettingsRoutes(router: Router<InventoryRequest>, svc: In
     sendJson(res, 200, (await getNetworkSettings(svc.db)).seeds)
   })
   router.add('PUT', 'settings/seed', async (_ctx, _m, req, res) => {
-    const seeds = normaliseSeeds(seedList.parse(await readJson(req, limit)))
-    await saveNetworkSettings(svc.db, { ...(await getNetworkSettings(svc.db)), seeds }, svc.now())
+    const body = await readJson(req, limit)
+    const current = await getNetworkSettings(svc.db)
+    // the schema's problems and the address policy's (address-policy.ts) in one answer
+    const issues = seedList.problems(body)
+    if (Array.isArray(body)) issues.push(...seedIssues(body, new AddressPolicy(current), (i) => `"[${i}]"`, (i) => `[${i}]`))
+    seedList.assert(issues)
+    const seeds = normaliseSeeds(body as string[])
+    await saveNetworkSettings(svc.db, { ...current, seeds }, svc.now())
     sendJson(res, 200, seeds)
   })
 

@@ -1,5 +1,5 @@
 /**
- * Bounds of network discovery's settings (limits, list sizes, the largest seed range) and the
+ * Bounds of network discovery's settings (limits, list sizes, the largest seed range and seed list) and the
  * normal form of an IPv4 network, shared by the settings' schemas and the code that applies them.
  */
 import { isIpv4, parseCidr } from '../../shared/ipv4.js'
@@ -14,8 +14,10 @@ export const LIMITS: Readonly<Record<keyof NetworkLimits, readonly [number, numb
 export const MAX_SEEDS = 1000
 export const MAX_NETWORKS = 1000
 export const MAX_RULES = 500
-/** A seed range of at most a /16 (65 536 addresses). */
-export const MIN_SEED_PREFIX = 16
+/** A seed range of at most a /20 (4 096 addresses). */
+export const MIN_SEED_PREFIX = 20
+/** Addresses a whole seed list may expand to (its networks' host addresses and its addresses). */
+export const MAX_SEED_ADDRESSES = 65_536
 
 /** "10.0.0.0/8" (or an address, taken as /32) normalised, or null when it is not one. */
 export function normaliseNetwork(text: unknown): string | null {

@@ -20,6 +20,8 @@ interface Row {
   auth_protocol: string | null
   priv_protocol: string | null
   secret: string
+  /** JSON array of networks (migration 203). */
+  networks: string
 }
 
 export { MAX_CREDENTIALS } from './credentials.js'
@@ -31,10 +33,12 @@ function decode(key: Buffer, r: Row): SnmpCredential {
   } catch {
     throw new ApiError('API_CONFLICT', `SNMP credential "${r.name}" cannot be decrypted: the credential key is not the one it was stored with (CREDENTIALS_KEY)`)
   }
-  if (r.version === '2c') return { id: r.id, name: r.name, version: '2c', community: s.community ?? '' }
+  const networks = JSON.parse(r.networks) as string[]
+  if (r.version === '2c') return { id: r.id, name: r.name, networks, version: '2c', community: s.community ?? '' }
   return {
     id: r.id,
     name: r.name,
+    networks,
     version: '3',
     user: r.username ?? '',
     authProtocol: (r.auth_protocol as 'SHA' | 'SHA-256' | null) ?? null,
@@ -64,11 +68,11 @@ async function getRow(db: Queryable, id: string): Promise<Row> {
 async function write(db: Queryable, key: Buffer, c: SnmpCredential, position: number, now: number): Promise<void> {
   const v3 = c.version === '3' ? c : null
   await db.query(
-    `INSERT INTO inventory.snmp_credentials (id, position, name, version, username, auth_protocol, priv_protocol, secret, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+    `INSERT INTO inventory.snmp_credentials (id, position, name, version, username, auth_protocol, priv_protocol, secret, networks, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, $9, $9)
      ON CONFLICT (id) DO UPDATE SET position = EXCLUDED.position, name = EXCLUDED.name, version = EXCLUDED.version, username = EXCLUDED.username,
-       auth_protocol = EXCLUDED.auth_protocol, priv_protocol = EXCLUDED.priv_protocol, secret = EXCLUDED.secret, updated_at = EXCLUDED.updated_at`,
-    [c.id, position, c.name, c.version, v3?.user ?? null, v3?.authProtocol ?? null, v3?.privProtocol ?? null, seal(key, JSON.stringify(secretsOf(c)), c.id), now],
+       auth_protocol = EXCLUDED.auth_protocol, priv_protocol = EXCLUDED.priv_protocol, secret = EXCLUDED.secret, networks = EXCLUDED.networks, updated_at = EXCLUDED.updated_at`,
+    [c.id, position, c.name, c.version, v3?.user ?? null, v3?.authProtocol ?? null, v3?.privProtocol ?? null, seal(key, JSON.stringify(secretsOf(c)), c.id), now, JSON.stringify(c.networks)],
   )
 }
 

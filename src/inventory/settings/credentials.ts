@@ -6,6 +6,8 @@
  * (`credential-store.ts` keeps them encrypted at rest).
  */
 import { invalidInput, type ValidationIssue } from '../../shared/errors.js'
+import { inNetwork, ipToInt, isIpv4, parseCidr } from '../../shared/ipv4.js'
+import { normaliseNetwork } from './bounds.js'
 import type { CredentialBody } from './schemas.js'
 
 export const AUTH_PROTOCOLS = ['SHA', 'SHA-256'] as const
@@ -14,18 +16,24 @@ export const MASK = '********'
 /** The most credentials one installation keeps (each is tried on every unanswered address). */
 export const MAX_CREDENTIALS = 50
 
+/** What every credential has beside its secrets. */
+interface CredentialBase {
+  id: string
+  name: string
+  /** Networks of the devices it belongs to: offered only to addresses inside them; empty for every address. */
+  networks: string[]
+}
+
 export type SnmpCredential =
-  | { id: string; name: string; version: '2c'; community: string }
-  | {
-      id: string
-      name: string
+  | (CredentialBase & { version: '2c'; community: string })
+  | (CredentialBase & {
       version: '3'
       user: string
       authProtocol: (typeof AUTH_PROTOCOLS)[number] | null
       authPassword: string | null
       privProtocol: (typeof PRIV_PROTOCOLS)[number] | null
       privPassword: string | null
-    }
+    })
 
 /** The secret part of a credential (what is encrypted). */
 export interface CredentialSecrets {
@@ -36,7 +44,7 @@ export interface CredentialSecrets {
 
 const SECRET_KEYS: readonly string[] = ['community', 'authPassword', 'privPassword']
 /** The keys of a credential (a body may also give its `position`). */
-export const CREDENTIAL_KEYS = ['name', 'version', 'community', 'user', 'authProtocol', 'authPassword', 'privProtocol', 'privPassword'] as const
+export const CREDENTIAL_KEYS = ['name', 'version', 'community', 'user', 'authProtocol', 'authPassword', 'privProtocol', 'privPassword', 'networks'] as const
 
 /**
  * Applies a checked create (`base` undefined) or update body; throws 422 listing every problem
@@ -48,6 +56,7 @@ export function mergeCredential(base: SnmpCredential | undefined, input: Omit<Cr
   const issues: ValidationIssue[] = []
   const version = body.version ?? base?.version
   const name = body.name ?? base?.name ?? defaultName
+  const networks = body.networks !== undefined ? [...new Set(body.networks.map((n) => normaliseNetwork(n)!))] : (base?.networks ?? [])
   // the schema requires a version of a new credential
   if (version === undefined) throw invalidInput([{ message: '"version" must be one of [2c, 3]', path: 'version' }])
   if (version === '2c') {
@@ -55,7 +64,7 @@ export function mergeCredential(base: SnmpCredential | undefined, input: Omit<Cr
     const community = body.community ?? (base?.version === '2c' ? base.community : undefined)
     if (community === undefined) issues.push({ message: '"community" is required for version 2c', path: 'community' })
     if (issues.length > 0) throw invalidInput(issues)
-    return { id, name, version: '2c', community: community! }
+    return { id, name, networks, version: '2c', community: community! }
   }
   if ('community' in body) issues.push({ message: '"community" applies to version 2c only', path: 'community' })
   const prev = base?.version === '3' ? base : undefined
@@ -70,16 +79,17 @@ export function mergeCredential(base: SnmpCredential | undefined, input: Omit<Cr
   if (privProtocol !== null && authProtocol === null) issues.push({ message: '"privProtocol" needs "authProtocol" (privacy without authentication is not allowed)', path: 'privProtocol' })
   if (privProtocol !== null && privPassword === null) issues.push({ message: '"privPassword" (8 characters or more) is required with "privProtocol"', path: 'privPassword' })
   if (issues.length > 0) throw invalidInput(issues)
-  return { id, name, version: '3', user: user!, authProtocol, authPassword, privProtocol, privPassword }
+  return { id, name, networks, version: '3', user: user!, authProtocol, authPassword, privProtocol, privPassword }
 }
 
 /** The API view of a credential: secrets replaced by a mask. */
 export function maskCredential(c: SnmpCredential, position: number): Record<string, unknown> {
-  if (c.version === '2c') return { id: c.id, name: c.name, position, version: '2c', community: MASK }
+  if (c.version === '2c') return { id: c.id, name: c.name, position, networks: c.networks, version: '2c', community: MASK }
   return {
     id: c.id,
     name: c.name,
     position,
+    networks: c.networks,
     version: '3',
     user: c.user,
     authProtocol: c.authProtocol,
@@ -91,4 +101,12 @@ export function maskCredential(c: SnmpCredential, position: number): Record<stri
 
 export function secretsOf(c: SnmpCredential): CredentialSecrets {
   return c.version === '2c' ? { community: c.community } : { authPassword: c.authPassword, privPassword: c.privPassword }
+}
+
+/** Whether a credential may be offered to an address: inside its networks, or it has none. */
+export function offeredTo(c: SnmpCredential, address: string): boolean {
+  if (c.networks.length === 0) return true
+  if (!isIpv4(address)) return false
+  const ip = ipToInt(address)
+  return c.networks.some((n) => inNetwork(ip, parseCidr(n)))
 }

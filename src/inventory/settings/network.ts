@@ -8,7 +8,7 @@ import type { Queryable } from '../../shared/db/index.js'
 import { normaliseNetwork } from './bounds.js'
 import { NETWORK_PROPERTIES, type NetworkSettingsPatch } from './schemas.js'
 
-export { LIMITS, MAX_NETWORKS, MAX_RULES, MAX_SEEDS, MIN_SEED_PREFIX, normaliseNetwork } from './bounds.js'
+export { LIMITS, MAX_NETWORKS, MAX_RULES, MAX_SEED_ADDRESSES, MAX_SEEDS, MIN_SEED_PREFIX, normaliseNetwork } from './bounds.js'
 
 export interface SiteRule {
   site: string
@@ -35,6 +35,8 @@ export interface NetworkSettings {
   seeds: string[]
   include: string[]
   exclude: string[]
+  /** Networks of the special classes (loopback, link-local, ...) and of this machine that may be contacted all the same. */
+  allowedSpecialNetworks: string[]
   limits: NetworkLimits
   siteRules: SiteRule[]
   defaultSite: string
@@ -54,6 +56,7 @@ export const DEFAULT_NETWORK: Readonly<NetworkSettings> = Object.freeze({
   seeds: [],
   include: [],
   exclude: [],
+  allowedSpecialNetworks: [],
   limits: { concurrency: 16, timeoutMs: 2000, retries: 1, maxDevices: 5000 },
   siteRules: [],
   defaultSite: 'default',
@@ -61,7 +64,7 @@ export const DEFAULT_NETWORK: Readonly<NetworkSettings> = Object.freeze({
 })
 
 /** Keys of `settings` (PATCH) that belong here; seeds have an endpoint of their own. */
-export const NETWORK_KEYS = ['include', 'exclude', 'limits', 'siteRules', 'defaultSite', 'schedule'] as const
+export const NETWORK_KEYS = ['include', 'exclude', 'allowedSpecialNetworks', 'limits', 'siteRules', 'defaultSite', 'schedule'] as const
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -90,6 +93,7 @@ export function mergeNetwork(base: Readonly<NetworkSettings>, patch: NetworkSett
   const next: NetworkSettings = structuredClone({ ...base }) as NetworkSettings
   if (patch.include !== undefined) next.include = networks(patch.include)
   if (patch.exclude !== undefined) next.exclude = networks(patch.exclude)
+  if (patch.allowedSpecialNetworks !== undefined) next.allowedSpecialNetworks = networks(patch.allowedSpecialNetworks)
   if (patch.limits !== undefined) next.limits = { ...next.limits, ...patch.limits }
   if (patch.siteRules !== undefined) next.siteRules = patch.siteRules.map(siteRule)
   if (patch.defaultSite !== undefined) next.defaultSite = patch.defaultSite.trim()

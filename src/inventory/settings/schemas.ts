@@ -1,7 +1,7 @@
 /**
  * The request bodies of the settings endpoints, as JSON Schema (TypeBox): the simulator's keys
- * (profile, seed, sites), network discovery's (include, exclude, limits, siteRules, defaultSite,
- * schedule), the seed list and the SNMP credentials. The routes check bodies with these and the
+ * (profile, seed, sites), network discovery's (include, exclude, allowedSpecialNetworks, limits,
+ * siteRules, defaultSite, schedule), the seed list and the SNMP credentials. The routes check bodies with these and the
  * OpenAPI document publishes the same objects; what a schema cannot say (a site of the chosen
  * profile, which credential keys apply to which version) is checked by code after it.
  */
@@ -16,7 +16,7 @@ export const MAX_SEED = 2 ** 31 - 1
 /** "10.0.0.0/8", or an address (a /32). */
 const NETWORK = defineFormat('ipv4-network', (v) => (normaliseNetwork(v) === null ? `must be an IPv4 network such as "10.0.0.0/8": ${shown(v)}` : undefined))
 
-/** An address or a network of at most a /16 that a crawl may start from. */
+/** An address or a network of at most a /20 that a crawl may start from. */
 const SEED = defineFormat('ipv4-seed', (v) => {
   const n = normaliseNetwork(v)
   if (n === null) return `must be an IPv4 address or network such as "10.0.0.1" or "10.0.0.0/24": ${shown(v)}`
@@ -39,7 +39,7 @@ export const SIMULATOR_PROPERTIES = {
   })),
 }
 
-export const Seed = Type.String({ format: SEED, description: 'An IPv4 address or a network of at most a /16.' })
+export const Seed = Type.String({ format: SEED, description: `An IPv4 address or a network of at most a /${MIN_SEED_PREFIX}.` })
 
 export const SeedList = Type.Array(Seed, {
   maxItems: MAX_SEEDS,
@@ -82,6 +82,9 @@ export const SiteRule = Type.Object(
 export const NETWORK_PROPERTIES = {
   include: Type.Optional(networks('Networks the crawl stays in; empty for no bound.')),
   exclude: Type.Optional(networks('Networks the crawl never enters.')),
+  allowedSpecialNetworks: Type.Optional(networks(
+    'Networks of the classes never contacted otherwise (loopback, link-local, multicast, broadcast, unspecified, reserved, and the addresses of the machine netinv runs on) that discovery may contact all the same; include and exclude still apply.',
+  )),
   limits: Type.Optional(Type.Object(
     {
       concurrency: Type.Optional(limit(LIMITS.concurrency, 'Devices collected at once.')),
@@ -143,6 +146,11 @@ function credential(versionRequired: boolean) {
       authPassword: Type.Optional(password('Authentication password, 8 characters or more; "********" keeps the stored one.')),
       privProtocol: Type.Optional(protocol(PRIV_PROTOCOLS, 'Privacy protocol (version 3, needs authentication); null for none.')),
       privPassword: Type.Optional(password('Privacy password, 8 characters or more; "********" keeps the stored one.')),
+      networks: Type.Optional(Type.Array(Type.String({ format: NETWORK }), {
+        maxItems: MAX_NETWORKS,
+        description: 'Networks of the devices this credential belongs to: it is offered only to addresses inside them. Empty (the default): to every address discovery contacts.',
+        'x-message': `must be an array of at most ${MAX_NETWORKS} networks ("10.0.0.0/8")`,
+      })),
       position: Type.Optional(
         Type.Integer({ minimum: 1, maximum: MAX_CREDENTIALS, description: 'Place in the order credentials are tried (1 first).', 'x-message': `must be an integer between 1 and ${MAX_CREDENTIALS}` }),
       ),

@@ -23,7 +23,7 @@ t.test('a due schedule starts one network discovery at a time', async (t) => {
   const b = services()
   t.teardown(() => Promise.all([a.runner.close(), b.runner.close()]))
   t.equal(await runScheduleOnce(a), null, 'off by default')
-  await saveNetworkSettings(db, { ...structuredClone(DEFAULT_NETWORK), seeds: ['127.0.0.1'], limits: { concurrency: 1, timeoutMs: 100, retries: 0, maxDevices: 10 }, schedule: { enabled: true, intervalMinutes: 60 } }, clock)
+  await saveNetworkSettings(db, { ...structuredClone(DEFAULT_NETWORK), seeds: ['127.0.0.1'], allowedSpecialNetworks: ['127.0.0.0/8'], limits: { concurrency: 1, timeoutMs: 100, retries: 0, maxDevices: 10 }, schedule: { enabled: true, intervalMinutes: 60 } }, clock)
   t.equal(await runScheduleOnce(a), null, 'no credential: nothing to run')
   await createCredential(db, key, { version: '2c', community: 'public' }, clock)
   const first = await runScheduleOnce(a)

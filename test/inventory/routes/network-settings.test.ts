@@ -38,7 +38,7 @@ t.test('network settings: validated, stored, shown beside the simulator settings
   t.same(
     (bad.body as { errors: Array<{ message: string }> }).errors.map((e) => e.message),
     [
-      '"color" is not allowed; allowed keys are [profile, seed, sites, include, exclude, limits, siteRules, defaultSite, schedule]',
+      '"color" is not allowed; allowed keys are [profile, seed, sites, include, exclude, allowedSpecialNetworks, limits, siteRules, defaultSite, schedule]',
       '"include[0]" must be an IPv4 network such as "10.0.0.0/8": "10.0.0.0/33"',
       '"include[1]" must be an IPv4 network such as "10.0.0.0/8": "x"',
       '"limits.concurrency" must be an integer between 1 and 256',
@@ -63,7 +63,7 @@ t.test('seeds: a JSON array of addresses and networks', async (t) => {
     (bad.body as { errors: Array<{ message: string }> }).errors.map((e) => e.message),
     [
       '"[0]" must be an IPv4 address or network such as "10.0.0.1" or "10.0.0.0/24": "10.0.0.300"',
-      '"[1]" is larger than a /16; bound the crawl with "include" instead',
+      '"[1]" is larger than a /20; bound the crawl with "include" instead',
       '"[2]" must be an IPv4 address or network such as "10.0.0.1" or "10.0.0.0/24": 7',
     ],
   )
@@ -110,8 +110,8 @@ t.test('SNMP credentials: sealed at rest, masked in answers, kept when a client 
   t.equal((await api.call('PATCH', 'settings/snmp/00000000-0000-4000-8000-000000000000', { name: 'x' })).status, 404)
   t.equal((await api.call('DELETE', 'settings/snmp/nope')).status, 404)
 
-  // a discovery that uses them: 127.0.0.1 has no agent, so every credential is tried
-  t.equal((await api.call('PATCH', 'settings', { limits: { timeoutMs: 100, retries: 0 } })).status, 200)
+  // a discovery that uses them: 127.0.0.1 (loopback, allowed) has no agent, so every credential is tried
+  t.equal((await api.call('PATCH', 'settings', { allowedSpecialNetworks: ['127.0.0.1/32'], limits: { timeoutMs: 100, retries: 0 } })).status, 200)
   const r = await api.call('POST', 'snapshots', { seeds: ['127.0.0.1'] })
   t.equal(r.status, 201)
   const job = await api.waitJob((r.body as { jobId: string }).jobId)
@@ -137,7 +137,7 @@ t.test('POST snapshots picks the source', async (t) => {
   )
   t.match((await api.call('POST', 'snapshots', { source: 'everything' })).body, { errors: [{ message: '"source" must be one of [network, simulator]' }] })
   t.match((await api.call('POST', 'snapshots', { source: 'network', seeds: ['10.0.0.0/8'], profile: 'lab' })).body, {
-    errors: [{ message: /^"profile" is not allowed for a network discovery/ }, { message: /^"seeds\[0\]" is larger than a \/16/ }],
+    errors: [{ message: /^"profile" is not allowed for a network discovery/ }, { message: /^"seeds\[0\]" is larger than a \/20/ }],
   })
   t.match((await api.call('POST', 'snapshots', { source: 'simulator', seeds: ['10.0.0.1'] })).body, { errors: [{ message: /^"seeds" is not allowed; allowed keys are \[snapshotName, snapshotNote, source, profile, seed, sites\]/ }] })
   t.equal((await api.call('PUT', 'settings/seed', ['10.0.0.1'])).status, 200)

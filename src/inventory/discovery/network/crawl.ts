@@ -1,21 +1,18 @@
 /**
  * The crawl: start from the seed addresses, collect each device, and queue every LLDP and CDP
- * neighbour's management address that lies inside the include networks and outside the exclude
- * ones. At most `concurrency` devices are collected at once. A device reached by several
+ * neighbour's management address. Every address, seeds included, is contacted only when the
+ * address policy allows it (address-policy.ts), and only with the credentials whose networks
+ * hold it; any other is reported as skipped, with the reason, and never sent a packet.
+ * At most `concurrency` devices are collected at once. A device reached by several
  * addresses is collected once (an address another device owns is not contacted, and a second
  * collection of a known serial is dropped as a duplicate). Every address tried is reported.
  */
 import { setMaxListeners } from 'node:events'
-import { inNetwork, ipToInt, isIpv4 } from '../../../shared/ipv4.js'
-import type { SnmpCredential } from '../../settings/credentials.js'
+import { offeredTo, type SnmpCredential } from '../../settings/credentials.js'
+import type { AddressPolicy } from './address-policy.js'
 import { collectDevice, type Attempt } from './collect.js'
 import { deviceSn, hostnameOf } from './identity.js'
 import type { CollectedDevice } from './model.js'
-
-export interface Net {
-  base: number
-  prefix: number
-}
 
 export interface CrawlLimits {
   concurrency: number
@@ -45,8 +42,8 @@ export interface CrawlProgress {
 
 export interface CrawlOptions {
   seeds: readonly string[]
-  include: readonly Net[]
-  exclude: readonly Net[]
+  /** Which addresses may be contacted. */
+  policy: AddressPolicy
   credentials: readonly SnmpCredential[]
   /** Credential id that worked last time, per address: tried first. */
   remembered: ReadonlyMap<string, string>
@@ -60,22 +57,15 @@ export interface CrawlResult {
   attempts: CrawlAttempt[]
 }
 
-/** Whether the crawl may follow an address (seeds are always tried). */
-export function allowed(address: string, include: readonly Net[], exclude: readonly Net[]): boolean {
-  if (!isIpv4(address)) return false
-  const ip = ipToInt(address)
-  if (exclude.some((n) => inNetwork(ip, n))) return false
-  return include.length === 0 || include.some((n) => inNetwork(ip, n))
-}
-
-/** Credentials in the order to try them for one address: the remembered one first. */
-function ordered(credentials: readonly SnmpCredential[], rememberedId: string | undefined): SnmpCredential[] {
-  const first = credentials.find((c) => c.id === rememberedId)
-  return first ? [first, ...credentials.filter((c) => c !== first)] : [...credentials]
+/** The credentials that may be offered to an address, in the order to try them: the remembered one first. */
+function ordered(credentials: readonly SnmpCredential[], address: string, rememberedId: string | undefined): SnmpCredential[] {
+  const fit = credentials.filter((c) => offeredTo(c, address))
+  const first = fit.find((c) => c.id === rememberedId)
+  return first ? [first, ...fit.filter((c) => c !== first)] : fit
 }
 
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
-  const { include, exclude, limits, signal } = options
+  const { policy, limits, signal } = options
   // every session in flight listens for the stop
   setMaxListeners(limits.concurrency * 2 + 16, signal)
   const queue: Array<{ address: string; source: FoundBy; foundBy: string | null }> = []
@@ -89,14 +79,15 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   let failed = 0
 
   const progress = () => options.onProgress?.({ done: attempts.length, queued: queue.length + running, failed, devices: devices.length })
+  const skip = (address: string, source: FoundBy, foundBy: string | null, error: string) =>
+    attempts.push({ address, result: 'skipped', credential: null, credentialId: null, error, durationMs: 0, tries: 0, device: null, source, foundBy, sn: null, hostname: null })
   const enqueue = (address: string, source: FoundBy, foundBy: string | null) => {
     if (seen.has(address) || owner.has(address)) return
     seen.add(address)
-    if (source !== 'seed' && !allowed(address, include, exclude)) {
-      attempts.push({ address, result: 'skipped', credential: null, credentialId: null, error: 'outside the include networks or inside an exclude network', durationMs: 0, tries: 0, device: null, source, foundBy, sn: null, hostname: null })
-      return
-    }
-    queue.push({ address, source, foundBy })
+    const refusal = policy.refusal(address)
+    if (refusal) skip(address, source, foundBy, `not contacted: ${address} ${refusal}`)
+    else if (!options.credentials.some((c) => offeredTo(c, address))) skip(address, source, foundBy, `not contacted: no SNMP credential may be offered to ${address} (it is outside the networks of every credential)`)
+    else queue.push({ address, source, foundBy })
   }
   for (const s of options.seeds) enqueue(s, 'seed', null)
 
@@ -133,11 +124,11 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
         const item = queue.shift()!
         if (owner.has(item.address)) continue
         if (devices.length + running >= limits.maxDevices) {
-          attempts.push({ address: item.address, result: 'skipped', credential: null, credentialId: null, error: `the limit of ${limits.maxDevices} devices per discovery was reached`, durationMs: 0, tries: 0, device: null, source: item.source, foundBy: item.foundBy, sn: null, hostname: null })
+          skip(item.address, item.source, item.foundBy, `the limit of ${limits.maxDevices} devices per discovery was reached`)
           continue
         }
         running++
-        const credentials = ordered(options.credentials, options.remembered.get(item.address))
+        const credentials = ordered(options.credentials, item.address, options.remembered.get(item.address))
         collectDevice(item.address, credentials, limits, signal).then(
           (attempt) => {
             running--

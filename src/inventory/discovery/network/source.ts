@@ -3,7 +3,6 @@
  * a MIB fills, through the same bulk loader as the simulator. Each table's rows come from one
  * mapping module (`rows/`); tables no MIB fills stay empty.
  */
-import { intToIp, parseCidr } from '../../../shared/ipv4.js'
 import { paced } from '../../../shared/pace.js'
 import type { StoredTableDef } from '../../catalog/index.js'
 import { ARP, HOSTS, MAC, MANAGED_DEVS } from '../../catalog/addressing.js'
@@ -19,7 +18,9 @@ export type { NetworkRun } from '../../settings/network.js'
 import type { Row } from '../../simulator/index.js'
 import { objectValues, type TableRows } from '../../storage/index.js'
 import { assemble, type Network } from './assemble.js'
+import type { AddressPolicy } from './address-policy.js'
 import { crawl, type CrawlProgress } from './crawl.js'
+import { expandSeeds } from './seeds.js'
 import { ERROR_TYPES } from './snmp/errors.js'
 import { bgpRows } from './rows/bgp.js'
 import { connectivityRows } from './rows/connectivity.js'
@@ -56,21 +57,6 @@ export const NETWORK_TABLES: ReadonlyArray<readonly [StoredTableDef, (net: Netwo
   [CONNECTIVITY, connectivityRows],
 ]
 
-/** Seed addresses: an address as is, a network as its host addresses. */
-export function expandSeeds(seeds: readonly string[]): string[] {
-  const out: string[] = []
-  for (const s of seeds) {
-    if (!s.includes('/')) {
-      out.push(s)
-      continue
-    }
-    const { base, prefix } = parseCidr(s)
-    const size = 2 ** (32 - prefix)
-    const [first, last] = prefix >= 31 ? [0, size - 1] : [1, size - 2]
-    for (let i = first; i <= last; i++) out.push(intToIp(base + i))
-  }
-  return out
-}
 
 export interface NetworkCollection {
   network: Network
@@ -85,6 +71,8 @@ const FAILURE_TYPES: Readonly<Record<string, string>> = { timeout: ERROR_TYPES.t
 
 export async function collectNetwork(options: {
   run: NetworkRun
+  /** Which addresses may be contacted (built from the discovery settings of now). */
+  policy: AddressPolicy
   credentials: readonly SnmpCredential[]
   remembered: ReadonlyMap<string, string>
   signal: AbortSignal
@@ -94,8 +82,7 @@ export async function collectNetwork(options: {
   const { run } = options
   const result = await crawl({
     seeds: expandSeeds(run.seeds),
-    include: run.include.map(parseCidr),
-    exclude: run.exclude.map(parseCidr),
+    policy: options.policy,
     credentials: options.credentials,
     remembered: options.remembered,
     limits: run.limits,
