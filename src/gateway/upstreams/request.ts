@@ -12,6 +12,7 @@
  */
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { createRequire } from 'node:module'
 import { parse as parseUrl, type Url } from 'node:url'
 import type { Agent } from 'node:http'
 import type { EventEmitter } from 'node:events'
@@ -53,20 +54,23 @@ interface Lean {
 const LEAN = Symbol('netinv.lean')
 type Tagged<T> = T & { [LEAN]?: Lean }
 
-/** Characters url.parse would escape in a path: such a path takes url.parse, as http-proxy does. */
-const ESCAPED_BY_URL_PARSE = /[^!-~]|["'<>\\^`{|}]/
+/** Characters url.parse would escape (or cut at: `#`) in a path: such a path takes url.parse, as http-proxy does. */
+const ESCAPED_BY_URL_PARSE = /[^!-~]|["#'<>\\^`{|}]/
+
+/** http-proxy's own join of a target path and a request path (for the paths the fast way does not take). */
+const { urlJoin } = createRequire(import.meta.url)('http-proxy/lib/http-proxy/common') as { urlJoin(...parts: string[]): string }
 
 /**
  * The path http-proxy would send for `url` to a target whose path is `/`: url.parse's path,
- * joined to `/` with runs of slashes before the query made one.
+ * joined to `/` with runs of slashes before the query made one. A path of one leading slash, no
+ * run of slashes and nothing url.parse would change is that path itself (what the gateway sends).
  */
 export function outgoingPath(url: string): string {
-  const path = ESCAPED_BY_URL_PARSE.test(url) ? (parseUrl(url).path ?? '') : url
-  const q = path.indexOf('?')
-  const before = q < 0 ? path : path.slice(0, q)
-  if (before.charCodeAt(0) === 0x2f && !before.includes('//')) return path
-  const joined = `/${before}`.replace(/\/+/g, '/')
-  return q < 0 ? joined : joined + path.slice(q)
+  if (url.charCodeAt(0) === 0x2f && !ESCAPED_BY_URL_PARSE.test(url)) {
+    const q = url.indexOf('?')
+    if (!(q < 0 ? url : url.slice(0, q)).includes('//')) return url
+  }
+  return urlJoin('/', parseUrl(url).path ?? '')
 }
 
 /** The headers as node writes them from a list: [name, value, ...], absent values left out. */
