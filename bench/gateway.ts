@@ -35,8 +35,11 @@
  * Before and after the run, bench/pauses.ts measures how much the machine itself stops its CPUs:
  * a p99 below that floor cannot be shown on that machine, whatever the server does.
  *
- * Targets: gateway/bare throughput >= 0.85, external/bare >= 1.0 as an aim; p99 added by the
- * gateway (vs direct) <= 2 ms.
+ * Targets: gateway/bare >= 1.10 in throughput and in CPU per request (bare's CPU over the
+ * gateway's), 1.25 as the aim: the whole pipeline costs less than a bare passthrough, because the
+ * gateway forwards with less work per request than http-proxy does (upstreams/request.ts); the
+ * p99 the pipeline adds over the bare passthrough at half saturation <= 1 ms (with the machine's
+ * pauses printed beside it); external/bare >= 1.0 as an aim.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer, Agent } from 'node:http'
@@ -438,11 +441,15 @@ async function main(): Promise<void> {
     const added = median(lat.gateway!) - median(lat.direct!)
     const addedBare = median(lat.bare!) - median(lat.direct!)
     if (plan) console.log(`machine pauses after the run: ${describePauses(await machinePauses(plan.cpus))}`)
-    console.log(`throughput ratio gateway/bare: ${ratio.toFixed(3)} (target >= 0.85) ${ratio >= 0.85 ? 'OK' : 'MISSED'}`)
+    const verdict = (v: number, target: number, aim: number) => `(target >= ${target.toFixed(2)}, aim ${aim.toFixed(2)}) ${v >= aim ? 'OK, aim reached' : v >= target ? 'OK' : 'MISSED'}`
+    console.log(`throughput ratio gateway/bare: ${ratio.toFixed(3)} ${verdict(ratio, 1.1, 1.25)}`)
+    console.log(`CPU-per-request ratio bare/gateway: ${cpuRatio.toFixed(3)} ${verdict(cpuRatio, 1.1, 1.25)}; bare/external: ${(median(cpuOf.bare!) / median(cpuOf.external!)).toFixed(3)}`)
     console.log(`throughput ratio external/bare (credential + path): ${externalRatio.toFixed(3)} (aim >= 1.0) ${externalRatio >= 1 ? 'OK' : 'MISSED'}; inventory route in the same run: ${ratio.toFixed(3)}`)
-    console.log(`CPU-per-request ratio bare/gateway: ${cpuRatio.toFixed(3)}; bare/external: ${(median(cpuOf.bare!) / median(cpuOf.external!)).toFixed(3)}`)
-    console.log(`p99 added vs direct: gateway ${added.toFixed(2)} ms (target <= 2 ms) ${added <= 2 ? 'OK' : 'MISSED'}; bare passthrough ${addedBare.toFixed(2)} ms`)
-    console.log(`p99 the pipeline adds over the bare passthrough: ${(added - addedBare).toFixed(2)} ms (external upstream: ${(median(lat.external!) - median(lat.direct!) - addedBare).toFixed(2)} ms)`)
+    console.log(`p99 added vs direct: gateway ${added.toFixed(2)} ms; bare passthrough ${addedBare.toFixed(2)} ms`)
+    const pipelineAdds = added - addedBare
+    console.log(
+      `p99 the pipeline adds over the bare passthrough: ${pipelineAdds.toFixed(2)} ms (target <= 1 ms) ${pipelineAdds <= 1 ? 'OK' : 'MISSED'} (external upstream: ${(median(lat.external!) - median(lat.direct!) - addedBare).toFixed(2)} ms; the machine's pauses above)`,
+    )
   } finally {
     for (const c of children) c.kill(process.env.BENCH_PROFILE ? 'SIGINT' : 'SIGKILL')
     if (database) {

@@ -56,22 +56,35 @@ export function createMetrics(): GatewayMetrics {
     map.set(key, (map.get(key) ?? 0) + 1)
   }
 
+  /** The series of the last request's upstream, endpoint and method: the next one is often the same. */
+  const last = { upstream: '', endpoint: '', method: '', byStatus: new Map<number, number>(), histogram: { counts: [], sum: 0, count: 0 } as Histogram }
+
+  function series(endpoint: string, method: string, upstream: string): void {
+    let byEndpoint = requests.get(upstream)
+    if (!byEndpoint) requests.set(upstream, (byEndpoint = new Map()))
+    let byMethod = byEndpoint.get(endpoint)
+    if (!byMethod) byEndpoint.set(endpoint, (byMethod = new Map()))
+    let byStatus = byMethod.get(method)
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()))
+    let histograms = latency.get(upstream)
+    if (!histograms) latency.set(upstream, (histograms = new Map()))
+    let h = histograms.get(endpoint)
+    if (!h) {
+      h = { counts: BUCKETS_SECONDS.map(() => 0), sum: 0, count: 0 }
+      histograms.set(endpoint, h)
+    }
+    last.upstream = upstream
+    last.endpoint = endpoint
+    last.method = method
+    last.byStatus = byStatus
+    last.histogram = h
+  }
+
   return {
     observeRequest(endpoint, method, status, seconds, upstream) {
-      let byEndpoint = requests.get(upstream)
-      if (!byEndpoint) requests.set(upstream, (byEndpoint = new Map()))
-      let byMethod = byEndpoint.get(endpoint)
-      if (!byMethod) byEndpoint.set(endpoint, (byMethod = new Map()))
-      let byStatus = byMethod.get(method)
-      if (!byStatus) byMethod.set(method, (byStatus = new Map()))
-      inc(byStatus, status)
-      let histograms = latency.get(upstream)
-      if (!histograms) latency.set(upstream, (histograms = new Map()))
-      let h = histograms.get(endpoint)
-      if (!h) {
-        h = { counts: BUCKETS_SECONDS.map(() => 0), sum: 0, count: 0 }
-        histograms.set(endpoint, h)
-      }
+      if (upstream !== last.upstream || endpoint !== last.endpoint || method !== last.method || last.upstream === '') series(endpoint, method, upstream)
+      inc(last.byStatus, status)
+      const h = last.histogram
       for (let i = 0; i < BUCKETS_SECONDS.length; i++) if (seconds <= BUCKETS_SECONDS[i]!) h.counts[i]!++
       h.sum += seconds
       h.count++

@@ -109,15 +109,31 @@ export function accessLogger(log: Logger, options: { flushMs?: number } = {}): A
     used = 0
     stream!.write(lines)
   }
+  // The parts of the last line that repeat from request to request (the same request again, the
+  // same client, the same caller): reused while their inputs are the same, not escaped again.
+  const route = { method: '', path: '', generation: undefined as string | undefined, endpoint: undefined as RequestContext['endpoint'], text: '' }
+  const client = { ip: undefined as string | undefined, principal: undefined as RequestContext['principal'], text: '' }
   const write = (ctx: RequestContext, status: number, durationMs: number) => {
     if (!enabled) return
     // The fields of accessLogFields, written straight from the context (no object per line).
     const requestId = str(ctx.requestId)
+    if (ctx.endpoint !== route.endpoint || ctx.generation !== route.generation || ctx.method !== route.method || ctx.path !== route.path || route.text === '') {
+      route.endpoint = ctx.endpoint
+      route.generation = ctx.generation
+      route.method = ctx.method
+      route.path = ctx.path
+      route.text = `,"method":${str(ctx.method)},"path":${str(ctx.path)},"generation":${str(ctx.generation)},"endpoint":${str(ctx.endpoint?.path)},"upstream":${str(upstreamOf(ctx))}`
+    }
+    const ip = ctx.clientIp ?? ctx.req.socket.remoteAddress
+    if (ip !== client.ip || ctx.principal !== client.principal || client.text === '') {
+      client.ip = ip
+      client.principal = ctx.principal
+      client.text = `,"clientIp":${str(ip)},"principalId":${str(ctx.principal?.id)},"requestId":`
+    }
     const line =
-      `{"level":${level},"time":"${isoNow()}"${head}${requestId}` +
-      `,"method":${str(ctx.method)},"path":${str(ctx.path)},"generation":${str(ctx.generation)},"endpoint":${str(ctx.endpoint?.path)},"upstream":${str(upstreamOf(ctx))}` +
+      `{"level":${level},"time":"${isoNow()}"${head}${requestId}${route.text}` +
       `,"endpointVersion":${num(ctx.apiVersion)},"status":${num(status)},"durationMs":${msText(durationMs)}` +
-      `,"clientIp":${str(ctx.clientIp ?? ctx.req.socket.remoteAddress)},"principalId":${str(ctx.principal?.id)},"requestId":${requestId},"msg":"request"}\n`
+      `${client.text}${requestId},"msg":"request"}\n`
     if (used + line.length * 3 > HELD_BYTES) {
       flush()
       // Longer than the whole buffer could be (a path of tens of KB): on its own.

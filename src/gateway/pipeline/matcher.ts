@@ -39,6 +39,9 @@ function matchParts(p: readonly string[], s: readonly string[]): { params: Recor
   return si === s.length ? { params: params ?? {}, rest } : null
 }
 
+/** The parameters of a path that has none. */
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
+
 export interface EndpointMatch<T extends Endpoint = Endpoint> {
   endpoint: T
   params: Record<string, string>
@@ -55,15 +58,18 @@ export function compileEndpoints<T extends Endpoint & KnownPaths = Endpoint>(end
   const compiled: Compiled<T>[] = endpoints.map((endpoint) => ({ endpoint, parts: endpoint.path.split('/'), exists: endpoint.exists ?? null }))
   // Paths without parameters that no earlier pattern matches: answered by one lookup, in the
   // order's own terms (the first matching pattern is theirs).
-  const statics = new Map<string, T>()
+  // Their match is made once (frozen: shared by every request to the path).
+  const statics = new Map<string, EndpointMatch<T>>()
   compiled.forEach((c, i) => {
     if (c.parts.some((p) => p === '*' || p.startsWith(':'))) return
-    if (!compiled.slice(0, i).some((earlier) => matchParts(earlier.parts, c.parts))) statics.set(c.endpoint.path, c.endpoint)
+    if (!compiled.slice(0, i).some((earlier) => matchParts(earlier.parts, c.parts))) {
+      statics.set(c.endpoint.path, Object.freeze({ endpoint: c.endpoint, params: NO_PARAMS, rest: undefined }))
+    }
   })
   return {
     match(path) {
       const known = statics.get(path)
-      if (known !== undefined) return { endpoint: known, params: {}, rest: undefined }
+      if (known !== undefined) return known
       const segments = path.split('/')
       for (const c of compiled) {
         const m = matchParts(c.parts, segments)

@@ -89,6 +89,10 @@ function decideBoth(ctx: RequestContext, deps: RateDeps, policy: string, general
 }
 
 export function rateLimitStage(deps: RateDeps): Stage<RequestContext> {
+  // The limiter key of the last client (the client-IP stage hands out one string per
+  // connection): requests in a row from one client build no key.
+  let lastClient: string | undefined
+  let lastKey = ''
   return {
     name: 'rateLimit',
     run(ctx) {
@@ -98,7 +102,11 @@ export function rateLimitStage(deps: RateDeps): Stage<RequestContext> {
       const endpoint = ctx.endpoint?.path
       const own = endpoint === undefined ? undefined : cfg.endpoints[endpoint]
       if (own !== undefined) return enforceBoth(ctx, deps, endpoint!, cfg.perSecond, own)
-      return enforce(ctx, deps, 'ip', `ip:${ctx.clientKey}`, cfg.perSecond)
+      if (ctx.clientKey !== lastClient || lastClient === undefined) {
+        lastClient = ctx.clientKey
+        lastKey = `ip:${ctx.clientKey}`
+      }
+      return enforce(ctx, deps, 'ip', lastKey, cfg.perSecond)
     },
   }
 }

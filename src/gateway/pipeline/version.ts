@@ -74,7 +74,13 @@ function applyPolicy(ctx: RequestContext, policy: { deprecated: boolean; sunset:
 
 /** The sunset policy of a deprecated endpoint version (manifest, overridden by config), or null. */
 export function endpointVersionPolicy(config: Readonly<Config>, endpoint: Endpoint, version: number): Omit<SunsetPolicy, 'deprecated'> | null {
-  const v = endpoint.versions.find((x) => x.version === version)
+  let v: Endpoint['versions'][number] | undefined
+  for (const x of endpoint.versions) {
+    if (x.version === version) {
+      v = x
+      break
+    }
+  }
   if (!v?.deprecated) return null
   const override = config.versioning.endpointSunsets[`${endpoint.path}@${version}`]
   return override ? { sunset: override.sunset, enforce: override.enforce } : { sunset: v.deprecated.sunset, enforce: false }

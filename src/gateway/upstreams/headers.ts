@@ -115,7 +115,8 @@ export function responseHeaderList(proxyRes: IncomingMessage, ours?: Readonly<Re
     const more = connectionListed(raw[i + 1])
     if (more) for (const n of more) (listed ??= new Set()).add(n)
   }
-  const oursMask = ours ? lengthMask(Object.keys(ours)) : 0
+  let oursMask = 0
+  if (ours) for (const name in ours) oursMask |= 1 << Math.min(name.length, 31)
   const out: string[] = []
   let kept: Record<string, string> | null = null
   for (let i = 0; i < raw.length; i += 2) {

@@ -83,6 +83,40 @@ t.test('the line written holds exactly the listed fields of accessLogFields', as
   t.match(time, /^\d{4}-\d\d-\d\dT/)
 })
 
+t.test('lines in a row from changing requests, clients and callers each hold their own fields (the parts reused from the line before are the same only while their inputs are)', async (t) => {
+  const { log, writes } = recordingLogger()
+  const access = accessLogger(log)
+  const alice = { id: 'u-alice' }
+  const variants: Array<Record<string, unknown>> = [
+    {},
+    { principal: alice },
+    { principal: alice },
+    { principal: { id: 'u-bob' } },
+    { clientIp: '10.9.9.9', principal: alice },
+    { path: '/api/v1/snapshots', generation: 'original', principal: alice },
+    { method: 'HEAD', path: '/api/v1/snapshots', generation: 'original' },
+    { generation: 'header', apiVersion: 3 },
+    {},
+  ]
+  const contexts = variants.map((v, i) => {
+    const ctx = request(log, `r${i}`)
+    const { method, path, ...rest } = v as { method?: string; path?: string }
+    const made = method || path ? new GatewayRequest(ctx.req, ctx.res, log, method ?? 'GET', path ?? '/api/snapshots', '') : ctx
+    made.requestId = `r${i}`
+    Object.assign(made, rest)
+    return made
+  })
+  for (const ctx of contexts) access(ctx, 200, 1)
+  access.flush()
+  const lines = writes.join('').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+  t.equal(lines.length, contexts.length)
+  lines.forEach((line, i) => {
+    const { level: _l, time: _t, service: _s, reqId, msg: _m, ...fields } = line
+    t.same(fields, accessLogFields(contexts[i]!, 200, 1), `line ${i}`)
+    t.equal(reqId, `r${i}`)
+  })
+})
+
 t.test('isoNow writes what toISOString writes', async (t) => {
   for (const ms of [0, 999, 59_999, 60_000, 1_700_000_000_000, 1_700_000_059_999, 1_700_000_060_001, Date.now(), 4_102_444_799_999]) {
     t.equal(isoNow(ms), new Date(ms).toISOString(), String(ms))
