@@ -6,7 +6,7 @@ import type { TableDef } from '../catalog/types.js'
 import { CONFIG_SCHEMA } from '../../shared/config/index.js'
 import { OPERATORS_BY_TYPE, elementType } from './operators.js'
 import { MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH, MAX_FILTER_NODES } from './parse.js'
-import { MAX_PATTERN_SIZE } from './pattern.js'
+import { MAX_PATTERN_SIZE, MAX_PATTERN_TRANSITIONS } from './pattern.js'
 
 export interface TableDescription {
   path: string
@@ -112,16 +112,25 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     'for every attribute named: a snapshot\'s own attributes (`tables/snapshot-attributes`, managed by `attributes/local`; a discovery',
     'starts from the global ones of `attributes/global`), the global ones for a table without snapshot. The device of a row is its',
     '`deviceSn`, `sn` or `localSn` column; a table whose rows belong to no device answers 422.',
-    `Regular expressions (\`reg\`, \`nreg\`, \`ireg\`, \`nireg\`; PostgreSQL's syntax) are checked before any database sees them: ` +
-      `unbounded repetitions nested in each other (\`(a+)+\`), back-references (\`\\1\`) and repetition counts whose expansion passes ` +
-      `${MAX_PATTERN_SIZE} elements (\`(\\w{1,255}){1,255}\`) are refused with 422, the same on both databases.`,
+    `Regular expressions (\`reg\`, \`nreg\`, \`ireg\`, \`nireg\`, also in report rules; PostgreSQL's syntax) are checked before any database sees them, the same on both databases, ` +
+      'by the size of the automaton they compile to: an upper bound of its states (one per atom, anchor or lookaround, times the repetition counts around it) ' +
+      'and of its transitions (pairs of them that can match one after the other), computed from the pattern. ' +
+      `A pattern above ${MAX_PATTERN_SIZE} states (\`(\\w{1,255}){1,255}\`) or ${MAX_PATTERN_TRANSITIONS} transitions ` +
+      '(`(.*){1,255}(.*){1,255}x`: every copy of `.*` can match nothing, so each may follow every other) is refused with 422 ' +
+      '"the pattern\'s repetitions multiply to more than N states/transitions", naming the filter. Also refused: back-references (`\\1`), ' +
+      'and unbounded repetitions of something unbounded or that can match nothing (`(a+)+`, `(a|a?)+`; write `a+`, `a*`).',
     '',
-    `Time limit: a table query (page and count) stops after ` +
+    `Time limit: a table request stops after ` +
       `${CONFIG_SCHEMA.properties.query.properties.statementTimeoutMs.default} ms (config \`query.statementTimeoutMs\`) with 503`,
-    '`API_QUERY_TIMEOUT`; CSV exports stream without a limit. On the embedded database (PGlite, no `DATABASE_URL`), which',
-    'serves one statement at a time, the limit also counts the wait for its turn, and a statement past it is stopped by',
-    'restarting the database (about half a second, during which other requests wait). One caller may run at most',
-    `${CONFIG_SCHEMA.properties.query.properties.maxConcurrentPerPrincipal.default} table queries at once (config \`query.maxConcurrentPerPrincipal\`; 429 with \`Retry-After\` above).`,
+    '`API_QUERY_TIMEOUT`: one limit for the whole request from its start, page and count together (the count runs under what',
+    'the page left; a report\'s results and a snapshot\'s changes likewise); CSV exports stream without a limit.',
+    'On the embedded database (PGlite, no `DATABASE_URL`), which serves one statement at a time, the limit also counts the wait for its turn,',
+    'and a statement past it is stopped by restarting the database (about half a second, during which other requests wait).',
+    `One caller may run at most ${CONFIG_SCHEMA.properties.query.properties.maxConcurrentPerPrincipal.default} table queries at once ` +
+      '(config `query.maxConcurrentPerPrincipal`; 429 with `Retry-After` above). On the embedded database a caller\'s queries',
+    'take turns in a lane of their own, one in the database at a time, the others waiting in order: so another caller\'s query',
+    'waits behind at most one query of each caller (its share: one query in turn with every other caller who is waiting);',
+    'a query still waiting in its lane when its limit passes is answered 503 `API_QUERY_TIMEOUT` with `Retry-After` and never starts.',
     '',
     '| Table | Path | Snapshot | Rows |',
     '|---|---|---|---|',

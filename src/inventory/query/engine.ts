@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http'
 import type { TableDef } from '../catalog/types.js'
-import type { Db } from '../../shared/db/index.js'
+import { Deadline, type Db } from '../../shared/db/index.js'
 import { invalidInput } from '../../shared/errors.js'
 import { isSnapshotId } from '../catalog/ddl.js'
 import { streamCsv } from './csv.js'
@@ -86,13 +86,16 @@ async function prepareComparison(deps: TableQueryDeps, table: TableDef, parsed: 
   return { request, plan: { ...plan, settings: COMPARISON_SETTINGS } }
 }
 
-/** Runs a prepared query for a JSON answer: `{data, _meta}`. */
-export async function runTableQuery(deps: TableQueryDeps, prepared: PreparedQuery): Promise<TableResponse> {
+/**
+ * Runs a prepared query for a JSON answer: `{data, _meta}`, every statement before `deadline`
+ * (the request's, from its start; by default the configured limit from now).
+ */
+export async function runTableQuery(deps: TableQueryDeps, prepared: PreparedQuery, deadline = Deadline.after(deps.limits.statementTimeoutMs)): Promise<TableResponse> {
   const { request } = prepared
   let { plan } = prepared
   const execute = (p: SqlPlan) =>
     executePlan(deps.db, p, {
-      statementTimeoutMs: deps.limits.statementTimeoutMs,
+      deadline,
       start: request.start,
       limit: request.limit,
       parallelCount: request.filter === undefined,

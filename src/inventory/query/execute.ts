@@ -1,17 +1,21 @@
 /**
- * Stage 4: runs a plan. The only stage that touches the database. Each statement runs under the
- * configured statement timeout, on connections that carry it from their start (see
- * `Db.withStatementTimeout`), so the timeout costs no round trip and a statement needs no
- * transaction around it (but for a plan with `settings`, a comparison, which runs each of its
- * statements in a transaction of its own on PostgreSQL to set them); database errors caused by the request's values (bad regular
- * expression, bad address, too complex) become 422, a timeout 503 `API_QUERY_TIMEOUT`.
+ * Stage 4: runs a plan. The only stage that touches the database. Its statements (page, count)
+ * share one deadline, the request's (`Deadline`: the configured limit from the request's start),
+ * and each runs under what remains of it (`queryBefore`): on PostgreSQL the first on connections
+ * that carry the whole limit from their start, so it costs no round trip and needs no
+ * transaction, a later one in a transaction that sets its `statement_timeout` to what remains (as
+ * a plan with `settings`, a comparison, does for each statement); on the embedded database with
+ * what remains as its limit, which counts its wait for a turn. Database errors caused by the
+ * request's values (bad regular expression, bad address, too complex) become 422, a timeout 503
+ * `API_QUERY_TIMEOUT`.
  */
-import { dataErrorReason, queryWithSettings, sqlState, type Db } from '../../shared/db/index.js'
+import { dataErrorReason, queryBefore, sqlState, type Db, type Deadline } from '../../shared/db/index.js'
 import { ApiError, invalidInput } from '../../shared/errors.js'
 import type { SqlPlan } from './types.js'
 
 export interface ExecuteOptions {
-  statementTimeoutMs: number
+  /** The request's deadline; every statement runs under what remains of it. */
+  deadline: Deadline
   /** Page limit of the plan; a short page lets the count be derived without a second query. */
   start: number
   limit: number | undefined
@@ -40,12 +44,12 @@ export function mapDbError(err: unknown): unknown {
   return err
 }
 
-async function runPage(db: Db, plan: SqlPlan): Promise<Array<Record<string, unknown>>> {
-  return (await queryWithSettings<Record<string, unknown>>(db, plan.settings, plan.select.sql, plan.select.params)).rows
+async function runPage(db: Db, plan: SqlPlan, deadline: Deadline): Promise<Array<Record<string, unknown>>> {
+  return (await queryBefore<Record<string, unknown>>(db, deadline, plan.settings, plan.select.sql, plan.select.params)).rows
 }
 
-async function runCount(db: Db, plan: SqlPlan): Promise<number> {
-  return Number((await queryWithSettings<{ n: number }>(db, plan.settings, plan.count.sql, plan.count.params)).rows[0]?.n ?? 0)
+async function runCount(db: Db, plan: SqlPlan, deadline: Deadline): Promise<number> {
+  return Number((await queryBefore<{ n: number }>(db, deadline, plan.settings, plan.count.sql, plan.count.params)).rows[0]?.n ?? 0)
 }
 
 /** Count implied by a short page, when there is one. */
@@ -60,17 +64,17 @@ function countFromPage(rows: number, options: ExecuteOptions): number | undefine
  * page first, and the count only when a short page does not imply it, so a typical filtered
  * query costs one statement and no work is done twice.
  */
-export async function executePlan(database: Db, plan: SqlPlan, options: ExecuteOptions): Promise<QueryResultPage> {
-  const db = database.withStatementTimeout(options.statementTimeoutMs)
+export async function executePlan(db: Db, plan: SqlPlan, options: ExecuteOptions): Promise<QueryResultPage> {
+  const { deadline } = options
   try {
     if (options.parallelCount && db.kind === 'postgres' && options.limit !== 0) {
-      const counting = runCount(db, plan)
+      const counting = runCount(db, plan, deadline)
       counting.catch(() => {})
-      const rows = await runPage(db, plan)
+      const rows = await runPage(db, plan, deadline)
       return { rows, count: await counting }
     }
-    const rows = options.limit === 0 ? [] : await runPage(db, plan)
-    const count = countFromPage(rows.length, options) ?? (await runCount(db, plan))
+    const rows = options.limit === 0 ? [] : await runPage(db, plan, deadline)
+    const count = countFromPage(rows.length, options) ?? (await runCount(db, plan, deadline))
     return { rows, count }
   } catch (err) {
     throw mapDbError(err)

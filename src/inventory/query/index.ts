@@ -19,4 +19,4 @@ export {
 } from './engine.js'
 export type * from './types.js'
 export { describeTable, renderTablesDoc, summarizeTable, type TableDescription, type TableSummary } from './describe.js'
-export { QueryAdmission } from './admission.js'
+export { QueryAdmission, queryAdmission, type Admitted } from './admission.js'

@@ -3,37 +3,77 @@
  * PostgreSQL and on the embedded database. It reads PostgreSQL's advanced regular expression
  * syntax (ARE) far enough to refuse, in our own words:
  *
- * - shapes whose cost explodes: repetitions nested in unbounded repetitions (`(a+)+`, `(\w*)*`),
- *   bounded repetitions whose expansion is large (`(\w{1,255}){1,255}` expands to 65,025 copies:
- *   PostgreSQL refuses it as too complex after compiling it, the embedded engine compiles it for
- *   seconds and is then left unable to answer), and back-references (`(a*)\1`), which make the
- *   engine backtrack;
+ * - patterns whose automaton is too large: an upper bound of its states and transitions (see
+ *   `Shape`) is computed from the pattern, and a pattern above `MAX_PATTERN_SIZE` states or
+ *   `MAX_PATTERN_TRANSITIONS` transitions is refused. Repetition counts multiply (`(\w{1,255}){1,255}`
+ *   has 65,025 states); a count over something that can match nothing (`(.*){1,255}`) makes every
+ *   copy a possible successor of every other. This is a bound, not a list of shapes: whatever
+ *   passes compiles to at most that much automaton, which PostgreSQL runs in time proportional
+ *   to it per character of text;
+ * - what the bound cannot price: back-references (`(a*)\1`), which make the engine backtrack, and
+ *   unbounded repetitions of something that is itself unbounded or can match nothing (`(a+)+`,
+ *   `(a|a?)+`): ambiguous, so exponential for a backtracking engine and slow to compile for
+ *   PostgreSQL's, and never needed (`a+`, `a*` say the same);
  * - syntax errors a user makes (unbalanced parentheses or brackets, a quantifier with nothing to
  *   repeat, a bad repetition count), so the answer names the condition.
  *
  * What it lets through may still be refused by the database (an invalid range such as `[z-a]`);
- * that answer is a 422 too.
+ * that answer is a 422 too. The text's length is bounded where values are read (`operators.ts`).
  */
 
-/** Largest expansion of a pattern's bounded repetitions (each atom counted once per copy). */
+/**
+ * Largest automaton a pattern may compile to: its states (positions: each atom, anchor or
+ * lookaround counted once per copy that a repetition count makes) ...
+ */
 export const MAX_PATTERN_SIZE = 1000
+/** ... and its transitions (pairs of positions one character apart; see `Shape`). */
+export const MAX_PATTERN_TRANSITIONS = 5000
 /** PostgreSQL's largest repetition count (RE_DUP_MAX). */
 export const MAX_REPEAT = 255
 
 export class PatternError extends Error {}
 
+/** What a pattern that passed costs: the upper bounds the check compared with its budget. */
+export interface PatternCost {
+  states: number
+  transitions: number
+}
+
+/**
+ * What a piece of a pattern costs once compiled, as a position automaton (Glushkov's: one state
+ * per atom, one transition per pair of atoms that can match one after the other). PostgreSQL's
+ * engine compiles a pattern to an NFA whose empty arcs it removes, then runs a DFA built lazily
+ * from it: each new DFA state costs a walk over the active NFA states and their arcs, so states
+ * plus transitions bound both the work per character and the compilation. The counts are upper
+ * bounds computed from the pieces without expanding anything (a repetition count `{m,n}` is
+ * folded as PostgreSQL expands it: m copies, then n-m nested optional copies), so a pattern of a
+ * thousand characters is priced in microseconds however large its automaton would be.
+ *
+ * Why the attack `(.*){1,255}(.*){1,255}x` is costly though it has only 511 states: each copy of
+ * `.*` can match nothing, so every copy can follow every earlier one (255 × 254 / 2 transitions
+ * per half, and 255 × 255 between the halves: about 130,000), where `.{1,255}` (same states, a
+ * copy that must match a character) has 509.
+ */
 interface Shape {
-  /** Atoms after expanding bounded repetitions. */
-  size: number
+  /** Positions: atoms after expanding repetition counts. */
+  states: number
+  /** Positions a match can start with / end with (upper bounds). */
+  first: number
+  last: number
+  /** Pairs of positions that can follow each other (upper bound). */
+  transitions: number
+  /** Whether it can match the empty string. */
+  nullable: boolean
   /** Whether it holds an unbounded repetition (`*`, `+`, `{m,}`). */
   unbounded: boolean
   /** A constraint (`^`, `$`, lookaround, `\y`...): nothing to repeat. */
   constraint: boolean
 }
 
-const EMPTY: Shape = { size: 0, unbounded: false, constraint: false }
-const ATOM: Shape = { size: 1, unbounded: false, constraint: false }
-const CONSTRAINT: Shape = { size: 1, unbounded: false, constraint: true }
+const EMPTY: Shape = { states: 0, first: 0, last: 0, transitions: 0, nullable: true, unbounded: false, constraint: false }
+const ATOM: Shape = { states: 1, first: 1, last: 1, transitions: 0, nullable: false, unbounded: false, constraint: false }
+/** A constraint is an arc of the automaton like an atom; a lookaround adds its own automaton. */
+const constraintOf = (inner: Shape = EMPTY): Shape => ({ ...ATOM, states: 1 + inner.states, transitions: inner.transitions, constraint: true })
 const CONSTRAINT_ESCAPES = new Set(['A', 'm', 'M', 'y', 'Y', 'Z'])
 const OPTION_LETTERS = /^[bceimnpqstwx]*$/
 
@@ -65,13 +105,61 @@ class Scanner {
   }
 }
 
-function combine(parts: Shape[]): Shape {
-  return { size: parts.reduce((n, p) => n + p.size, 0), unbounded: parts.some((p) => p.unbounded), constraint: false }
+/** `a` then `b`: every end of `a` may be followed by every start of `b`. */
+function then(a: Shape, b: Shape): Shape {
+  return checkSize({
+    states: a.states + b.states,
+    first: a.first + (a.nullable ? b.first : 0),
+    last: b.last + (b.nullable ? a.last : 0),
+    transitions: a.transitions + b.transitions + a.last * b.first,
+    nullable: a.nullable && b.nullable,
+    unbounded: a.unbounded || b.unbounded,
+    constraint: false,
+  })
+}
+
+/** `a|b`. */
+function either(a: Shape, b: Shape): Shape {
+  return checkSize({
+    states: a.states + b.states,
+    first: a.first + b.first,
+    last: a.last + b.last,
+    transitions: a.transitions + b.transitions,
+    nullable: a.nullable || b.nullable,
+    unbounded: a.unbounded || b.unbounded,
+    constraint: false,
+  })
+}
+
+const optional = (a: Shape): Shape => ({ ...a, nullable: true })
+
+/** `a+` (or `a*` with `nullable`): every end of `a` may be followed by every start of it. */
+function loop(a: Shape, nullable: boolean): Shape {
+  return checkSize({ ...a, transitions: a.transitions + a.last * a.first, nullable: a.nullable || nullable, unbounded: true, constraint: false })
+}
+
+/** `a{min,max}` as PostgreSQL expands it: `min` copies, then `max - min` nested optional ones (or a loop). */
+function repeat(a: Shape, min: number, max: number): Shape {
+  let shape = EMPTY
+  if (max === Infinity) {
+    for (let n = 1; n < min; n++) shape = then(shape, a)
+    return then(shape, loop(a, min === 0))
+  }
+  let tail = EMPTY
+  for (let n = min; n < max; n++) tail = optional(then(a, tail))
+  for (let n = 0; n < min; n++) shape = then(shape, a)
+  return then(shape, tail)
 }
 
 function checkSize(shape: Shape): Shape {
-  if (shape.size > MAX_PATTERN_SIZE) {
-    fail(`is too complex: its repetitions expand to more than ${MAX_PATTERN_SIZE} elements (nested counts such as (x{1,50}){1,50} multiply)`)
+  if (shape.states > MAX_PATTERN_SIZE) {
+    fail(`is too complex: its repetitions multiply to more than ${MAX_PATTERN_SIZE} states (nested counts such as (x{1,50}){1,50} multiply)`)
+  }
+  if (shape.transitions > MAX_PATTERN_TRANSITIONS) {
+    fail(
+      `is too complex: its repetitions multiply to more than ${MAX_PATTERN_TRANSITIONS} transitions between states ` +
+        '(repeating something that can match nothing, such as (.*){1,100}, lets every copy follow every other)',
+    )
   }
   return shape
 }
@@ -104,7 +192,7 @@ function parseEscape(s: Scanner): Shape {
   if (c === undefined) fail('ends with a backslash')
   s.i += 2
   if (c >= '1' && c <= '9') fail(`uses a back-reference (\\${c}), which is not supported: it makes matching slow`)
-  if (CONSTRAINT_ESCAPES.has(c)) return CONSTRAINT
+  if (CONSTRAINT_ESCAPES.has(c)) return constraintOf()
   const hex = (max: number) => {
     for (let n = 0; n < max && /[0-9a-fA-F]/.test(s.peek() ?? ''); n++) s.i++
   }
@@ -151,18 +239,18 @@ function parseGroup(s: Scanner, depth: number): Shape {
   const inner = parseAlternation(s, depth + 1)
   if (s.peek() !== ')') fail('has unbalanced parentheses: "(" without ")"')
   s.i++
-  return constraint ? CONSTRAINT : inner
+  return constraint ? constraintOf(inner) : inner
 }
 
 function parseQuantified(s: Scanner, atom: Shape): Shape {
   s.skipIgnored()
   const c = s.peek()
-  let repeat: { min: number; max: number } | undefined
-  if (c === '*') repeat = { min: 0, max: Infinity }
-  else if (c === '+') repeat = { min: 1, max: Infinity }
-  else if (c === '?') repeat = { min: 0, max: 1 }
-  else if (c === '{' && /[0-9]/.test(s.peek(1) ?? '')) repeat = parseBound(s)
-  if (!repeat) return atom
+  let bound: { min: number; max: number } | undefined
+  if (c === '*') bound = { min: 0, max: Infinity }
+  else if (c === '+') bound = { min: 1, max: Infinity }
+  else if (c === '?') bound = { min: 0, max: 1 }
+  else if (c === '{' && /[0-9]/.test(s.peek(1) ?? '')) bound = parseBound(s)
+  if (!bound) return atom
   if (c !== '{') s.i++
   if (s.peek() === '?') s.i++ // non-greedy
   if (atom.constraint) fail('repeats something that cannot be repeated (an anchor or a lookaround)')
@@ -171,11 +259,13 @@ function parseQuantified(s: Scanner, atom: Shape): Shape {
   if (next === '*' || next === '+' || next === '?' || (next === '{' && /[0-9]/.test(s.peek(1) ?? ''))) {
     fail('has a quantifier right after another one (such as a** or a+*)')
   }
-  if (repeat.max === Infinity && atom.unbounded) {
+  if (bound.max === Infinity && atom.unbounded) {
     fail('nests unbounded repetitions, such as (a+)+ or (\\w*)*, whose matching time can explode')
   }
-  const factor = repeat.max === Infinity ? Math.max(1, repeat.min) : Math.max(1, repeat.max)
-  return checkSize({ size: atom.size * factor, unbounded: atom.unbounded || repeat.max === Infinity, constraint: false })
+  if (bound.max === Infinity && atom.nullable) {
+    fail('repeats without bound something that can match nothing, such as (a|a?)+ or (a?)*, whose matching time can explode')
+  }
+  return repeat(atom, bound.min, bound.max)
 }
 
 function parseAtom(s: Scanner, c: string, depth: number): Shape {
@@ -183,11 +273,11 @@ function parseAtom(s: Scanner, c: string, depth: number): Shape {
   if (c === '[') return parseBracket(s)
   if (c === '\\') return parseEscape(s)
   s.i++
-  return c === '^' || c === '$' ? CONSTRAINT : ATOM
+  return c === '^' || c === '$' ? constraintOf() : ATOM
 }
 
 function parseSequence(s: Scanner, depth: number): Shape {
-  const parts: Shape[] = []
+  let shape = EMPTY
   for (;;) {
     s.skipIgnored()
     const c = s.peek()
@@ -199,29 +289,27 @@ function parseSequence(s: Scanner, depth: number): Shape {
     if (c === '*' || c === '+' || c === '?' || (c === '{' && /[0-9]/.test(s.peek(1) ?? ''))) {
       fail(`has a quantifier "${c}" with nothing before it to repeat`)
     }
-    parts.push(checkSize(parseQuantified(s, parseAtom(s, c, depth))))
-    checkSize(combine(parts))
+    shape = then(shape, parseQuantified(s, parseAtom(s, c, depth)))
   }
-  return combine(parts)
+  return shape
 }
 
 function parseAlternation(s: Scanner, depth: number): Shape {
-  const branches = [parseSequence(s, depth)]
+  let shape = parseSequence(s, depth)
   while (s.peek() === '|') {
     s.i++
-    branches.push(parseSequence(s, depth))
-    checkSize(combine(branches))
+    shape = either(shape, parseSequence(s, depth))
   }
-  return combine(branches)
+  return shape
 }
 
 /**
  * Checks a regular expression of a filter (PostgreSQL ARE syntax); throws a `PatternError` whose
- * message completes "regular expression ..." when it is refused. Returns its expanded size.
+ * message completes "regular expression ..." when it is refused. Returns what it costs.
  */
-export function checkPattern(pattern: string): number {
+export function checkPattern(pattern: string): PatternCost {
   let rest = pattern
-  if (rest.startsWith('***=')) return 0 // the rest is a literal string
+  if (rest.startsWith('***=')) return { states: 0, transitions: 0 } // the rest is a literal string
   if (rest.startsWith('***:')) rest = rest.slice(4)
   let expanded = false
   const options = /^\(\?([a-z]*)\)/.exec(rest)
@@ -229,12 +317,12 @@ export function checkPattern(pattern: string): number {
     const letters = options[1]!
     if (!OPTION_LETTERS.test(letters)) fail(`has unknown embedded options "(?${letters})"`)
     if (letters.includes('b')) fail('asks for the basic syntax (option b), which is not supported')
-    if (letters.includes('q')) return 0 // literal
+    if (letters.includes('q')) return { states: 0, transitions: 0 } // literal
     expanded = letters.includes('x')
     rest = rest.slice(options[0].length)
   }
   const s = new Scanner(rest, expanded)
   const shape = parseAlternation(s, 0)
   if (s.i < rest.length) fail('has unbalanced parentheses: ")" without "("')
-  return shape.size
+  return { states: shape.states, transitions: shape.transitions }
 }

@@ -3,7 +3,7 @@
  * whatever the number of rules on it.
  */
 import type { TableDef } from '../catalog/types.js'
-import type { Db } from '../../shared/db/index.js'
+import { queryBefore, type Db, type Deadline } from '../../shared/db/index.js'
 import { Params, mapDbError, severityExpr, sourceSql } from '../query/index.js'
 import { compileRule } from './compile.js'
 import { SEVERITIES, type ReportRule, type RuleResult, type Severity } from './types.js'
@@ -22,7 +22,7 @@ export async function tableResults(
   table: TableDef,
   rules: readonly ReportRule[],
   snapshotId: string | undefined,
-  statementTimeoutMs: number,
+  deadline: Deadline,
 ): Promise<Map<string, RuleResult>> {
   const out = new Map<string, RuleResult>()
   if (rules.length === 0) return out
@@ -36,7 +36,7 @@ export async function tableResults(
   const sql = `SELECT ${counts.join(', ')} FROM (SELECT ${severities.join(', ')} FROM ${sourceSql(table)}${where}) x`
   let row: Record<string, number>
   try {
-    row = (await db.withStatementTimeout(statementTimeoutMs).query<Record<string, number>>(sql, params.values)).rows[0] ?? {}
+    row = (await queryBefore<Record<string, number>>(db, deadline, undefined, sql, params.values)).rows[0] ?? {}
   } catch (err) {
     throw mapDbError(err)
   }

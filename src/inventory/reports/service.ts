@@ -3,7 +3,7 @@
  * (database), their selection by a table request's `reports`, and their results on a snapshot.
  */
 import type { TableDef } from '../catalog/types.js'
-import type { Db } from '../../shared/db/index.js'
+import { Deadline, type Db } from '../../shared/db/index.js'
 import { ApiError, invalidInput, notFound } from '../../shared/errors.js'
 import { mapDbError, type ColorRule } from '../query/index.js'
 import { BUILTIN_GROUPS, BUILTIN_RULES } from './builtin.js'
@@ -120,13 +120,14 @@ export class ReportService {
   }
 
   /** Results of rules on a snapshot: one scan per table, the tables at once on PostgreSQL. */
-  async results(rules: readonly ReportRule[], snapshotId: string | undefined): Promise<Map<string, RuleResult>> {
+  /** Results of `rules` on a snapshot; every table's count before one deadline (by default the limit from now). */
+  async results(rules: readonly ReportRule[], snapshotId: string | undefined, deadline = Deadline.after(this.timeoutMs)): Promise<Map<string, RuleResult>> {
     const byTable = new Map<string, ReportRule[]>()
     for (const rule of rules) byTable.set(rule.tablePath, [...(byTable.get(rule.tablePath) ?? []), rule])
     const jobs = [...byTable].flatMap(([path, list]) => {
       const table = this.deps.findTable(path)
       if (!table || (table.snapshotScoped && snapshotId === undefined)) return []
-      return [() => tableResults(this.deps.db, table, list, snapshotId, this.timeoutMs)]
+      return [() => tableResults(this.deps.db, table, list, snapshotId, deadline)]
     })
     const parts = this.deps.db.kind === 'postgres' ? await Promise.all(jobs.map((job) => job())) : await sequential(jobs)
     return new Map(parts.flatMap((part) => [...part]))

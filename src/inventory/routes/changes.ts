@@ -3,9 +3,9 @@
  * catalog that can be compared, the counts of rows added, removed and changed since the other
  * snapshot (default `$prev`, the snapshot before this one of the same network). Each count is
  * one statement of the comparison a table request with `compare` runs, counted in the database
- * under the same settings.
+ * under the same settings, all of them before one deadline (the query time limit).
  */
-import { queryWithSettings } from '../../shared/db/index.js'
+import { Deadline, queryBefore } from '../../shared/db/index.js'
 import { invalidInput } from '../../shared/errors.js'
 import { sendJson, type Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
@@ -36,13 +36,14 @@ export function registerChangeRoutes(router: Router<InventoryRequest>, deps: Inv
     if (volatile !== 'true' && volatile !== 'false') throw invalidInput([{ message: '"volatile" must be one of [true, false]' }])
     const newer = await resolveSnapshot(deps.db, m.params.id!)
     const older = against === '$prev' ? await previousSnapshot(deps.db, newer) : await resolveSnapshot(deps.db, against)
+    const deadline = Deadline.after(deps.config.query.statementTimeoutMs)
     const tables = await admission.run(ctx.principal, async () => {
-      const db = deps.db.withStatementTimeout(deps.config.query.statementTimeoutMs)
+      const db = deps.db
       const count = async (table: TableDef): Promise<TableChanges> => {
         const params = new Params()
         const sql = changeCountSql(table, { older, newer }, volatile === 'true', params)
         try {
-          const row = (await queryWithSettings<{ added: number; removed: number; changed: number }>(db, COMPARISON_SETTINGS, sql, params.values)).rows[0]!
+          const row = (await queryBefore<{ added: number; removed: number; changed: number }>(db, deadline, COMPARISON_SETTINGS, sql, params.values)).rows[0]!
           return { table: table.path, added: Number(row.added), removed: Number(row.removed), changed: Number(row.changed) }
         } catch (err) {
           throw mapDbError(err)
@@ -65,7 +66,7 @@ export function registerChangeRoutes(router: Router<InventoryRequest>, deps: Inv
       }
       await Promise.all(Array.from({ length: db.kind === 'postgres' ? COUNT_CONCURRENCY : 1 }, worker))
       return out
-    })
+    }, deadline)
     sendJson(res, 200, { snapshot: newer, against: older, tables })
   })
 }

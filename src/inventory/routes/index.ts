@@ -4,7 +4,7 @@ import type { Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { JobRunner, recoverAtStart, startWatchdog, type InventoryServices } from '../discovery/index.js'
 import { startSchedule } from '../discovery/schedule.js'
-import { QueryAdmission } from '../query/index.js'
+import { queryAdmission } from '../query/index.js'
 import { registerAttributeRoutes } from './attributes.js'
 import { registerChangeRoutes } from './changes.js'
 import { registerJobRoutes } from './jobs.js'
@@ -47,7 +47,7 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   registerJobRoutes(router, svc)
   registerAttributeRoutes(router, svc)
   // one bound per user across table queries and report computations
-  const admission = new QueryAdmission(deps.config.query.maxConcurrentPerPrincipal)
+  const admission = queryAdmission(deps)
   registerReportRoutes(router, deps, undefined, admission)
   registerTableRoutes(router, deps, undefined, admission)
   registerChangeRoutes(router, deps, admission)

@@ -7,7 +7,8 @@ import type { Router } from '../../shared/http/index.js'
 import { readJson, sendEmpty, sendJson } from '../../shared/http/index.js'
 import { ApiError } from '../../shared/errors.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
-import { QueryAdmission } from '../query/index.js'
+import { Deadline } from '../../shared/db/index.js'
+import { queryAdmission, type QueryAdmission } from '../query/index.js'
 import { ReportService, type ReportRule, type RuleResult } from '../reports/index.js'
 import { DEFAULT_TABLE_ROUTE_OPTIONS, type TableRouteOptions } from './tables.js'
 
@@ -15,13 +16,14 @@ export function registerReportRoutes(
   router: Router<InventoryRequest>,
   deps: InventoryDeps,
   options: TableRouteOptions = DEFAULT_TABLE_ROUTE_OPTIONS,
-  admission = new QueryAdmission(deps.config.query.maxConcurrentPerPrincipal),
+  admission: QueryAdmission = queryAdmission(deps),
 ): void {
   const service = new ReportService({ db: deps.db, findTable: options.findTable, statementTimeoutMs: deps.config.query.statementTimeoutMs })
 
   /** Results on the snapshot of `?snapshot=` ($last when absent; none when no snapshot exists yet). */
   async function resultsFor(ctx: InventoryRequest, rules: readonly ReportRule[]): Promise<Map<string, RuleResult> | undefined> {
     const ref = ctx.query.get('snapshot')
+    const deadline = Deadline.after(deps.config.query.statementTimeoutMs)
     let snapshotId: string
     try {
       snapshotId = await options.resolveSnapshot(deps.db, ref ?? '$last')
@@ -29,7 +31,7 @@ export function registerReportRoutes(
       if (ref === null && err instanceof ApiError && err.status === 404) return undefined
       throw err
     }
-    return admission.run(ctx.principal, () => service.results(rules, snapshotId))
+    return admission.run(ctx.principal, () => service.results(rules, snapshotId, deadline), deadline)
   }
 
   router.add('GET', 'reports/groups', async (_ctx, _match, _req, res) => {

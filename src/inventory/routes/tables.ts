@@ -6,10 +6,10 @@ import type { IncomingMessage } from 'node:http'
 import type { Router } from '../../shared/http/index.js'
 import { negotiate, readJson, sendJson } from '../../shared/http/index.js'
 import { ApiError, notFound } from '../../shared/errors.js'
-import type { Db } from '../../shared/db/index.js'
+import { Deadline, type Db } from '../../shared/db/index.js'
 import { TABLES, findTable, type TableDef } from '../catalog/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
-import { QueryAdmission, describeTable, formatAsksCsv, prepareTableQuery, runTableQuery, streamTableCsv, summarizeTable, type TableQueryDeps } from '../query/index.js'
+import { type QueryAdmission, describeTable, queryAdmission, formatAsksCsv, prepareTableQuery, runTableQuery, streamTableCsv, summarizeTable, type TableQueryDeps } from '../query/index.js'
 import { ReportService, type FindTable } from '../reports/index.js'
 import { previousSnapshot, resolveSnapshot } from '../snapshots/index.js'
 import { tableWildcards } from '../paths.js'
@@ -51,7 +51,7 @@ export function registerTableRoutes(
   router: Router<InventoryRequest>,
   deps: InventoryDeps,
   options: TableRouteOptions = DEFAULT_TABLE_ROUTE_OPTIONS,
-  admission = new QueryAdmission(deps.config.query.maxConcurrentPerPrincipal),
+  admission: QueryAdmission = queryAdmission(deps),
 ): void {
   const reports = new ReportService({ db: deps.db, findTable: options.findTable, statementTimeoutMs: deps.config.query.statementTimeoutMs })
   const queryDeps: TableQueryDeps = {
@@ -78,6 +78,8 @@ export function registerTableRoutes(
     const table = tableOf(options, match.rest)
     const body = await readJson(req, deps.config.server.bodyLimitBytes)
     const csv = wantsCsv(req, body)
+    // one limit for the whole request from here: the wait for a turn, the page, the count
+    const deadline = Deadline.after(deps.config.query.statementTimeoutMs)
     await admission.run(ctx.principal, async () => {
       const prepared = await prepareTableQuery(queryDeps, table, body ?? {}, csv)
       if (csv) {
@@ -85,7 +87,7 @@ export function registerTableRoutes(
         await streamTableCsv(queryDeps, prepared, res, exportToFile ? `${table.path.replace(/\//g, '-')}.csv` : undefined)
         return
       }
-      sendJson(res, 200, await runTableQuery(queryDeps, prepared))
-    })
+      sendJson(res, 200, await runTableQuery(queryDeps, prepared, deadline))
+    }, deadline)
   })
 }

@@ -282,14 +282,14 @@ export const CONFIG_SCHEMA = {
           default: 30000,
           min: 100,
           description:
-            'Time limit of one table query (page and count; not CSV exports): 503 API_QUERY_TIMEOUT after it. On the embedded database it also counts the wait for its turn, and a statement past it is stopped by restarting the database thread.',
+            'Time limit of one table request from its start (page and count together, each statement under what remains; also a report\'s results and a snapshot\'s changes; not CSV exports): 503 API_QUERY_TIMEOUT after it. On the embedded database it also counts the wait for its turn, and a statement past it is stopped by restarting the database thread.',
         },
         maxConcurrentPerPrincipal: {
           type: 'integer',
           default: 4,
           min: 1,
           description:
-            'Table queries one user (with all their API keys and sessions) may run at once on one inventory process; more are answered 429 with Retry-After.',
+            'Table queries one user (with all their API keys and sessions) may run at once on one inventory process; more are answered 429 with Retry-After. On the embedded database they take turns in the user\'s lane (one in the database at a time), so other users wait behind one of them at most.',
         },
       },
     },

@@ -8,6 +8,7 @@ import type { Db } from './types.js'
 export type { Db, Queryable, QueryResult } from './types.js'
 export { migrate, type Migration } from './migrate.js'
 export { queryWithSettings, type StatementSettings } from './settings.js'
+export { Deadline, queryBefore } from './deadline.js'
 export { DatabaseFullError, DatabaseUnavailableError, asFull, asUnavailable, isDiskFull, dataErrorReason, rethrowDbError, sqlState } from './errors.js'
 export { createPostgresDb, createPgliteDb }
 

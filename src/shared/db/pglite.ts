@@ -32,7 +32,7 @@ function txOf(thread: PgliteThread, tx: Queryable | undefined): number | undefin
 }
 
 /** The database's operations with statements limited to `timeoutMs` (none when undefined). */
-function view(thread: PgliteThread, timeoutMs: number | undefined, views: Map<number, Db>, close: () => Promise<void>): Db {
+function view(thread: PgliteThread, timeoutMs: number | undefined, close: () => Promise<void>): Db {
   const limit = () => ({ submitted: Date.now(), ...(timeoutMs === undefined ? {} : { timeoutMs }) })
   const queryIn = (tx?: { id: number; generation: number }) =>
     async function query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
@@ -119,10 +119,8 @@ function view(thread: PgliteThread, timeoutMs: number | undefined, views: Map<nu
       if (failed !== undefined) throw failed
     },
     withStatementTimeout(ms) {
-      const key = Math.max(1, Math.floor(ms))
-      let bounded = views.get(key)
-      if (!bounded) views.set(key, (bounded = view(thread, key, views, close)))
-      return bounded
+      // a view is a few closures: one per call, so a request may pass what remains of its limit
+      return view(thread, Math.max(1, Math.floor(ms)), close)
     },
     async ping() {
       try {
@@ -162,5 +160,5 @@ export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
       await thread.close()
       unlock()
     })())
-  return view(thread, undefined, new Map(), close)
+  return view(thread, undefined, close)
 }
