@@ -8,9 +8,9 @@
 import pg from 'pg'
 import { createPgliteDb, createPostgresDb, type Db } from '../../src/shared/db/index.js'
 import { databaseName } from './owned.js'
+import { DATABASE_URL } from './urls.js'
 
-export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+export { DATABASE_URL, REDIS_URL } from './urls.js'
 
 interface Teardown {
   teardown(fn: () => unknown): void

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve, sep } from 'node:path'
 import { PERSISTENT, labOwners, run, teardown } from '../../src/lab/netns.js'
-import { DATABASE_URL } from './db.js'
+import { DATABASE_URL } from './urls.js'
 import { OWNER_VAR, ROOT, TEST_DATABASE, TEST_LAB_PREFIX, ownerMark } from './owned.js'
 import { CLUSTER_DIR, CLUSTER_ROOT, removeCluster } from './pg-cluster.js'
 
