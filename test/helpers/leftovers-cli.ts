@@ -7,10 +7,11 @@
  *   --report  list only, remove nothing
  */
 import { parseArgs } from 'node:util'
-import { leftovers, removeLeftovers } from './leftovers.js'
+import { leftovers, removeLeftovers, watchdogsDone } from './leftovers.js'
 
 const { values } = parseArgs({ options: { all: { type: 'boolean' }, report: { type: 'boolean' } }, strict: true })
 const scope = { all: values.all === true }
+await watchdogsDone()
 const found = values.report ? (await leftovers(scope)).map((l) => l.what) : await removeLeftovers(scope)
 for (const what of found) console.log(`left by the tests: ${what}`)
 console.log(found.length === 0 ? 'the tests left nothing behind' : `the tests left ${found.filter((w) => !w.startsWith(' ')).length} things behind${values.report ? '' : ' (removed)'}`)

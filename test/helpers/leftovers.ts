@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve, sep } from 'node:path'
 import { PERSISTENT, labOwners, run, teardown } from '../../src/lab/netns.js'
 import { DATABASE_URL } from './urls.js'
-import { OWNER_VAR, ROOT, TEST_DATABASE, TEST_LAB_PREFIX, ownerMark } from './owned.js'
+import { OWNER_VAR, ROOT, TEST_DATABASE, TEST_LAB_PREFIX, WATCHDOG, ownerMark } from './owned.js'
 import { CLUSTER_DIR, CLUSTER_ROOT, removeCluster } from './pg-cluster.js'
 
 export interface Leftover {
@@ -83,6 +83,22 @@ function suiteProcess(pid: number, scope: Scope): boolean {
   // a process running a file of this checkout's code: the CLI, a test file, a test's script
   const args = read(`/proc/${pid}/cmdline`).split('\0').filter(Boolean)
   return args.slice(1).some((a) => /\.(ts|js)$/.test(a) && ['src', 'dist', 'test'].some((d) => resolve(cwd, a).startsWith(join(ROOT, d) + sep)))
+}
+
+/** Watchdogs of this checkout's test processes still at work. */
+function watchdogs(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && alive(Number(name)))
+    .filter((name) => read(`/proc/${name}/cmdline`).split('\0').includes(WATCHDOG))
+    .map(Number)
+}
+
+/**
+ * Waits (up to `ms`) for the watchdogs of this checkout to finish their cleanup, so that what
+ * they are removing is not counted as left; one still at work after that is itself left.
+ */
+export async function watchdogsDone(ms = 60_000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end && watchdogs().length > 0; ) await new Promise((r) => setTimeout(r, 200))
 }
 
 function processes(scope: Scope): Leftover[] {

@@ -17,6 +17,7 @@ import { resolve } from 'node:path'
 
 /** The checkout the tests run from. */
 export const ROOT = resolve(import.meta.dirname, '../..')
+export const WATCHDOG = resolve(import.meta.dirname, 'watchdog.ts')
 export const OWNER_VAR = 'NETINV_TEST_OWNER'
 
 /** The owner mark of a test process of a checkout. */
@@ -32,12 +33,13 @@ export function own(): void {
   if (watchdog) return
   const env = { ...process.env }
   delete env[OWNER_VAR]
-  watchdog = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'watchdog.ts'), String(process.pid)], {
+  watchdog = spawn(process.execPath, ['--import', 'tsx', WATCHDOG, String(process.pid)], {
     cwd: ROOT,
     env,
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
   })
+  watchdog.on('error', (err) => console.error(`# the watchdog of test process ${process.pid} did not start: ${err.message}`))
   // the pipe stays open as long as this process lives, and keeps nothing waiting for it
   watchdog.unref()
   ;(watchdog.stdin as Socket).unref()
