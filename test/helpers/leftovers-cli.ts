@@ -5,11 +5,17 @@
  *             tests there); without it, only what test processes of this checkout that are gone
  *             left behind
  *   --report  list only, remove nothing
+ *   --owner   <pid>: what test process <pid> owned, silently (its watchdog runs this)
  */
 import { parseArgs } from 'node:util'
 import { leftovers, removeLeftovers, watchdogsDone } from './leftovers.js'
 
-const { values } = parseArgs({ options: { all: { type: 'boolean' }, report: { type: 'boolean' } }, strict: true })
+const { values } = parseArgs({ options: { all: { type: 'boolean' }, report: { type: 'boolean' }, owner: { type: 'string' } }, strict: true })
+if (values.owner !== undefined) {
+  // the watchdog of a test process that has ended (watchdog.mjs)
+  await removeLeftovers({ owner: Number(values.owner) })
+  process.exit(0)
+}
 const scope = { all: values.all === true }
 await watchdogsDone()
 const found = values.report ? (await leftovers(scope)).map((l) => l.what) : await removeLeftovers(scope)

@@ -82,7 +82,7 @@ function suiteProcess(pid: number, scope: Scope): boolean {
   if (cwd.startsWith(join(tmpdir(), 'netinv-redis-'))) return true
   // a process running a file of this checkout's code: the CLI, a test file, a test's script
   const args = read(`/proc/${pid}/cmdline`).split('\0').filter(Boolean)
-  return args.slice(1).some((a) => /\.(ts|js)$/.test(a) && ['src', 'dist', 'test'].some((d) => resolve(cwd, a).startsWith(join(ROOT, d) + sep)))
+  return args.slice(1).some((a) => /\.(ts|js|mjs)$/.test(a) && ['src', 'dist', 'test'].some((d) => resolve(cwd, a).startsWith(join(ROOT, d) + sep)))
 }
 
 /** Watchdogs of this checkout's test processes still at work. */

@@ -65,9 +65,9 @@ async function sql(text: string, values: unknown[] = []): Promise<unknown[]> {
   }
 }
 
-/** Waits until `gone()` holds; false when it still does not after 30 s (it never does without an owner). */
+/** Waits until `gone()` holds; false when it still does not after a minute (it never does without an owner; with one it takes seconds). */
 async function eventually(gone: () => Promise<boolean> | boolean): Promise<boolean> {
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 600; i++) {
     if (await gone()) return true
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

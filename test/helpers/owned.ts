@@ -1,7 +1,7 @@
 /**
  * Everything a test process starts dies with it, however the process ends: tap kills a test file
  * at its time limit (SIGALRM, then SIGKILL) and no teardown runs then. A test process that starts
- * something first starts its watchdog (`own()`): a process of its own session that holds the
+ * something first starts its watchdog (`own()`, watchdog.mjs): a process of its own session that holds the
  * reading end of a pipe from the test process and, when the pipe closes (the test process ended,
  * in any way), removes what the test process owned (`leftovers.ts`):
  * - the processes that carry its owner mark (`NETINV_TEST_OWNER=<checkout>:<pid>`) in their
@@ -17,7 +17,7 @@ import { resolve } from 'node:path'
 
 /** The checkout the tests run from. */
 export const ROOT = resolve(import.meta.dirname, '../..')
-export const WATCHDOG = resolve(import.meta.dirname, 'watchdog.ts')
+export const WATCHDOG = resolve(import.meta.dirname, 'watchdog.mjs')
 export const OWNER_VAR = 'NETINV_TEST_OWNER'
 
 /** The owner mark of a test process of a checkout. */
@@ -33,7 +33,7 @@ export function own(): void {
   if (watchdog) return
   const env = { ...process.env }
   delete env[OWNER_VAR]
-  watchdog = spawn(process.execPath, ['--import', 'tsx', WATCHDOG, String(process.pid)], {
+  watchdog = spawn(process.execPath, [WATCHDOG, String(process.pid)], {
     cwd: ROOT,
     env,
     detached: true,
