@@ -14,4 +14,23 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
+  {
+    // a process a test starts dies with the test process: spawnOwned (test/helpers/owned.ts)
+    files: ['test/**/*.ts'],
+    ignores: ['test/helpers/owned.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'node:child_process',
+              importNames: ['spawn', 'fork', 'exec'],
+              message: 'start processes in tests with spawnOwned (test/helpers/owned.ts): they die with the test process',
+            },
+          ],
+        },
+      ],
+    },
+  },
 )

@@ -5,13 +5,14 @@
  * /healthz and /api/version to answer; then SIGTERM ends the process cleanly.
  */
 import t from 'tap'
-import { execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { NODE_FLAGS } from '../src/shared/node-flags.js'
+import { spawnOwned } from './helpers/owned.js'
 
 const run = promisify(execFile)
 const ROOT = resolve(import.meta.dirname, '..')
@@ -114,7 +115,7 @@ t.test('install and start as the image does, then /healthz answers', async (t) =
 
   const port = await freePort()
   const [exe, ...rest] = [...entrypoint, ...command]
-  const child = spawn(exe === 'node' ? process.execPath : exe!, rest, {
+  const child = spawnOwned(exe === 'node' ? process.execPath : exe!, rest, {
     cwd: app,
     env: {
       PATH: process.env.PATH ?? '',

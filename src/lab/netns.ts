@@ -45,12 +45,18 @@ export async function labNamespaces(prefix: string): Promise<string[]> {
     .filter((n) => n.startsWith(`${prefix}-`))
 }
 
+/** Every lab with a run directory: its prefix and its owner (a pid, PERSISTENT, or '' when unreadable). */
+export async function labOwners(): Promise<Map<string, string>> {
+  const dirs = await readdir(RUN_ROOT).catch(() => [] as string[])
+  const owners = new Map<string, string>()
+  for (const prefix of dirs) owners.set(prefix, (await readFile(`${RUN_ROOT}/${prefix}/owner`, 'utf8').catch(() => '')).trim())
+  return owners
+}
+
 /** Labs whose owner process is gone (a crashed test or bench): their prefixes. */
 export async function staleLabs(): Promise<string[]> {
-  const dirs = await readdir(RUN_ROOT).catch(() => [] as string[])
   const stale: string[] = []
-  for (const prefix of dirs) {
-    const text = (await readFile(`${RUN_ROOT}/${prefix}/owner`, 'utf8').catch(() => '0')).trim()
+  for (const [prefix, text] of await labOwners()) {
     // a lab built from the command line lives until `netinv lab down`
     if (text === PERSISTENT) continue
     const owner = Number(text)

@@ -4,13 +4,14 @@
  * own process (runCli, which src/cli.ts runs): the same words, environment and stdin, stdout and
  * stderr collected, without the start of a Node process each time.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
 import type { CommandIo } from '../../src/commands/io.js'
 import { reportCrash, runCli } from '../../src/commands/main.js'
+import { spawnOwned } from '../helpers/owned.js'
 
 export interface Ran {
   code: number | null
@@ -38,7 +39,7 @@ export interface Running {
 
 /** `netinv <args>` started in a child process (to signal it while it runs). */
 export function startNetinv(args: readonly string[], env: Record<string, string>, input = ''): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   })
@@ -63,7 +64,7 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 /** The same on a terminal: `script` gives the child a pseudo-terminal (stdout and stderr merged). */
 export function netinvOnTty(args: readonly string[], env: Record<string, string>): Promise<Ran> {
   const command = [process.execPath, '--import', 'tsx', 'src/cli.ts', ...args].map(quote).join(' ')
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
+  const child = spawnOwned('script', ['-qec', command, '/dev/null'], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', TERM: 'xterm', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -3,11 +3,11 @@
  * configured host, and the admin port (/metrics) listens on loopback unless told otherwise.
  */
 import t from 'tap'
-import { spawn } from 'node:child_process'
 import { dirsEnv, freePort, tempDirs } from '../e2e/process.js'
+import { spawnOwned } from '../helpers/owned.js'
 
 function run(command: string, env: Record<string, string>): { exited: Promise<number | null>; stderr: () => string; kill(): void } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
+  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })

@@ -2,11 +2,12 @@
  * The product as a user runs it: `netinv serve` in a child process, with its own DATA_DIR and
  * CONFIG_DIR, reached over HTTP only.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { spawnOwned } from '../helpers/owned.js'
 
 interface Teardown {
   teardown(fn: () => unknown): void
@@ -57,6 +58,7 @@ export interface Served {
 /**
  * Starts `node --import tsx src/cli.ts serve` with `env` (on top of PATH and HOME only, so the
  * developer's own environment never leaks in) on free ports and waits until /healthz answers.
+ * The process dies with the test process (test/helpers/owned.ts).
  */
 export function serve(t: Teardown, env: Record<string, string>): Promise<Served> {
   return start(t, 'serve', env)
@@ -66,7 +68,7 @@ export function serve(t: Teardown, env: Record<string, string>): Promise<Served>
 export async function start(t: Teardown, command: 'serve' | 'gateway', env: Record<string, string>, port?: number): Promise<Served> {
   port ??= await freePort()
   const adminPort = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
+  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env, PORT: String(port), ADMIN_PORT: String(adminPort) },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

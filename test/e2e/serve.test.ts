@@ -6,11 +6,12 @@
 import t, { type Test } from 'tap'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { createServer, type AddressInfo } from 'node:net'
 import { freshPostgres, REDIS_URL } from '../helpers/db.js'
 import { apiKey, bearer, call, waitForJob, type Reply } from './client.js'
 import { serve, stop, tempDirs } from './process.js'
+import { spawnOwned } from '../helpers/owned.js'
 
 const ADMIN_PASSWORD = 'e2e-admin-password-1'
 /** The columns the 6.0.x SDK requests from tables/management/snapshots; its model requires all. */
@@ -332,7 +333,7 @@ t.test('a failed start exits 1 instead of hanging: the port is taken', async (t)
   await new Promise<void>((resolve) => holder.listen(0, '0.0.0.0', resolve))
   t.teardown(() => holder.close())
   const port = String((holder.address() as AddressInfo).port)
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, PORT: port, ADMIN_PORT: '0' },
     stdio: ['ignore', 'ignore', 'pipe'],
   })

@@ -1,10 +1,10 @@
 import t from 'tap'
-import { spawn } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { send, startTestGateway, startUpstream } from './helpers.js'
+import { spawnOwned } from '../helpers/owned.js'
 
 t.test('close() drains: in-flight forwarded requests finish, new connections are refused', async (t) => {
   let release!: () => void
@@ -55,7 +55,7 @@ t.test('SIGTERM on the real process: stop accepting, finish in-flight, exit 0', 
     CONFIG_DIR: mkdtempSync(join(tmpdir(), 'netinv-drain-cfg-')),
     LOG_LEVEL: 'info',
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'gateway'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'gateway'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   t.teardown(() => {
     if (child.exitCode === null) child.kill('SIGKILL')
   })

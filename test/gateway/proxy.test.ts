@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { connectionListed, internalValue, responseHeaderList } from '../../src/gateway/upstreams/headers.js'
 import { decodeInternal, decodePrincipal, encodeInternal } from '../../src/shared/principal.js'
 import { KEYS, READER, SECRET, apiKeyAuth, memoryLog, send, startTestGateway, startUpstream } from './helpers.js'
+import { spawnOwned } from '../helpers/owned.js'
 
 const auth = { 'x-api-token': 'reader-key' }
 
@@ -259,9 +260,8 @@ t.test('request bodies stream through under the limit; over it: 413', async (t) 
 
 t.test('an upstream that never completes the TCP handshake: 502 at the connect timeout', async (t) => {
   // A listener with a full accept queue that never accepts: further SYNs go unanswered.
-  const { spawn } = await import('node:child_process')
   const { connect } = await import('node:net')
-  const py = spawn('python3', ['-c', 'import socket,sys,time\ns=socket.socket()\ns.bind(("127.0.0.1",0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(60)'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  const py = spawnOwned('python3', ['-c', 'import socket,sys,time\ns=socket.socket()\ns.bind(("127.0.0.1",0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(60)'], { stdio: ['ignore', 'pipe', 'ignore'] })
   t.teardown(() => py.kill('SIGKILL'))
   const port = await new Promise<number>((resolve) => py.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))))
   const fillers = [connect(port, '127.0.0.1'), connect(port, '127.0.0.1'), connect(port, '127.0.0.1')]

@@ -1,10 +1,15 @@
-/** Private redis-server processes for tests that stop Redis or need a Cluster. */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+/**
+ * Private redis-server processes for tests that stop Redis or need a Cluster. Each dies with the
+ * test process (owned.ts): it keeps its process title, so that its environment still carries the
+ * owner mark, and runs in its netinv-redis- directory, by which `.ci/leftovers --all` knows it.
+ */
+import { spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
+import { spawnOwned } from '../helpers/owned.js'
 import type { Teardown } from './helpers.js'
 
 export const HAS_REDIS_SERVER = spawnSync('redis-server', ['--version']).status === 0
@@ -49,13 +54,13 @@ export async function startRedisServer(t: Teardown, options: { cluster?: boolean
   const port = options.port ?? (await freePort())
   const dir = mkdtempSync(join(tmpdir(), 'netinv-redis-'))
   let child: ChildProcess | null = null
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--set-proc-title', 'no']
   if (options.cluster) args.push('--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'), '--cluster-node-timeout', '2000')
   const proc: RedisProcess = {
     port,
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      child = spawn('redis-server', args, { stdio: 'ignore' })
+      child = spawnOwned('redis-server', args, { stdio: 'ignore' })
       await waitForPing(port)
     },
     async stop() {

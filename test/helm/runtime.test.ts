@@ -6,7 +6,7 @@
  * are accepted, and that the values reach the running gateway.
  */
 import t from 'tap'
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path'
 import { freshPostgres, REDIS_URL } from '../helpers/db.js'
 import { find, render, type Manifest } from './helm.js'
 import { DEVICES, startLegacyBackend } from '../e2e/legacy-backend.js'
+import { spawnOwned } from '../helpers/owned.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -87,7 +88,7 @@ function materialise(ms: Manifest[], workload: Manifest, dir: string, overrides:
 }
 
 function start(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import=tsx', join(ROOT, 'src/cli.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawnOwned(process.execPath, ['--import=tsx', join(ROOT, 'src/cli.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()))

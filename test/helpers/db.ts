@@ -1,14 +1,16 @@
 /**
  * Test databases. Each call gets a database of its own, so test files can run in parallel:
  * on PostgreSQL a fresh database created next to DATABASE_URL's and dropped at teardown; on
- * PGlite an in-memory instance.
+ * PGlite an in-memory instance. A PostgreSQL test database is named after the test process
+ * (`netinv_t_<pid>_<hex>`), so that its watchdog drops it when the process dies without
+ * tearing down (owned.ts).
  */
 import pg from 'pg'
-import { randomBytes } from 'node:crypto'
 import { createPgliteDb, createPostgresDb, type Db } from '../../src/shared/db/index.js'
+import { databaseName } from './owned.js'
+import { DATABASE_URL } from './urls.js'
 
-export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+export { DATABASE_URL, REDIS_URL } from './urls.js'
 
 interface Teardown {
   teardown(fn: () => unknown): void
@@ -16,7 +18,7 @@ interface Teardown {
 
 /** A fresh PostgreSQL database; returns its Db and URL. */
 export async function freshPostgres(t: Teardown, poolSize = 5): Promise<{ db: Db; url: string }> {
-  const name = `netinv_t_${randomBytes(6).toString('hex')}`
+  const name = databaseName()
   const admin = new pg.Client({ connectionString: DATABASE_URL })
   await admin.connect()
   await admin.query(`CREATE DATABASE ${name}`)

@@ -1,21 +1,24 @@
 /**
  * A PostgreSQL cluster of a test's own (initdb + pg_ctl on a free port, run as the `postgres`
  * user), for tests that stop and restart the database: never the shared one. Its directory is
- * named after the test process, so a later run stops and removes clusters whose test died
- * without tearing down.
+ * named after the test process: its watchdog (owned.ts) removes it when the test process dies
+ * without tearing down, and a later run removes what a watchdog could not.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { freePort } from '../e2e/process.js'
+import { own } from './owned.js'
 import { IS_ROOT, hasCommand } from './requirements.js'
 
 interface Teardown {
   teardown(fn: () => unknown): void
 }
 
-const ROOT = '/tmp'
+export const CLUSTER_ROOT = '/tmp'
 const PREFIX = 'netinv-pgc-'
+/** A cluster's directory name: `netinv-pgc-<pid of the test process>-<random>`. */
+export const CLUSTER_DIR = new RegExp(`^${PREFIX}(\\d+)-`)
 
 function postgresUser(): { uid: number; gid: number } | undefined {
   const r = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' })
@@ -46,20 +49,23 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Stops (immediately) and removes the cluster in `dir`. */
+export function removeCluster(dir: string): void {
+  if (existsSync(join(dir, 'data', 'postmaster.pid'))) {
+    try {
+      asPostgres('pg_ctl', ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop'])
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(dir, { recursive: true, force: true })
+}
+
 /** Stops and removes clusters left by test processes that died. */
 function sweep(): void {
-  for (const name of readdirSync(ROOT)) {
-    const m = new RegExp(`^${PREFIX}(\\d+)-`).exec(name)
-    if (!m || alive(Number(m[1]))) continue
-    const dir = join(ROOT, name)
-    if (existsSync(join(dir, 'data', 'postmaster.pid'))) {
-      try {
-        asPostgres('pg_ctl', ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop'])
-      } catch {
-        // already gone
-      }
-    }
-    rmSync(dir, { recursive: true, force: true })
+  for (const name of readdirSync(CLUSTER_ROOT)) {
+    const m = CLUSTER_DIR.exec(name)
+    if (m && !alive(Number(m[1]))) removeCluster(join(CLUSTER_ROOT, name))
   }
 }
 
@@ -73,9 +79,10 @@ export interface PgCluster {
 
 /** Creates, starts and (at teardown) removes a private cluster. */
 export async function privateCluster(t: Teardown): Promise<PgCluster> {
+  own()
   sweep()
   const owner = postgresUser()!
-  const dir = mkdtempSync(join(ROOT, `${PREFIX}${process.pid}-`))
+  const dir = mkdtempSync(join(CLUSTER_ROOT, `${PREFIX}${process.pid}-`))
   chownSync(dir, owner.uid, owner.gid)
   const data = join(dir, 'data')
   const port = await freePort()
@@ -91,14 +98,7 @@ export async function privateCluster(t: Teardown): Promise<PgCluster> {
       asPostgres('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop'])
     },
   }
-  t.teardown(() => {
-    try {
-      asPostgres('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'])
-    } catch {
-      // stopped by the test
-    }
-    rmSync(dir, { recursive: true, force: true })
-  })
+  t.teardown(() => removeCluster(dir))
   cluster.start()
   asPostgres('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'netinv'])
   return cluster

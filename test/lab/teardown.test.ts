@@ -3,18 +3,17 @@
  * process that ran in them, the management link and its route.
  */
 import t from 'tap'
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { labMissing, staleLabs, teardown } from '../../src/lab/index.js'
 import { run } from '../../src/lab/netns.js'
+import { labPrefix, spawnOwned } from '../helpers/owned.js'
 import { testNeeding } from '../helpers/requirements.js'
 
 testNeeding(t, 'a crashed builder leaves a lab that teardown by prefix removes whole', labMissing() ?? undefined, async (t) => {
-  const prefix = `nix${randomBytes(2).toString('hex')}`
+  const prefix = labPrefix()
   t.teardown(() => teardown(prefix))
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./builder.ts', import.meta.url).pathname, prefix], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawnOwned(process.execPath, ['--import', 'tsx', new URL('./builder.ts', import.meta.url).pathname, prefix], { stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   child.stdout.on('data', (b: Buffer) => (out += String(b)))
   while (!out.includes('up')) {

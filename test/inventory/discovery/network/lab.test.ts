@@ -6,9 +6,9 @@
  * a refused SNMPv3 user is reported, not silently missing; a running discovery can be stopped.
  */
 import t from 'tap'
-import { randomBytes } from 'node:crypto'
-import { Lab, defaultTopology, labMissing, truthOf } from '../../../../src/lab/index.js'
+import { defaultTopology, labMissing, truthOf } from '../../../../src/lab/index.js'
 import { freshPostgres } from '../../../helpers/db.js'
+import { testLab } from '../../../helpers/lab.js'
 import { testNeeding } from '../../../helpers/requirements.js'
 import { startApp, type Client } from '../../app.js'
 import { diff, observe } from './observe.js'
@@ -27,8 +27,7 @@ async function connectivity(client: Client, snapshot: string): Promise<Map<strin
 
 testNeeding(t, 'network discovery of a lab of real routers', labMissing() ?? undefined, async (t) => {
   const topo = defaultTopology()
-  const lab = await Lab.up({ prefix: `nit${randomBytes(2).toString('hex')}`, topology: topo })
-  t.teardown(() => lab.down())
+  const lab = await testLab(t, topo)
   const { db } = await freshPostgres(t)
   const client = await startApp(t, db)
   const { v3 } = topo.credentials
