@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs'
 import type { Logger } from 'pino'
 import { lockDir } from './dir-lock.js'
 import { DatabaseUnavailableError } from './errors.js'
+import { closeTree } from './owner-only.js'
 import { PgliteThread } from './pglite-thread.js'
 import type { Db, Queryable, QueryResult } from './types.js'
 
@@ -142,7 +143,10 @@ function view(thread: PgliteThread, timeoutMs: number | undefined, views: Map<nu
 const PING_TIMEOUT_MS = 5000
 
 export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+    closeTree(options.dataDir)
+  }
   const unlock = options.dataDir ? lockDir(options.dataDir) : () => {}
   const thread = new PgliteThread({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.log ? { log: options.log } : {}) })
   try {
