@@ -63,6 +63,9 @@ export function requireGrant(actor: Rights, scopes: readonly string[] | undefine
   if (scopes && !isSubset(scopes, actor.scopes)) throw forbidden('Scopes beyond your own cannot be granted')
 }
 
+/** The operations (`METHOD path`) that need a user session: the OpenAPI document omits API keys from them. */
+export const SESSION_ONLY_OPERATIONS: ReadonlySet<string> = new Set(['POST api-tokens'])
+
 /** Creating API keys needs a user session. */
 export function requireSession(p: Principal): void {
   if (p.method === 'apiKey') throw forbidden('API keys are created with a user session (password or access token), not with another API key')
