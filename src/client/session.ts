@@ -46,6 +46,8 @@ export function readSessionFile(path: string): SessionFile {
 /** Writes the file whole (a temporary file renamed over it), mode 0600 in a 0700 directory. */
 export function writeSessionFile(path: string, file: SessionFile): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  // mkdir leaves a directory that existed as it was (0755 from another tool): tighten it too.
+  chmodSync(dirname(path), 0o700)
   const temp = `${path}.${process.pid}.tmp`
   try {
     writeFileSync(temp, JSON.stringify(file, null, 2) + '\n', { mode: 0o600 })

@@ -3,6 +3,7 @@
  * process.env). Secrets and addresses live here; tunables live in api.json.
  */
 import { resolve } from 'node:path'
+import { customKeyProblem } from './secret-strength.js'
 
 export interface Env {
   port: number
@@ -49,6 +50,9 @@ function internalSecret(value: string | undefined): string | undefined {
   if (secret !== undefined && secret.length < MIN_INTERNAL_SECRET_LENGTH) {
     throw new Error(`INTERNAL_SECRET must be at least ${MIN_INTERNAL_SECRET_LENGTH} characters (random ones: e.g. \`openssl rand -base64 36\`), got ${secret.length}`)
   }
+  // Length alone admits 36 × "a": the secret must be as hard to guess as a chosen API key.
+  const weak = secret === undefined ? null : customKeyProblem(secret)
+  if (weak !== null) throw new Error(`INTERNAL_SECRET ${weak}`)
   return secret
 }
 

@@ -30,6 +30,12 @@ for (const command of ['inventory', 'gateway']) {
     t.equal(await p.exited, 1)
     t.match(p.stderr(), /INTERNAL_SECRET must be at least 32 characters/)
   })
+  t.test(`netinv ${command} refuses a long INTERNAL_SECRET that is easy to guess`, async (t) => {
+    const p = run(command, { ...dirsEnv(tempDirs(t)), INTERNAL_SECRET: 'a'.repeat(36), INVENTORY_URL: 'http://127.0.0.1:9', PORT: '0', INVENTORY_PORT: '0' })
+    t.teardown(p.kill)
+    t.equal(await p.exited, 1)
+    t.match(p.stderr(), /INTERNAL_SECRET is too easy to guess/)
+  })
 }
 
 t.test('netinv serve: the public listener binds HOST, the admin listener loopback by default', async (t) => {

@@ -12,6 +12,9 @@ import { VerificationCache } from './cache.js'
 import { JWT_ALGORITHMS, type SigningKey } from './keys.js'
 import { secretHash } from '../identity/index.js'
 
+/** How far a token's `iat` may lie ahead of this clock (replicas' clocks differ a little). */
+const IAT_SKEW_MS = 60_000
+
 export interface AccessClaims {
   id: string
   username: string
@@ -104,6 +107,9 @@ export class AccessTokens {
       if ((err as { code?: unknown }).code === 'ERR_JWT_EXPIRED') throw new ApiError('API_EXPIRED_ACCESS_TOKEN')
       throw new ApiError('API_INVALID_ACCESS_TOKEN')
     }
+    // A token is never issued later than now: beyond the clocks' skew one is forged or minted with
+    // a wrong clock, and would outlive the lifetime it claims.
+    if (typeof payload.iat !== 'number' || payload.iat * 1000 > this.clock() + IAT_SKEW_MS) throw new ApiError('API_INVALID_ACCESS_TOKEN')
     return toClaims(payload)
   }
 

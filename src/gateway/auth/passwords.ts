@@ -1,12 +1,17 @@
 /**
- * Every password check (auth/login, Basic, auth/eula) goes through here: one per-username limit on
- * failures, whatever the client IP and the method, and the hashing bound of hash-gate.ts.
+ * Every password check (auth/login, Basic, auth/eula) goes through here: limits on failures that
+ * stop guessing without letting anyone lock a user out, and the hashing bound of hash-gate.ts.
  *
- * Failures count in `rateLimit.loginPerUsernamePerMinute` (the shared limiter: Redis across
- * replicas). Once a username has used its failures of the minute, this replica answers every
- * check of it with 429 without hashing until the oldest failure leaves the window; a replica that
- * has not seen the refusal yet learns it at its next failure. Successful checks are not counted,
- * so a client that logs in often is never locked out by its own successes.
+ * Two limits on failures, both per username as the user is found (NFKC, without case: `ADMIN`
+ * and `ａｄｍｉｎ` count as `admin`), in the shared limiter (Redis across replicas):
+ * - per username and client address, `rateLimit.loginPerUsernamePerMinute` a minute: the address
+ *   that guesses is refused (429) for that username, every other address keeps signing in;
+ * - per username from all addresses, `rateLimit.loginPerUsernamePerHour` an hour: guessing spread
+ *   over many addresses is then refused for that username from every address that has not passed
+ *   its password check in the last day, so the user's own addresses keep working.
+ * Once a limit is used up, this replica answers the checks it covers with 429 without hashing
+ * until the oldest failure leaves the window; a replica that has not seen the refusal yet learns
+ * it at its next failure. Successful checks are not counted.
  *
  * The client addresses of successful checks are remembered for a day (at most 100,000): their
  * checks are preferred by the hashing bound (see hash-gate.ts).
@@ -38,16 +43,35 @@ function tooMany(ms: number): ApiError {
 }
 
 export class PasswordChecks {
-  /** Usernames over their failures, until when (ms). */
+  /** Limiter keys (a username, or a username from an address) over their failures, until when (ms). */
   private readonly blocked = new Map<string, number>()
   /** Client addresses (rate-limit keys) that passed a password check lately. */
   private readonly known = new LRUCache<string, true>({ max: 100_000, ttl: KNOWN_ADDRESS_MS, ttlAutopurge: false })
+  /** Username-and-address keys whose password check passed lately. */
+  private readonly trusted = new LRUCache<string, true>({ max: 100_000, ttl: KNOWN_ADDRESS_MS, ttlAutopurge: false })
 
   constructor(private readonly deps: PasswordChecksDeps) {}
 
-  /** The limiter key of a username: the same for every spelling that names the same user. */
-  private keyOf(username: string): string {
-    return `login-user:${createHash('sha256').update(normalizeUsername(username).toLowerCase()).digest('hex').slice(0, 32)}`
+  /** The limiter keys of a username, and of it from an address: the same for every spelling of the user. */
+  private keysOf(username: string, from: string): { user: string; pair: string } {
+    const name = createHash('sha256').update(normalizeUsername(username).toLowerCase()).digest('hex').slice(0, 32)
+    const pair = createHash('sha256').update(`${name}\n${from}`).digest('hex').slice(0, 32)
+    return { user: `login-user:${name}`, pair: `login-pair:${pair}` }
+  }
+
+  /** 429 when `key` is blocked now. */
+  private refuseIfBlocked(key: string, now: number): void {
+    const until = this.blocked.get(key)
+    if (until === undefined) return
+    if (now < until) throw tooMany(until - now)
+    this.blocked.delete(key)
+  }
+
+  /** Counts a failure under `key`; 429 once the limit is passed, blocking the key to the window's end. */
+  private async fail(key: string, limit: number, windowSeconds: number, now: number): Promise<void> {
+    const d = await this.deps.limiter.consume(key, limit, windowSeconds)
+    if (!d.allowed || d.remaining === 0) this.block(key, now + d.resetMs)
+    if (!d.allowed) throw tooMany(d.resetMs)
   }
 
   /**
@@ -55,13 +79,11 @@ export class PasswordChecks {
    * when the hashing bound sheds the check. `from` is the client's address key.
    */
   async verify(username: string, password: string, from: string): Promise<{ user: User } | null> {
-    const key = this.keyOf(username)
+    const keys = this.keysOf(username, from)
     const now = this.deps.clock()
-    const until = this.blocked.get(key)
-    if (until !== undefined) {
-      if (now < until) throw tooMany(until - now)
-      this.blocked.delete(key)
-    }
+    const trusted = this.trusted.has(keys.pair)
+    this.refuseIfBlocked(keys.pair, now)
+    if (!trusted) this.refuseIfBlocked(keys.user, now)
     // A password is always hashed, whether the user exists or not, so timing enumerates nobody.
     const found = await this.deps.gate.run(async () => {
       const user = await this.deps.store.users.credentials(username)
@@ -69,11 +91,14 @@ export class PasswordChecks {
     }, this.known.has(from))
     if (found) {
       this.known.set(from, true)
+      this.trusted.set(keys.pair, true)
       return found
     }
-    const d = await this.deps.limiter.consume(key, this.deps.config.rateLimit.loginPerUsernamePerMinute, 60)
-    if (!d.allowed || d.remaining === 0) this.block(key, now + d.resetMs)
-    if (!d.allowed) throw tooMany(d.resetMs)
+    const limits = this.deps.config.rateLimit
+    await this.fail(keys.pair, limits.loginPerUsernamePerMinute, 60, now)
+    await this.fail(keys.user, limits.loginPerUsernamePerHour, 3600, now).catch((err: unknown) => {
+      if (!trusted) throw err
+    })
     return null
   }
 

@@ -12,7 +12,7 @@ import type { LocalHandler, RequestContext } from '../context.js'
 import { customKeyProblem, type ApiKey } from '../identity/index.js'
 import { canonicalScopes, parseBody, validatorOf } from './body.js'
 import { reply, replyEmpty, type HandlerDeps } from './deps.js'
-import { isSubset, requireCovers, requireSession } from './rights.js'
+import { isSubset, keyWithin, requireCovers, requireKeyWithin, requireSession, type Rights } from './rights.js'
 import { ApiTokenCreate, ApiTokenPatch } from './schemas.js'
 
 export function apiKeyView(k: ApiKey): Record<string, unknown> {
@@ -39,14 +39,15 @@ export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler
   const { apiKeys } = deps.store
   const bodies = { create: validatorOf('POST api-tokens', ApiTokenCreate), patch: validatorOf('PATCH api-tokens/:id', ApiTokenPatch) }
 
+  /** The key the request names, when the caller may act on it (see rights.ts: within its scopes). */
   async function target(ctx: RequestContext, p: Principal): Promise<ApiKey> {
     const id = ctx.params?.id ?? ''
     const k = id ? await apiKeys.byId(id) : null
     if (!k) throw notFound(`API key ${JSON.stringify(id).slice(0, 80)} not found`)
-    if (k.userId === p.id) return k
-    if (!p.scopes.includes('team')) throw new ApiError('API_INSUFFICIENT_RIGHTS')
+    if (k.userId !== p.id && !p.scopes.includes('team')) throw new ApiError('API_INSUFFICIENT_RIGHTS')
     const owner = await deps.store.users.byId(k.userId)
-    if (owner) requireCovers(p, owner, 'manage the API keys of')
+    if (owner && k.userId !== p.id) requireCovers(p, owner, 'manage the API keys of')
+    requireKeyWithin(p, k, owner)
     return k
   }
 
@@ -55,7 +56,14 @@ export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler
       const p = caller(ctx)
       await deps.usage.flush()
       const list = await apiKeys.list(p.scopes.includes('team') ? undefined : p.id)
-      reply(ctx, 200, list.map(apiKeyView))
+      const owners = new Map<string, Rights | null>()
+      const ownerOf = async (userId: string): Promise<Rights | null> => {
+        if (!owners.has(userId)) owners.set(userId, await deps.store.users.byId(userId))
+        return owners.get(userId) ?? null
+      }
+      const visible: ApiKey[] = []
+      for (const k of list) if (keyWithin(p, k, await ownerOf(k.userId))) visible.push(k)
+      reply(ctx, 200, visible.map(apiKeyView))
     },
     'POST api-tokens': async (ctx) => {
       const p = caller(ctx)

@@ -6,6 +6,7 @@
  * the Cyrillic, Greek and other letters that look like Latin ones replaced by those, after the
  * confusables of Unicode TR 39).
  */
+import { ownValue } from '../../shared/own.js'
 
 /** Scripts a username's letters may come from, one per name (see SCRIPT_SETS for the mixes). */
 const SCRIPTS = [
@@ -59,6 +60,6 @@ export function usernameProblem(name: string): string | null {
 /** What `name` looks like: names with one skeleton are confusable. */
 export function usernameSkeleton(name: string): string {
   let out = ''
-  for (const ch of normalizeUsername(name).toLowerCase()) out += LOOK_ALIKES[ch] ?? ch
+  for (const ch of normalizeUsername(name).toLowerCase()) out += ownValue(LOOK_ALIKES, ch) ?? ch
   return out
 }

@@ -19,6 +19,7 @@ import type { RequestBody } from '../../shared/schema/index.js'
 import type { Generation } from '../context.js'
 import { handlerKey } from '../context.js'
 import { PLAIN_TEXT_ERROR_ENDPOINTS } from '../handlers/index.js'
+import { SESSION_ONLY_OPERATIONS } from '../handlers/rights.js'
 import { GATEWAY_BODIES } from '../handlers/schemas.js'
 import { endpointVersionPolicy } from '../pipeline/version.js'
 import type { Route } from '../routes/table.js'
@@ -152,10 +153,12 @@ const SECURITY_SCHEMES: JsonSchema = {
   cookie: { type: 'apiKey', in: 'cookie', name: 'accessToken', description: 'The accessToken cookie set by auth/login.' },
 }
 
-function security(access: Access): JsonSchema[] {
+/** What the gateway enforces: the access rule's scope, and no API key where a user session is needed. */
+function security(access: Access, key: string): JsonSchema[] {
   if (access === 'public') return []
   const roles = access === 'authenticated' ? [] : [access]
-  return ['apiKey', 'basic', 'bearer', 'cookie'].map((s) => ({ [s]: roles }))
+  const schemes = SESSION_ONLY_OPERATIONS.has(key) ? ['basic', 'bearer', 'cookie'] : ['apiKey', 'basic', 'bearer', 'cookie']
+  return schemes.map((s) => ({ [s]: roles }))
 }
 
 /** "snapshots/:id/lock" → "/snapshots/{id}/lock"; a `*` is the parameter `path`. */
@@ -267,7 +270,7 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
     description: `Version ${v.version}: ${route.versions.find((x) => x.version === v.version)?.summary ?? ''} Access: ${access}.`,
     tags: [route.path.split('/')[0]!.replace(/\..*$/, '')],
     parameters,
-    security: security(access),
+    security: security(access, key),
     responses,
     'x-access': access,
     'x-api-version': v.version,

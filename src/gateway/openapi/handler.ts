@@ -10,6 +10,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Config } from '../../shared/config/index.js'
 import { invalidInput, notFound } from '../../shared/errors.js'
+import { ownValue } from '../../shared/own.js'
 import { handlerKey, type LocalHandler, type RequestContext } from '../context.js'
 import type { RouteTable } from '../routes/table.js'
 import { buildDocument, type DocumentOptions } from './document.js'
@@ -113,14 +114,14 @@ export function openApiHandlers(deps: OpenApiDeps): Map<string, LocalHandler> {
   const asset: LocalHandler = async (ctx) => {
     const name = ctx.endpointPath?.slice('docs/'.length) ?? ''
     if (name === 'init.js') return send(ctx, 'text/javascript; charset=utf-8', INIT_JS, { 'cache-control': 'no-cache' })
-    const type = ASSETS[name]
+    const type = ownValue(ASSETS, name)
     if (type === undefined) throw notFound()
     let body = files.get(name)
     if (body === undefined) {
       body = readFileSync(join(swaggerUiDir(), name))
       files.set(name, body)
     }
-    send(ctx, type, body, { 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' })
+    send(ctx, type, body, { 'cache-control': 'public, max-age=3600' })
   }
 
   return new Map([

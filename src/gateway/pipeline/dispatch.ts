@@ -7,6 +7,12 @@ import { notFound } from '../../shared/errors.js'
 import { handlerKey, type LocalHandlers, type RequestContext } from '../context.js'
 import { DONE, type Stage } from './runner.js'
 
+/**
+ * What every answer of the gateway's own (handlers, the document, the explorer) says to browsers:
+ * take the declared media type as it is, and show it in no frame of another page.
+ */
+export const LOCAL_ANSWER_HEADERS: Readonly<Record<string, string>> = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' }
+
 export function applyResponseHeaders(ctx: RequestContext): void {
   if (ctx.res.headersSent) return
   for (const [name, value] of Object.entries(ctx.responseHeaders)) ctx.res.setHeader(name, value)
@@ -20,6 +26,7 @@ export function decorateStage(): Stage<RequestContext> {
       // and an error response applies them itself (sendGatewayError): setting them one by one
       // here would only cost time.
       if (ctx.endpoint?.target) return
+      if (ctx.endpoint) Object.assign(ctx.responseHeaders, LOCAL_ANSWER_HEADERS)
       applyResponseHeaders(ctx)
     },
   }

@@ -12,6 +12,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import { INTERNAL_HEADER, INTERNAL_PREFIX, encodeInternal, encodePrincipal, type Principal } from '../../shared/principal.js'
+import { hasOwnKey } from '../../shared/own.js'
 import { normalizeIp } from '../client-ip.js'
 import type { RequestContext } from '../context.js'
 import type { UpstreamIdentity } from './settings.js'
@@ -125,7 +126,7 @@ export function responseHeaderList(proxyRes: IncomingMessage, ours?: Readonly<Re
     if (listed !== null || (bit & (policy.responseMask | oursMask)) !== 0) {
       const lower = name.toLowerCase()
       if (policy.response.has(lower) || listed?.has(lower)) continue
-      if ((bit & oursMask) !== 0 && lower in ours!) {
+      if ((bit & oursMask) !== 0 && hasOwnKey(ours!, lower)) {
         // The upstream's deprecation and sunset count; the rest of ours wins.
         if (lower === 'deprecation') (kept ??= {})[lower] = raw[i + 1]!
         else if (lower === 'sunset') (kept ??= {})[lower] = stricterSunset(ours![lower]!, raw[i + 1]!)

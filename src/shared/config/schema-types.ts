@@ -2,6 +2,7 @@
  * A small, typed description language for configuration: each node carries its default and a
  * description (docs/operations.md is generated from them). `validate` walks a node and a value.
  */
+import { hasOwnKey } from '../own.js'
 export type SchemaNode =
   | { type: 'integer'; default: number | null; min?: number; max?: number; description: string }
   | { type: 'boolean'; default: boolean; description: string }
@@ -98,7 +99,7 @@ export function validate(node: SchemaNode, value: unknown, key: string): unknown
       const input = value === undefined ? {} : value
       if (!isPlainObject(input)) throw new ConfigError(key, 'must be an object')
       for (const k of Object.keys(input)) {
-        if (!(k in node.properties)) throw new ConfigError(key ? `${key}.${k}` : k, 'unknown key')
+        if (!hasOwnKey(node.properties, k)) throw new ConfigError(key ? `${key}.${k}` : k, 'unknown key')
       }
       const out: Record<string, unknown> = {}
       for (const [k, child] of Object.entries(node.properties)) {

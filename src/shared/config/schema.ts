@@ -203,7 +203,14 @@ export const CONFIG_SCHEMA = {
           default: 10,
           min: 1,
           description:
-            'Failed password checks per username per minute (auth/login, Basic, auth/eula), whatever the client IP; then every check of that username gets 429 until the oldest failure is a minute old.',
+            'Failed password checks per username from one client address per minute (auth/login, Basic, auth/eula); then that address gets 429 for that username until the oldest failure is a minute old. Other addresses are not affected.',
+        },
+        loginPerUsernamePerHour: {
+          type: 'integer',
+          default: 100,
+          min: 1,
+          description:
+            'Failed password checks per username per hour from all client addresses together; then that username gets 429 from every address that has not passed its password check in the last day, until the oldest failure is an hour old.',
         },
         apiKeyPerSecond: {
           type: 'integer',
@@ -362,6 +369,7 @@ export interface Config {
     perSecond: number
     endpoints: Record<string, number>
     loginPerUsernamePerMinute: number
+    loginPerUsernamePerHour: number
     apiKeyPerSecond: number
     redisTimeoutMs: number
   }

@@ -10,6 +10,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
+import { OwnerOnlyNodeFS } from './owner-only.js'
 import { serializeError, sharedState, timeoutError, type WorkerReply, type WorkerRequest } from './pglite-protocol.js'
 
 interface Init {
@@ -162,7 +163,7 @@ async function main(): Promise<void> {
   try {
     // Numbers as numbers, as on PostgreSQL (postgres.ts): int8 beyond 2^53 would otherwise come
     // back as a BigInt, which no JSON answer can carry.
-    db = await PGlite.create({ ...init.preloaded, ...(init.dataDir ? { dataDir: init.dataDir } : {}), parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) } })
+    db = await PGlite.create({ ...init.preloaded, ...(init.dataDir ? { fs: new OwnerOnlyNodeFS(init.dataDir) } : {}), parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) } })
   } catch (err) {
     reply({ ready: false, error: serializeError(err) })
     return

@@ -8,6 +8,7 @@ import type { Logger } from 'pino'
 import { nextTurn } from '../pace.js'
 import { lockDir } from './dir-lock.js'
 import { DatabaseUnavailableError } from './errors.js'
+import { closeTree } from './owner-only.js'
 import { PgliteThread } from './pglite-thread.js'
 import type { Db, Queryable, QueryResult } from './types.js'
 
@@ -139,7 +140,10 @@ function view(thread: PgliteThread, timeoutMs: number | undefined, close: () => 
 const PING_TIMEOUT_MS = 5000
 
 export async function createPgliteDb(options: PgliteOptions = {}): Promise<Db> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+    closeTree(options.dataDir)
+  }
   const unlock = options.dataDir ? lockDir(options.dataDir) : () => {}
   const shownDir = options.shownDir ?? options.dataDir
   const thread = new PgliteThread({

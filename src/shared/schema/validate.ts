@@ -18,6 +18,7 @@ import type { Static, TSchema } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
+import { ownValue } from '../own.js'
 import { invalidInput, type ValidationIssue } from '../errors.js'
 import { formatProblem } from './formats.js'
 
@@ -170,8 +171,8 @@ function childSchema(schema: TSchema | undefined, segment: string | number): TSc
   const options = (schema.anyOf as TSchema[] | undefined) ?? [schema]
   for (const option of options) {
     if (typeof segment === 'number' && option.items !== undefined) return option.items as TSchema
-    const properties = option.properties as Record<string, TSchema> | undefined
-    if (typeof segment === 'string' && properties?.[segment] !== undefined) return properties[segment]
+    const property = typeof segment === 'string' ? ownValue(option.properties as Record<string, TSchema> | undefined, segment) : undefined
+    if (property !== undefined) return property
   }
   return undefined
 }

@@ -79,6 +79,10 @@ t.test('access tokens: payload, and every forgery is refused', async (t) => {
   const foreign = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey
   const forged = await new SignJWT({ ...base, aud: 'netinv-api', iss: 'netinv' }).setProtectedHeader({ alg: 'RS256', kid: key.kid }).sign(foreign)
   await t.rejects(fresh().verify(forged), { code: 'API_INVALID_ACCESS_TOKEN' }, 'signed by another key')
+  const at = Math.floor(now / 1000)
+  const future = { ...base, aud: 'netinv-api', iss: 'netinv', iat: at + 3600, exp: at + 3660 }
+  await t.rejects(fresh().verify(await other(future)), { code: 'API_INVALID_ACCESS_TOKEN' }, 'issued in the future')
+  t.match(await fresh().verify(await other({ ...future, iat: at + 30 })), { iat: at + 30 }, 'within a minute of clock skew: accepted')
 
   now += 61_000
   await t.rejects(tokens.verify(token), { code: 'API_EXPIRED_ACCESS_TOKEN' }, 'expired, although cached')

@@ -54,3 +54,34 @@ t.test('under a flood from new addresses, a user signing in from where it did be
   t.ok(statuses.includes(503), 'the flood is shed')
   t.equal((await mine).status, 200, 'the known address has a queue of its own')
 })
+
+t.test('wrong passwords from one address do not lock the user out elsewhere; guessing stays stopped', async (t) => {
+  const gw = await startGateway(t, { config: { ...TEST_CONFIG, server: { trustedProxies: ['127.0.0.1', '::1'] }, rateLimit: { enabled: false, loginPerUsernamePerMinute: 10, loginPerUsernamePerHour: 1000 } } })
+  const from = (ip: string, username: string, password: string) =>
+    gw.fetch('/api/auth/login', { method: 'POST', headers: { 'x-forwarded-for': ip }, json: { username, password } })
+  for (let i = 0; i < 10; i++) t.equal((await from('198.51.100.1', ['admin', 'ADMIN', 'ａｄｍｉｎ'][i % 3]!, 'wrong-password')).status, 401)
+  const stopped = await from('198.51.100.1', 'ａｄｍｉｎ', 'another-guess')
+  t.equal(stopped.status, 429, 'the guessing address is stopped, under every spelling of the name')
+  t.match(await stopped.json(), { code: 'API_TOO_MANY_REQUESTS' })
+  t.ok(Number(stopped.headers.get('retry-after')) >= 1)
+  t.equal((await from('198.51.100.1', 'admin', ADMIN_PASSWORD)).status, 429, 'even with the right password, from there')
+  t.equal((await from('203.0.113.9', 'admin', ADMIN_PASSWORD)).status, 200, 'the administrator signs in from another address')
+  t.equal((await gw.fetch('/api/snapshots', { headers: { 'x-forwarded-for': '203.0.113.9', authorization: basic('admin', ADMIN_PASSWORD) } })).status, 200, 'and through Basic')
+  gw.advance(60_000)
+  t.equal((await from('198.51.100.1', 'admin', ADMIN_PASSWORD)).status, 200, 'a minute later, from the guessing address too')
+})
+
+t.test('guessing from many addresses is slowed for new addresses only, per username', async (t) => {
+  const gw = await startGateway(t, { config: { ...TEST_CONFIG, server: { trustedProxies: ['127.0.0.1', '::1'] }, rateLimit: { enabled: false, loginPerUsernamePerMinute: 10, loginPerUsernamePerHour: 5 } } })
+  const from = (ip: string, username: string, password: string) =>
+    gw.fetch('/api/auth/login', { method: 'POST', headers: { 'x-forwarded-for': ip }, json: { username, password } })
+  t.equal((await from('192.0.2.7', 'admin', ADMIN_PASSWORD)).status, 200, 'the administrator signed in from 192.0.2.7 before')
+  for (let i = 1; i <= 5; i++) t.equal((await from(`198.51.100.${i}`, 'admin', 'wrong-password')).status, 401)
+  const slowed = await from('198.51.100.77', 'ADMIN', 'wrong-password')
+  t.equal(slowed.status, 429, 'a sixth address is refused: the username has used its failures of the hour')
+  t.match(await slowed.json(), { code: 'API_TOO_MANY_REQUESTS', message: /sign-ins/ })
+  t.equal((await from('192.0.2.7', 'admin', ADMIN_PASSWORD)).status, 200, 'the address the administrator signed in from is not')
+  t.equal((await from('198.51.100.78', 'someone', 'wrong-password')).status, 401, 'other usernames unaffected')
+  gw.advance(3_600_000)
+  t.equal((await from('198.51.100.77', 'admin', ADMIN_PASSWORD)).status, 200, 'an hour later')
+})

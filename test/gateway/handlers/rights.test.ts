@@ -84,6 +84,33 @@ t.test("another user's keys are managed only over a user whose rights the actor 
   t.equal((await gw.fetch('/api/snapshots', { headers: { 'x-api-token': adminKey.token } })).status, 200, 'the key still works')
 })
 
+t.test("a key acts on its owner's keys only within its own scopes", async (t) => {
+  const gw = await startGateway(t)
+  const full = await newKey(gw, ADMIN, { scope: ['read', 'settings', 'team', 'write'] })
+  const other = await newKey(gw, ADMIN, { scope: ['read', 'write'] })
+  for (const scope of [[], ['read']]) {
+    const weak = await newKey(gw, ADMIN, { scope })
+    const KEY = { 'x-api-token': weak.token }
+    for (const target of [full, other]) {
+      const read = await gw.fetch(`/api/api-tokens/${target.id}`, { headers: KEY })
+      t.equal(read.status, 403, `a ${JSON.stringify(scope)} key does not read a key with more scopes`)
+      t.match(await read.json(), { code: 'API_INSUFFICIENT_RIGHTS', message: /scope/ })
+      t.equal((await gw.fetch(`/api/api-tokens/${target.id}`, { method: 'PATCH', headers: KEY, json: { scope: [] } })).status, 403, 'nor changes it')
+      t.equal((await gw.fetch(`/api/api-tokens/${target.id}`, { method: 'DELETE', headers: KEY })).status, 403, 'nor deletes it')
+    }
+    const listed = (await (await gw.fetch('/api/api-tokens', { headers: KEY })).json()) as { id: string }[]
+    t.notOk(listed.some((k) => k.id === full.id), 'nor lists it')
+    t.equal((await gw.fetch(`/api/api-tokens/${weak.id}`, { headers: KEY })).status, 200, 'its own record: allowed')
+  }
+  t.match(await (await gw.fetch(`/api/api-tokens/${full.id}`, { headers: { 'x-api-token': full.token } })).json(), { scope: ['read', 'settings', 'team', 'write'] }, 'the keys are unchanged')
+  const readKey = await newKey(gw, ADMIN, { scope: ['read'] })
+  const RW = { 'x-api-token': other.token }
+  t.equal((await gw.fetch(`/api/api-tokens/${readKey.id}`, { method: 'PATCH', headers: RW, json: { description: 'x' } })).status, 200, 'a key within the actor’s scopes: allowed')
+  t.equal((await gw.fetch(`/api/api-tokens/${readKey.id}`, { method: 'PATCH', headers: RW, json: { scope: ['read', 'settings'] } })).status, 403, 'but never raised beyond them')
+  t.equal((await gw.fetch(`/api/api-tokens/${readKey.id}`, { method: 'DELETE', headers: RW })).status, 204)
+  t.equal((await gw.fetch(`/api/api-tokens/${full.id}`, { method: 'DELETE', headers: ADMIN })).status, 204, 'a user session manages every key of its own')
+})
+
 t.test('a chosen API key must be hard to guess', async (t) => {
   const gw = await startGateway(t)
   for (const weak of ['a'.repeat(32), 'abcdefghijklmnopqrstuvwxyz012345', 'P@ssw0rdP@ssw0rdP@ssw0rdP@ssw0rd']) {

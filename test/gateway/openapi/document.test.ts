@@ -85,6 +85,7 @@ t.test('access rules are security requirements with their scope; errors and head
   t.same(doc.paths['/version']!.get!.security, [], 'public')
   t.same(doc.paths['/users']!.get!.security, [{ apiKey: ['team'] }, { basic: ['team'] }, { bearer: ['team'] }, { cookie: ['team'] }])
   t.same(doc.paths['/api-tokens']!.get!.security, [{ apiKey: [] }, { basic: [] }, { bearer: [] }, { cookie: [] }], 'authenticated')
+  t.same(doc.paths['/api-tokens']!.post!.security, [{ basic: [] }, { bearer: [] }, { cookie: [] }], 'keys are created with a user session only: no API key')
   t.equal(doc.paths['/snapshots/{id}/lock']!.post!['x-access'], 'write')
   t.match((doc.components as Record<string, Record<string, unknown>>).securitySchemes, { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Token' }, basic: { scheme: 'basic' }, bearer: { scheme: 'bearer' }, cookie: { in: 'cookie', name: 'accessToken' } })
   const responses = doc.paths['/users']!.post!.responses as Record<string, unknown>

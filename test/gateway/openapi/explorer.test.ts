@@ -31,6 +31,27 @@ t.test('the page and its files are served by the gateway, public, with a policy 
   t.equal((await fetch(`${gw.url}/api/docs/init.js`, { method: 'POST' })).status, 405)
 })
 
+t.test('a name of Object.prototype under docs/ is no file: 404, never 500', async (t) => {
+  const gw = await startTestGateway(t)
+  for (const prefix of ['/api/docs/', '/api/v1/docs/']) {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const r = await fetch(`${gw.url}${prefix}${name}`)
+      t.equal(r.status, 404, `${prefix}${name}`)
+      t.match(await r.json(), { code: 'API_NOT_FOUND' })
+    }
+  }
+})
+
+t.test('the explorer and the document are never sniffed nor framed', async (t) => {
+  const gw = await startTestGateway(t)
+  for (const path of ['/api/docs', '/api/docs/init.js', '/api/docs/swagger-ui.css', '/api/openapi.json', '/api/v1/docs']) {
+    const r = await fetch(`${gw.url}${path}`)
+    t.equal(r.status, 200, path)
+    t.equal(r.headers.get('x-content-type-options'), 'nosniff', `${path}: nosniff`)
+    t.equal(r.headers.get('x-frame-options'), 'DENY', `${path}: not framed`)
+  }
+})
+
 testNeeding(t, 'in chromium: the explorer lists the endpoints and "Try it out" calls one with the API key', existsSync(CHROMIUM) ? undefined : `chromium (${CHROMIUM}; apt-get install chromium)`, async (t) => {
   const gw = await startTestGateway(t)
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true })
