@@ -33,6 +33,8 @@ export class Pending implements Watched {
   bodyAt = 0
   /** The request has a body (declared length above 0, or chunked). */
   hasBody = false
+  /** Sent again once already (see retryable in proxy.ts). */
+  retried = false
   /** Chunks of the answer relayed so far, and as many at the last look of the deadline watch. */
   chunks = 0
   chunksSeen = 0
