@@ -150,3 +150,19 @@ t.test('an upstream replica dies with connections kept alive to it: idempotent G
   )
   t.ok(replicas[0]!.seen.closedUnder > 0, `requests went out on the dead replica's connections first (${replicas[0]!.seen.closedUnder})`)
 })
+
+t.test('the idle timeout is for unused connections only: an upstream slower than it to answer, or pausing mid-answer, is waited for', async (t) => {
+  const up = await expiringUpstream(t, 60_000)
+  up.server.removeAllListeners('request')
+  up.server.on('request', (_req, res) => {
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.write('first ')
+      setTimeout(() => res.end('last'), 300)
+    }, 300)
+  })
+  const gw = await startTestGateway(t, { upstreamUrl: up.url, config: { upstream: { idleTimeoutMs: 50 } } })
+  const r = await send(gw.url, '/api/snapshots', { headers: reader })
+  t.equal(r.status, 200)
+  t.equal(r.text, 'first last')
+})
