@@ -4,6 +4,8 @@
  * login: on 401 API_EXPIRED_ACCESS_TOKEN, `POST auth/token` with the stored refresh token, keep the
  * new pair (the refresh token rotates), and send the request again once.
  */
+import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import { RELEASE_VERSION } from '../shared/product.js'
 import { readSessionFile, saveSession, sessionPath, type Session } from './session.js'
 
@@ -97,6 +99,35 @@ export class ApiClient {
     return res
   }
 
+  /**
+   * `ok` for an answer read as a node stream: fetch shows no trailer fields, and a CSV export ends
+   * with its row count in one (see src/client/csv-copy.ts).
+   */
+  async okStream(method: string, path: string, options: RequestOptions = {}): Promise<IncomingMessage> {
+    for (let renewed = false; ; renewed = true) {
+      const res = await this.sendStream(method, path, options)
+      const status = res.statusCode ?? 0
+      if (status >= 200 && status < 300) return res
+      const chunks: Buffer[] = []
+      for await (const chunk of res) chunks.push(chunk as Buffer)
+      const answer = new Response(Buffer.concat(chunks), { status, statusText: res.statusMessage ?? '' })
+      if (status === 401 && !renewed && this.auth.kind === 'session') {
+        const code = await answer
+          .clone()
+          .json()
+          .then(
+            (b) => (b as { code?: unknown } | null)?.code,
+            () => undefined,
+          )
+        if (code === 'API_EXPIRED_ACCESS_TOKEN') {
+          await this.refresh()
+          continue
+        }
+      }
+      throw await errorOf(answer)
+    }
+  }
+
   async json<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await this.ok(method, path, body === undefined ? {} : { body })
     return (await res.json()) as T
@@ -121,6 +152,22 @@ export class ApiClient {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause
       throw new ClientError(`cannot reach ${this.url}: ${cause?.code ?? cause?.message ?? (err as Error).message}`)
     }
+  }
+
+  private sendStream(method: string, path: string, options: RequestOptions): Promise<IncomingMessage> {
+    const url = new URL(`${this.url}/api/${path}`)
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body)
+    const headers: Record<string, string | number> = this.headers(options)
+    if (body !== undefined) headers['content-length'] = Buffer.byteLength(body)
+    const request = url.protocol === 'https:' ? httpsRequest : httpRequest
+    return new Promise((resolve, reject) => {
+      const req = request(url, { method, headers, ...(options.signal ? { signal: options.signal } : {}) }, resolve)
+      req.on('error', (err: Error & { code?: string }) => {
+        if (options.signal?.aborted) reject(err)
+        else reject(new ClientError(`cannot reach ${this.url}: ${err.code ?? err.message}`))
+      })
+      req.end(body)
+    })
   }
 
   /** The spec's renewal: the stored refresh token for a new pair, stored at once. */

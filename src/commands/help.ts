@@ -39,7 +39,11 @@ table. \`--filter column:operator:value\` (the value is everything after the sec
 addresses keep theirs; numbers, booleans and \`null\` are typed by the column) or a JSON filter
 object (\`{"or": [...]}\`, any operator of [docs/tables.md](tables.md)); several \`--filter\` are ANDed.
 \`--sort column\`, \`column:desc\` or \`-column\`. Without \`--limit\`, every matching row is fetched in
-pages of 1000 (\`--page-size\`) and printed as it comes; \`--csv\` is the server's CSV export, streamed.
+pages of 1000 (\`--page-size\`) and printed as it comes; \`--csv\` is the server's CSV export, streamed,
+and held to the row count the export ends with (its \`X-Row-Count\` trailer, see
+[docs/tables.md](tables.md)): an export cut short (the connection lost, the database gone mid-export,
+or fewer rows than the trailer says) exits 1 with \`the export was cut after N rows\` or
+\`the export holds N rows of the M the server sent\`, whatever it already wrote to stdout.
 
 **Output.** Results go to stdout (text tables, \`--json\` one object per line, or \`--csv\`); progress
 and messages go to stderr. \`discover\` draws a progress bar when stderr is a terminal and writes a

@@ -1,14 +1,13 @@
 /**
  * `netinv query <table> [--columns a,b] [--filter col:op:value] [--sort col:desc] [--snapshot id]
  * [--limit n] [--start n] [--csv | --json]`: a table request (`POST tables/<path>`), every
- * matching row by pages of 1000 unless --limit; CSV streamed as the server writes it.
+ * matching row by pages of 1000 unless --limit; CSV streamed as the server writes it, and held to
+ * the row count its trailer gives (a short export fails).
  * `netinv query --tables` lists the tables.
  */
 import { once } from 'node:events'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
-import type { ReadableStream } from 'node:stream/web'
 import type { ApiClient } from '../client/api.js'
+import { copyCsv } from '../client/csv-copy.js'
 import { TextTable } from '../client/output.js'
 import { combineFilters, fetchTables, pageThrough, parseFilter, parseSort, resolveTable, type Filter, type Row, type TableInfo } from '../client/tables.js'
 import { flag, integerOption, listOption, stringOption, UsageError, type Command, type OptionSpec, type Parsed } from './args.js'
@@ -28,7 +27,7 @@ export const TABLE_OPTIONS: Record<string, OptionSpec> = {
   limit: { type: 'string', value: 'n', description: 'at most n rows (default: every matching row, fetched by pages)' },
   start: { type: 'string', value: 'n', description: 'skip the first n rows' },
   'page-size': { type: 'string', value: 'n', description: 'rows per request when paging (default 1000)' },
-  csv: { type: 'boolean', description: 'CSV as the server exports it' },
+  csv: { type: 'boolean', description: 'CSV as the server exports it (exit 1 when the export ends short of its row count)' },
   json: { type: 'boolean', description: 'one JSON object per row' },
 }
 
@@ -69,8 +68,8 @@ export async function printTable(client: ApiClient, path: string, body: Record<s
   const pageSize = integerOption(p, 'page-size', 1)
   if (format === 'csv') {
     const paged = limit !== undefined || start > 0 ? { pagination: { start, ...(limit !== undefined ? { limit } : {}) } } : {}
-    const res = await client.ok('POST', `tables/${path}`, { body: { ...body, ...paged }, accept: 'text/csv' })
-    if (res.body) await pipeline(Readable.fromWeb(res.body as ReadableStream), stdout, { end: false })
+    const res = await client.okStream('POST', `tables/${path}`, { body: { ...body, ...paged }, accept: 'text/csv' })
+    await copyCsv(res, stdout)
     return
   }
   const columns = printer.columns ?? (body.columns as string[])

@@ -33,6 +33,8 @@ export class Pending implements Watched {
   bodyAt = 0
   /** The request has a body (declared length above 0, or chunked). */
   hasBody = false
+  /** Sent again once already (see retryable in proxy.ts). */
+  retried = false
   /** Chunks of the answer relayed so far, and as many at the last look of the deadline watch. */
   chunks = 0
   chunksSeen = 0
@@ -123,8 +125,16 @@ function relayChunk(this: Relayed, chunk: Buffer): void {
   }
 }
 
+/** The upstream's trailer fields go after the body too (a client over HTTP/1.0 gets none). */
 function relayEnd(this: Relayed): void {
-  this[RELAY_TO]!.end()
+  const to = this[RELAY_TO]!
+  const raw = this.rawTrailers
+  if (raw.length > 0) {
+    const trailers: Array<[string, string]> = []
+    for (let i = 0; i + 1 < raw.length; i += 2) trailers.push([raw[i]!, raw[i + 1]!])
+    to.addTrailers(trailers)
+  }
+  to.end()
 }
 
 /** The upstream response failed midway: the client's response cannot be completed either. */

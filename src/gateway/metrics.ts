@@ -7,7 +7,7 @@
  */
 const BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const
 
-export type UpstreamErrorKind = 'unavailable' | 'timeout' | 'aborted'
+export type UpstreamErrorKind = 'unavailable' | 'timeout' | 'aborted' | 'retried'
 
 /** Why the gateway refused or cut a client's connection before or outside the pipeline. */
 export type ClientErrorKind = 'malformed' | 'headers_timeout' | 'headers_too_large' | 'body_timeout' | 'stopped_reading' | 'unsupported'

@@ -9,6 +9,12 @@
  * connection cut, as the status line has gone out). Errors are answered with our JSON body;
  * bodies stream under a size limit (413); the upstream request is released when the client goes
  * away; a connection whose request body the upstream may not have read is never reused.
+ *
+ * A kept-alive connection can be closed by the upstream just as a request goes out on it (its
+ * keep-alive timeout, a replica that went away): the request then fails before any answer, with
+ * nothing the upstream did about it. An idempotent request without a body that failed that way
+ * on a reused connection is sent once more, on a new connection (one the upstream's address
+ * balances anew, and node tries each address of a name in turn); anything else is a 502.
  */
 import type { Agent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http'
 import { parse as parseUrl } from 'node:url'
@@ -56,6 +62,32 @@ export interface Forwarder {
 interface Pool extends UpstreamPool {
   readonly agent: Agent
   readonly proxy: httpProxy
+  /** New connections only, for a request sent again (made on the first retry). */
+  fresh: Agent | undefined
+  readonly upstream: Upstream
+}
+
+/** Methods a request of which may be sent twice (RFC 9110, 9.2.2). */
+const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'])
+
+/** How a kept-alive connection the upstream closed under a request fails it. */
+const CLOSED_UNDER: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED'])
+
+/**
+ * Whether a failed forwarding may be sent again: the first failure, on a connection reused from
+ * the pool, closed before any answer came, of an idempotent request without a body.
+ */
+function retryable(state: Pending, err: Error & { code?: string }): boolean {
+  return (
+    !state.retried &&
+    !state.hasBody &&
+    state.proxyRes === undefined &&
+    state.proxyReq?.reusedSocket === true &&
+    CLOSED_UNDER.has(err.code ?? '') &&
+    IDEMPOTENT.has(state.ctx.req.method ?? '') &&
+    !state.ctx.res.headersSent &&
+    !state.ctx.req.destroyed
+  )
 }
 
 /** Removes one of http-proxy's request passes (by its function name) from a proxy instance. */
@@ -97,7 +129,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     proxy.on('proxyRes', onProxyRes)
     proxy.on('proxyReq', onProxyReq)
     proxy.on('error', (err, req, res) => onError(err as Error & { code?: string }, req, res as ServerResponse))
-    return { key: up.poolKey, agent, proxy }
+    return { key: up.poolKey, agent, proxy, fresh: undefined, upstream: up }
   }
 
   /**
@@ -211,9 +243,31 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     if (proxyReq.socket?.connecting) state.connectBy = performance.now() + state.target.connectTimeoutMs
   }
 
+  /** Sends a forwarding again on a new connection (see retryable). */
+  function retry(state: Pending, err: Error & { code?: string }): void {
+    const { req, res, log } = state.ctx
+    const pool = state.target.pool as Pool
+    state.retried = true
+    state.proxyReq = undefined
+    state.connectBy = 0
+    options.metrics.upstreamError('retried', state.target.name)
+    log.debug({ code: err.code, upstream: state.target.name }, 'the upstream closed a kept-alive connection under the request: sent again on a new one')
+    pool.fresh ??= createAgent(pool.upstream, true)
+    creating.state = state
+    try {
+      pool.proxy.web(req, res, { agent: pool.fresh })
+    } finally {
+      creating.state = undefined
+    }
+  }
+
   function onError(err: Error & { code?: string }, req: IncomingMessage, res: ServerResponse): void {
     const state = pending.get(req)
     if (!state || state.failed) return
+    if (retryable(state, err)) {
+      retry(state, err)
+      return
+    }
     state.failed = true
     deadlines.unwatch(state)
     const { ctx, target } = state
@@ -310,6 +364,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       for (const pool of pools.values()) {
         pool.proxy.close()
         pool.agent.destroy()
+        pool.fresh?.destroy()
       }
       pools.clear()
     },

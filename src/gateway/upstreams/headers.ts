@@ -40,7 +40,11 @@ const STRIPPED = [
   'x-api-version',
 ] as const
 
-const HOP_BY_HOP_RESPONSE = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate'] as const
+/**
+ * `Trailer` passes: it names the trailer fields the gateway relays after the body (forwarding.ts),
+ * such as the row count that ends a complete CSV export.
+ */
+const HOP_BY_HOP_RESPONSE = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'upgrade', 'proxy-authenticate'] as const
 
 /** Connection options that name no header of their own to drop (keep-alive is one anyway). */
 const CONNECTION_OPTIONS: ReadonlySet<string> = new Set(['keep-alive', 'close'])

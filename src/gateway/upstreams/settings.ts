@@ -52,6 +52,8 @@ export interface Upstream {
   readonly connectTimeoutMs: number
   readonly timeoutMs: number
   readonly maxSockets: number
+  /** An unused kept-alive connection closes after this (below the upstream's own keep-alive timeout). */
+  readonly idleTimeoutMs: number
   readonly healthPath: string
   readonly healthRequired: boolean
   /** Upstreams with the same key share their connections, also across reloads. */
@@ -167,6 +169,7 @@ function resolveOne(name: string, c: UpstreamConfig, config: Readonly<Config>, s
   }
   if (c.versioning !== 'path' && c.release !== '') throw new ConfigError(`${key}.release`, 'is only for versioning "path"')
   const maxSockets = c.maxSockets ?? config.upstream.maxSockets
+  const idleTimeoutMs = c.idleTimeoutMs ?? config.upstream.idleTimeoutMs
   const base = url.pathname.replace(/\/+$/, '')
   const identity = identityOf(name, c.identity, sources)
   return {
@@ -183,9 +186,10 @@ function resolveOne(name: string, c: UpstreamConfig, config: Readonly<Config>, s
     connectTimeoutMs: c.connectTimeoutMs ?? config.upstream.connectTimeoutMs,
     timeoutMs: c.timeoutMs ?? config.upstream.timeoutMs,
     maxSockets,
+    idleTimeoutMs,
     healthPath: c.healthPath !== '' ? c.healthPath : name === INVENTORY ? '/readyz' : '',
     healthRequired: c.healthRequired,
-    poolKey: [url.origin, maxSockets, digest(tls?.ca), digest(tls?.cert), digest(tls?.key), tls?.servername ?? '-'].join('|'),
+    poolKey: [url.origin, maxSockets, idleTimeoutMs, digest(tls?.ca), digest(tls?.cert), digest(tls?.key), tls?.servername ?? '-'].join('|'),
     pool: undefined,
   }
 }
@@ -200,6 +204,7 @@ const INVENTORY_DEFAULTS: UpstreamConfig = {
   connectTimeoutMs: null,
   timeoutMs: null,
   maxSockets: null,
+  idleTimeoutMs: null,
   healthPath: '',
   healthRequired: true,
 }

@@ -2,11 +2,19 @@
  * CSV export of a table query: streamed from a server-side cursor straight into the response, so a
  * large export never sits in memory. Headers are written with the first batch: an error before it
  * (bad regular expression, unknown snapshot) is still a normal JSON error response.
+ *
+ * A complete export ends with the trailer `X-Row-Count` (declared in `Trailer`): the rows it holds,
+ * the header line not counted. An export cut after its headers (the database lost mid-cursor) is
+ * never ended cleanly: its connection is destroyed (see sendError), so the chunked body lacks its
+ * last chunk and the trailer, and every HTTP client sees a transport error rather than a short file.
  */
 import type { ServerResponse } from 'node:http'
 import type { Db } from '../../shared/db/index.js'
 import { mapDbError } from './execute.js'
 import type { SqlPlan } from './types.js'
+
+/** The trailer that ends a complete export with its row count. */
+export const ROW_COUNT_TRAILER = 'X-Row-Count'
 
 /** Rows fetched from the cursor per round trip. */
 export const CSV_BATCH_ROWS = 2000
@@ -57,10 +65,11 @@ function waitDrain(res: ServerResponse): Promise<void> {
 /** Streams the plan's rows as `text/csv`. */
 export async function streamCsv(db: Db, plan: SqlPlan, res: ServerResponse, options: CsvOptions = {}): Promise<void> {
   let started = false
+  let count = 0
   const start = () => {
     if (started) return
     started = true
-    const headers: Record<string, string> = { 'content-type': 'text/csv; charset=utf-8' }
+    const headers: Record<string, string> = { 'content-type': 'text/csv; charset=utf-8', trailer: ROW_COUNT_TRAILER }
     if (options.filename) headers['content-disposition'] = `attachment; filename="${options.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`
     res.writeHead(200, headers)
     res.write(csvLine(plan.columnNames))
@@ -71,11 +80,13 @@ export async function streamCsv(db: Db, plan: SqlPlan, res: ServerResponse, opti
       start()
       let text = ''
       for (const row of rows) text += csvLine(plan.columnNames.map((_, i) => row[`c${i}`]))
+      count += rows.length
       if (!res.write(text)) await waitDrain(res)
     }, plan.settings)
   } catch (err) {
     throw mapDbError(err)
   }
   start()
+  res.addTrailers({ [ROW_COUNT_TRAILER]: String(count) })
   res.end()
 }

@@ -107,6 +107,11 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     `filters nest \`and\`/\`or\` at most ${MAX_FILTER_DEPTH} deep with at most ${MAX_FILTER_CONDITIONS} conditions and ${MAX_FILTER_NODES} ` +
       'filter objects and conditions in all (empty objects count). A CSV export',
     '(`format: {exportToFile: true, dataType: "csv"}` or `Accept: text/csv`) without `pagination` holds every matching row;',
+    'it is streamed (chunked), and a complete export ends with the HTTP trailer `X-Row-Count: <rows>` (declared in the `Trailer`',
+    'header; the header line is not counted). An export cut after it began (the database lost mid-export) is aborted, never',
+    'ended as if whole: the body lacks its last chunk and the trailer, which HTTP clients report as a transport error (curl:',
+    '`(18) transfer closed with outstanding read data remaining`); a reader that may miss transport errors checks the trailer',
+    'against the rows it got, as `netinv query --csv` does;',
     "a text that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'` so that a spreadsheet shows it instead of running it as a formula (numbers are written as they are).",
     '`attributeFilters: {"siteName": ["A", "B"], "floor": ["12"]}` keeps the rows of devices whose attributes have one of the values,',
     'for every attribute named: a snapshot\'s own attributes (`tables/snapshot-attributes`, managed by `attributes/local`; a discovery',

@@ -172,6 +172,13 @@ export const CONFIG_SCHEMA = {
           min: 1,
           description: 'Keep-alive sockets per gateway process towards one upstream.',
         },
+        idleTimeoutMs: {
+          type: 'integer',
+          default: 4000,
+          min: 1,
+          description:
+            'Time a kept-alive upstream connection may stay unused before the gateway closes it. Below the upstream server\'s own keep-alive timeout (node\'s default is 5 s; netinv\'s inventory keeps 65 s), so the gateway never sends a request on a connection the upstream is closing; an idempotent request without a body that fails on a reused connection before any answer is sent again once, on a new connection.',
+        },
       },
     },
     upstreams: UPSTREAMS_SCHEMA,
@@ -361,7 +368,7 @@ export interface Config {
     headersTimeoutMs: number
     clientTimeoutMs: number
   }
-  upstream: { connectTimeoutMs: number; timeoutMs: number; maxSockets: number }
+  upstream: { connectTimeoutMs: number; timeoutMs: number; maxSockets: number; idleTimeoutMs: number }
   upstreams: Record<string, UpstreamConfig>
   rateLimit: {
     enabled: boolean

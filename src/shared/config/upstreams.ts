@@ -25,6 +25,7 @@ export interface UpstreamConfig {
   connectTimeoutMs: number | null
   timeoutMs: number | null
   maxSockets: number | null
+  idleTimeoutMs: number | null
   healthPath: string
   healthRequired: boolean
 }
@@ -105,6 +106,12 @@ export const UPSTREAMS_SCHEMA = {
       connectTimeoutMs: { type: 'integer', default: null, min: 1, description: 'Overrides `upstream.connectTimeoutMs` for this upstream.' },
       timeoutMs: { type: 'integer', default: null, min: 1, description: 'Overrides `upstream.timeoutMs` for this upstream.' },
       maxSockets: { type: 'integer', default: null, min: 1, description: 'Overrides `upstream.maxSockets` for this upstream.' },
+      idleTimeoutMs: {
+        type: 'integer',
+        default: null,
+        min: 1,
+        description: 'Overrides `upstream.idleTimeoutMs` for this upstream: keep it below the keep-alive timeout of the upstream\'s server.',
+      },
       healthPath: {
         type: 'string',
         default: '',

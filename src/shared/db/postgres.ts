@@ -42,6 +42,11 @@ export function createPostgresDb(options: PostgresOptions): Db {
   })
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {})
+  // The connections checked out now (by pool.query too): close() ends their statements.
+  const checkedOut = new Set<pg.PoolClient>()
+  pool.on('acquire', (client) => checkedOut.add(client))
+  pool.on('release', (_err, client) => checkedOut.delete(client))
+  pool.on('remove', (client) => checkedOut.delete(client as pg.PoolClient))
   const base = wrap(pool)
   /** Bounded views of this database by timeout (see Db.withStatementTimeout), closed with it. */
   const bounded = new Map<number, Db>()
@@ -129,10 +134,19 @@ export function createPostgresDb(options: PostgresOptions): Db {
         return false
       }
     },
+    /**
+     * Ends the pool without waiting for statements still running: they were started for requests
+     * the drain has already answered or cut, so nobody waits for their answer, and one waiting
+     * for a lock or a large scan would hold the exit past the grace for up to its statement
+     * timeout. pg's end() of a client in the middle of a query destroys its connection (the
+     * statement fails, its transaction rolls back, the pool drops the client).
+     */
     async close() {
       const views = [...bounded.values()]
       bounded.clear()
-      await Promise.all([pool.end(), ...views.map((v) => v.close())])
+      const ended = pool.end()
+      for (const client of checkedOut) void client.end().catch(() => {})
+      await Promise.all([ended, ...views.map((v) => v.close())])
     },
   }
   return db
