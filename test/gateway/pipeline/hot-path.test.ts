@@ -113,7 +113,9 @@ t.test('a forwarded GET answered from the caches: no promise, no timer, no heade
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '11' })
     res.end('{"data":[]}')
   })
-  const gw = await startTestGateway(t, { upstreamUrl: upstream.url, auth: cachedAuth })
+  // A limit the run cannot reach on a fast machine (200 requests can come within one second): the
+  // limiter still decides every request, as in service.
+  const gw = await startTestGateway(t, { upstreamUrl: upstream.url, auth: cachedAuth, config: { rateLimit: { perSecond: 1_000_000 } } })
   const gatewayPort = Number(new URL(gw.url).port)
   const direct = await count(upstream.port, '/api/snapshots', REQUESTS)
   const through = await count(gatewayPort, '/api/snapshots', REQUESTS)
