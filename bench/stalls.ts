@@ -17,44 +17,16 @@ import { migrateInventory } from '../src/inventory/migrations/index.js'
 import { compileConfig } from '../src/shared/config/index.js'
 import { silentLogger } from '../src/shared/log.js'
 import { INTERNAL_HEADER, encodeInternal, encodePrincipal } from '../src/shared/principal.js'
+import { stalls } from '../test/helpers/event-loop.js'
 import { openBenchDb } from './db.js'
 
 const { values } = parseArgs({ options: { profile: { type: 'string', default: 'medium' }, engine: { type: 'string', default: 'postgres' } } })
 
-interface Stalls {
-  wallMs: number
-  longestStallMs: number
-  longestStallCpuMs: number
-  load: number[]
-}
-
-const cpuNow = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
-}
-
-async function measure(fn: () => Promise<void>): Promise<Stalls> {
+/** A run's wall time and its longest stalls (test/helpers/event-loop.ts), with the machine's load. */
+async function measure(fn: () => Promise<void>) {
   const start = performance.now()
-  let wall = start
-  let cpu = cpuNow()
-  let longest = 0
-  let longestCpu = 0
-  const tick = () => {
-    const w = performance.now()
-    const c = cpuNow()
-    longest = Math.max(longest, w - wall)
-    longestCpu = Math.max(longestCpu, c - cpu)
-    wall = w
-    cpu = c
-  }
-  const timer = setInterval(tick, 1)
-  try {
-    await fn()
-    tick()
-  } finally {
-    clearInterval(timer)
-  }
-  return { wallMs: Math.round(performance.now() - start), longestStallMs: Math.round(longest), longestStallCpuMs: Math.round(longestCpu), load: loadavg().map((l) => Math.round(l * 100) / 100) }
+  const { wallMs, cpuMs } = await stalls(fn)
+  return { wallMs: Math.round(performance.now() - start), longestStallMs: wallMs, longestStallCpuMs: cpuMs, load: loadavg().map((l) => Math.round(l * 100) / 100) }
 }
 
 const { db, drop } = await openBenchDb(values.engine!)

@@ -12,6 +12,18 @@ import { readSessionFile, saveSession, sessionPath, type Session } from './sessi
 export const DEFAULT_URL = 'http://localhost:8080'
 
 /** An answer of the API that is not a success, or an API that cannot be reached: exit status 1. */
+/** Whether a 401 says the access token expired (a session renews it then), read from a copy of the answer. */
+async function accessExpired(res: Response): Promise<boolean> {
+  const code = await res
+    .clone()
+    .json()
+    .then(
+      (b) => (b as { code?: unknown } | null)?.code,
+      () => undefined,
+    )
+  return code === 'API_EXPIRED_ACCESS_TOKEN'
+}
+
 export class ClientError extends Error {
   constructor(
     message: string,
@@ -76,14 +88,7 @@ export class ApiClient {
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
     let res = await this.send(method, path, options)
     if (res.status === 401 && this.auth.kind === 'session') {
-      const code = await res
-        .clone()
-        .json()
-        .then(
-          (b) => (b as { code?: unknown } | null)?.code,
-          () => undefined,
-        )
-      if (code === 'API_EXPIRED_ACCESS_TOKEN') {
+      if (await accessExpired(res)) {
         await res.body?.cancel()
         await this.refresh()
         res = await this.send(method, path, options)
@@ -112,14 +117,7 @@ export class ApiClient {
       for await (const chunk of res) chunks.push(chunk as Buffer)
       const answer = new Response(Buffer.concat(chunks), { status, statusText: res.statusMessage ?? '' })
       if (status === 401 && !renewed && this.auth.kind === 'session') {
-        const code = await answer
-          .clone()
-          .json()
-          .then(
-            (b) => (b as { code?: unknown } | null)?.code,
-            () => undefined,
-          )
-        if (code === 'API_EXPIRED_ACCESS_TOKEN') {
+        if (await accessExpired(answer)) {
           await this.refresh()
           continue
         }
