@@ -123,7 +123,9 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
       `A pattern above ${MAX_PATTERN_SIZE} states (\`(\\w{1,255}){1,255}\`) or ${MAX_PATTERN_TRANSITIONS} transitions ` +
       '(`(.*){1,255}(.*){1,255}x`: every copy of `.*` can match nothing, so each may follow every other) is refused with 422 ' +
       '"the pattern\'s repetitions multiply to more than N states/transitions", naming the filter. Also refused: back-references (`\\1`), ' +
-      'and unbounded repetitions of something unbounded or that can match nothing (`(a+)+`, `(a|a?)+`; write `a+`, `a*`).',
+      'unbounded repetitions of something unbounded or that can match nothing (`(a+)+`, `(a|a?)+`; write `a+`, `a*`), ' +
+      'and lookaheads holding an unbounded repetition (`(?=.*x)`: PostgreSQL matches a lookahead again from every position, ' +
+      'quadratic in the length of the value; bound it, `(?=.{0,50}x)`).',
     '',
     `Time limit: a table request stops after ` +
       `${CONFIG_SCHEMA.properties.query.properties.statementTimeoutMs.default} ms (config \`query.statementTimeoutMs\`) with 503`,
