@@ -1,9 +1,9 @@
 /**
  * Lists and removes what test processes left on this machine (run by `.ci/leftovers`).
  * Exit 0 when nothing was left, 1 when something was (and has been removed, unless --report).
- *   --all     everything that looks like the suite's, whoever started it (CI: nothing else runs
- *             tests there); without it, only what test processes of this checkout that are gone
- *             left behind
+ *   --all     what the test processes of any checkout that are gone left (and test databases
+ *             named before they carried their owner); without it, only those of this checkout;
+ *             never what a live test process owns
  *   --report  list only, remove nothing
  *   --owner   <pid>: what test process <pid> owned, silently (its watchdog runs this)
  */

@@ -4,12 +4,11 @@
  * of `.ci/run`) looks for what any test process of the suite left.
  */
 import pg from 'pg'
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve, sep } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { PERSISTENT, labOwners, run, teardown } from '../../src/lab/netns.js'
 import { DATABASE_URL } from './urls.js'
-import { OWNER_VAR, ROOT, TEST_DATABASE, TEST_LAB_PREFIX, WATCHDOG, ownerMark } from './owned.js'
+import { OWNER_VAR, TEST_DATABASE, TEST_LAB_PREFIX, WATCHDOG, ownerMark } from './owned.js'
 import { CLUSTER_DIR, CLUSTER_ROOT, removeCluster } from './pg-cluster.js'
 
 export interface Leftover {
@@ -22,10 +21,11 @@ export interface Scope {
   /** Only what this test process owned (its watchdog). */
   owner?: number
   /**
-   * Everything that looks like the suite's, whoever started it: test databases, test labs,
-   * private clusters and redis-servers, processes running this checkout's code. Only where
-   * nothing else runs tests (CI): without it, only what was owned by test processes of this
-   * checkout that are gone.
+   * What any checkout's test processes that are gone left (a process carrying a dead owner's
+   * mark, a database, lab or cluster named after a dead process), and test databases named
+   * before owners were: what `.ci/run` removes before the suite and looks for after it. Without
+   * it, only what this checkout's test processes that are gone left. Never what a live test
+   * process owns, whichever checkout it runs from.
    */
   all?: boolean
 }
@@ -62,27 +62,14 @@ function ownedBy(pid: number, scope: Scope): boolean {
   return scope.owner !== undefined ? pid === scope.owner : !alive(pid)
 }
 
-/** Whether process `pid` (its command line, environment and directory) is the suite's. */
+/** Whether process `pid` carries the mark of a test process in scope (a private redis-server, a serve, a lab builder: every process a test starts has it). */
 function suiteProcess(pid: number, scope: Scope): boolean {
   const env = read(`/proc/${pid}/environ`).split('\0')
   const mark = env.find((e) => e.startsWith(`${OWNER_VAR}=`))?.slice(OWNER_VAR.length + 1)
   if (scope.owner !== undefined) return mark === ownerMark(scope.owner)
-  if (mark !== undefined) {
-    const owner = Number(mark.slice(mark.lastIndexOf(':') + 1))
-    if (scope.all || (mark === ownerMark(owner) && !alive(owner))) return true
-  }
-  if (!scope.all) return false
-  let cwd = ''
-  try {
-    cwd = readlinkSync(`/proc/${pid}/cwd`)
-  } catch {
-    return false
-  }
-  // a private redis-server runs in its netinv-redis- directory (test/gateway/redis-server.ts)
-  if (cwd.startsWith(join(tmpdir(), 'netinv-redis-'))) return true
-  // a process running a file of this checkout's code: the CLI, a test file, a test's script
-  const args = read(`/proc/${pid}/cmdline`).split('\0').filter(Boolean)
-  return args.slice(1).some((a) => /\.(ts|js|mjs)$/.test(a) && ['src', 'dist', 'test'].some((d) => resolve(cwd, a).startsWith(join(ROOT, d) + sep)))
+  if (mark === undefined) return false
+  const owner = Number(mark.slice(mark.lastIndexOf(':') + 1))
+  return (scope.all === true || mark === ownerMark(owner)) && !alive(owner)
 }
 
 /** Watchdogs of this checkout's test processes still at work. */
@@ -128,7 +115,7 @@ async function labs(scope: Scope): Promise<Leftover[]> {
     if (owner === PERSISTENT) continue
     const pid = Number(owner)
     const known = Number.isInteger(pid) && pid > 0
-    if (scope.owner !== undefined ? known && pid === scope.owner : scope.all || !known || !alive(pid)) prefixes.add(prefix)
+    if (scope.owner !== undefined ? known && pid === scope.owner : !known || !alive(pid)) prefixes.add(prefix)
   }
   if (scope.all) {
     // a test lab whose run directory is gone while namespaces remain
@@ -153,7 +140,7 @@ async function databases(scope: Scope): Promise<Leftover[]> {
       .filter((name) => {
         const m = TEST_DATABASE.exec(name)
         if (!m) return false
-        return scope.all || (m[1] !== undefined && ownedBy(Number(m[1]), scope))
+        return m[1] === undefined ? scope.all === true : ownedBy(Number(m[1]), scope)
       })
       .map((name) => ({
         what: `database ${name}`,
@@ -176,7 +163,7 @@ function clusters(scope: Scope): Leftover[] {
   return readdirSync(CLUSTER_ROOT)
     .filter((name) => {
       const m = CLUSTER_DIR.exec(name)
-      return m !== null && (scope.all || ownedBy(Number(m[1]), scope))
+      return m !== null && ownedBy(Number(m[1]), scope)
     })
     .map((name) => ({ what: `PostgreSQL cluster ${join(CLUSTER_ROOT, name)}`, remove: async () => removeCluster(join(CLUSTER_ROOT, name)) }))
 }
