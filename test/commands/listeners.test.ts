@@ -3,7 +3,7 @@
  * configured host, and the admin port (/metrics) listens on loopback unless told otherwise.
  */
 import t from 'tap'
-import { dirsEnv, freePort, tempDirs } from '../e2e/process.js'
+import { START_LIMIT_MS, dirsEnv, freePort, tempDirs } from '../e2e/process.js'
 import { spawnOwned } from '../helpers/owned.js'
 
 function run(command: string, env: Record<string, string>): { exited: Promise<number | null>; stderr: () => string; kill(): void } {
@@ -43,7 +43,7 @@ t.test('netinv serve: the public listener binds HOST, the admin listener loopbac
   const p = run('serve', { ...dirsEnv(tempDirs(t)), HOST: '127.0.0.2', PORT: String(port), ADMIN_PORT: String(adminPort) })
   t.teardown(p.kill)
   let up = false
-  for (let i = 0; i < 600 && !up; i++) {
+  for (const giveUp = Date.now() + START_LIMIT_MS; Date.now() < giveUp && !up; ) {
     up = await answers(`http://127.0.0.2:${port}/healthz`)
     if (!up) await new Promise((r) => setTimeout(r, 100))
   }

@@ -64,6 +64,9 @@ export function serve(t: Teardown, env: Record<string, string>): Promise<Served>
   return start(t, 'serve', env)
 }
 
+/** How long a started process may take to answer /healthz. */
+export const START_LIMIT_MS = 180_000
+
 /** Starts `netinv <command>` (serve or gateway) the same way; `port`: a public port chosen before. */
 export async function start(t: Teardown, command: 'serve' | 'gateway', env: Record<string, string>, port?: number): Promise<Served> {
   port ??= await freePort()
@@ -83,9 +86,11 @@ export async function start(t: Teardown, command: 'serve' | 'gateway', env: Reco
   const url = `http://127.0.0.1:${port}`
   let dead = false
   void exited.then(() => (dead = true))
-  for (let i = 0; ; i++) {
+  // A start compiles the TypeScript of the CLI and opens the database: on a loaded machine (four
+  // test files at once on two cores) that took over a minute; a failure to start shows sooner.
+  for (const giveUp = Date.now() + START_LIMIT_MS; ; ) {
     if (dead) throw new Error(`netinv ${command} exited before it was healthy:\n${err}${out}`)
-    if (i > 600) throw new Error(`netinv ${command} not healthy after 60 s:\n${err}${out}`)
+    if (Date.now() > giveUp) throw new Error(`netinv ${command} not healthy after ${START_LIMIT_MS / 1000} s:\n${err}${out}`)
     const ok = await fetch(`${url}/healthz`).then(
       (r) => r.ok,
       () => false,
