@@ -10,6 +10,7 @@ import { lockDir } from './dir-lock.js'
 import { DatabaseUnavailableError } from './errors.js'
 import { closeTree } from './owner-only.js'
 import { PgliteThread } from './pglite-thread.js'
+import { RowSpool } from './spool.js'
 import type { Db, Queryable, QueryResult } from './types.js'
 
 /** COPY data is handed to the worker in slices of this size: memory stays bounded. */
@@ -95,29 +96,39 @@ function view(thread: PgliteThread, timeoutMs: number | undefined, close: () => 
       await loading
     },
     async stream<T>(sql: string, params: readonly unknown[], batchSize: number, onBatch: (rows: T[]) => Promise<void>) {
+      // The cursor is read as fast as the database gives its rows, into a spool, and `onBatch`
+      // reads the spool at its own pace: a consumer that waits (a client that stops reading its
+      // export) must not hold the one session every other statement needs.
+      const spool = await RowSpool.create<T>()
       let id = 0
       let failed: unknown
       let chain = Promise.resolve()
-      await thread.request(
-        { op: 'stream', sql, params: [...params], batchSize },
-        {
-          onId: (n) => (id = n),
-          onBatch: (rows) => {
-            chain = chain.then(async () => {
-              if (failed !== undefined) return
-              try {
-                await onBatch(rows as T[])
-                thread.post({ op: 'next', id })
-              } catch (err) {
-                failed = err
-                thread.post({ op: 'cancel', id })
-              }
-            })
+      try {
+        await thread.request(
+          { op: 'stream', sql, params: [...params], batchSize },
+          {
+            onId: (n) => (id = n),
+            onBatch: (rows) => {
+              chain = chain.then(async () => {
+                if (failed !== undefined) return
+                try {
+                  await spool.write(rows as T[])
+                  thread.post({ op: 'next', id })
+                } catch (err) {
+                  failed = err
+                  thread.post({ op: 'cancel', id })
+                }
+              })
+            },
           },
-        },
-      )
-      await chain
-      if (failed !== undefined) throw failed
+        )
+        await chain
+        if (failed !== undefined) throw failed
+      } catch (err) {
+        await spool.remove()
+        throw err
+      }
+      await spool.drain(onBatch)
     },
     withStatementTimeout(ms) {
       // a view is a few closures: one per call, so a request may pass what remains of its limit

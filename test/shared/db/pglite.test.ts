@@ -121,3 +121,41 @@ t.test('errors keep their SQLSTATE and fields; transactions, COPY and cursors wo
   t.match(stop, { message: 'client went away' })
   t.same((await db.query('SELECT count(*)::int AS n FROM k')).rows, [{ n: 4991 }], 'the database is free again after a stopped cursor')
 })
+
+t.test('a cursor whose consumer waits does not hold the database: other statements run meanwhile, the rows arrive whole and in order', async (t) => {
+  const db = await createPgliteDb()
+  t.teardown(() => db.close())
+  await db.exec("CREATE TABLE w (id int PRIMARY KEY, at timestamptz NOT NULL, tags text[] NOT NULL); INSERT INTO w SELECT g, '2026-11-27T00:00:00Z'::timestamptz + g * interval '1 s', ARRAY['a', g::text] FROM generate_series(1, 5000) g")
+  // The consumer of the first batch waits until another statement, sent once it waits, has been
+  // answered: a client that stopped reading its export. A release after 20 s keeps a database
+  // held by the cursor from hanging the test; it then fails on the order.
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  let holding!: () => void
+  const held = new Promise<void>((resolve) => (holding = resolve))
+  const order: string[] = []
+  const safety = setTimeout(() => {
+    order.push('released after 20 s')
+    release()
+  }, 20_000)
+  const rows: Array<{ id: number; at: Date; tags: string[] }> = []
+  const streaming = db.stream<{ id: number; at: Date; tags: string[] }>('SELECT id, at, tags FROM w ORDER BY id', [], 1000, async (batch) => {
+    if (rows.length === 0) {
+      holding()
+      await released
+    }
+    rows.push(...batch)
+  })
+  await held
+  const other = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM w')
+  order.push('another statement answered')
+  release()
+  await streaming
+  clearTimeout(safety)
+  t.same(other.rows, [{ n: 5000 }])
+  t.same(order, ['another statement answered'], 'while the consumer held')
+  t.equal(rows.length, 5000, 'every row')
+  t.ok(rows.every((r, i) => r.id === i + 1), 'in order')
+  t.ok(rows[0]!.at instanceof Date && rows[0]!.at.toISOString() === '2026-11-27T00:00:01.000Z', 'a timestamp stays a date')
+  t.same(rows[4999]!.tags, ['a', '5000'], 'a list stays a list')
+})
