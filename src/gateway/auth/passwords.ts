@@ -8,7 +8,10 @@
  *   that guesses is refused (429) for that username, every other address keeps signing in;
  * - per username from all addresses, `rateLimit.loginPerUsernamePerHour` an hour: guessing spread
  *   over many addresses is then refused for that username from every address that has not passed
- *   its password check in the last day, so the user's own addresses keep working.
+ *   its password check in the last day, so the user's own addresses keep working. Those
+ *   (username, address) pairs are kept, hashed, in the identity store (identity.sign_in_addresses),
+ *   so every replica and a restarted one know them; this process caches the ones it has seen for
+ *   an hour and writes a pair again once its cache entry is gone.
  * Once a limit is used up, this replica answers the checks it covers with 429 without hashing
  * until the oldest failure leaves the window; a replica that has not seen the refusal yet learns
  * it at its next failure. Successful checks are not counted.
@@ -27,6 +30,8 @@ import type { HashGate } from './hash-gate.js'
 
 const MAX_BLOCKED = 100_000
 const KNOWN_ADDRESS_MS = 86_400_000
+/** How long this process trusts a pair it has seen pass without asking or writing the store. */
+const TRUSTED_CACHE_MS = 3_600_000
 
 export interface PasswordChecksDeps {
   store: IdentityStore
@@ -47,8 +52,11 @@ export class PasswordChecks {
   private readonly blocked = new Map<string, number>()
   /** Client addresses (rate-limit keys) that passed a password check lately. */
   private readonly known = new LRUCache<string, true>({ max: 100_000, ttl: KNOWN_ADDRESS_MS, ttlAutopurge: false })
-  /** Username-and-address keys whose password check passed lately. */
-  private readonly trusted = new LRUCache<string, true>({ max: 100_000, ttl: KNOWN_ADDRESS_MS, ttlAutopurge: false })
+  /**
+   * Username-and-address keys this process saw pass (or found in the store) within the hour: the
+   * store has them as seen within that hour, so they are trusted for the day. A miss asks the store.
+   */
+  private readonly trusted = new LRUCache<string, true>({ max: 100_000, ttl: TRUSTED_CACHE_MS, ttlAutopurge: false })
 
   constructor(private readonly deps: PasswordChecksDeps) {}
 
@@ -57,6 +65,12 @@ export class PasswordChecks {
     const name = createHash('sha256').update(normalizeUsername(username).toLowerCase()).digest('hex').slice(0, 32)
     const pair = createHash('sha256').update(`${name}\n${from}`).digest('hex').slice(0, 32)
     return { user: `login-user:${name}`, pair: `login-pair:${pair}` }
+  }
+
+  /** Whether the username-and-address key `pair` passed a password check in the last day, on any replica. */
+  private async isTrusted(pair: string, now: number): Promise<boolean> {
+    if (this.trusted.has(pair)) return true
+    return this.deps.store.signInAddresses.isTrusted(pair, now - KNOWN_ADDRESS_MS)
   }
 
   /** 429 when `key` is blocked now. */
@@ -81,9 +95,11 @@ export class PasswordChecks {
   async verify(username: string, password: string, from: string): Promise<{ user: User } | null> {
     const keys = this.keysOf(username, from)
     const now = this.deps.clock()
-    const trusted = this.trusted.has(keys.pair)
     this.refuseIfBlocked(keys.pair, now)
-    if (!trusted) this.refuseIfBlocked(keys.user, now)
+    // The store is asked only when the username's hourly limit is at stake.
+    let trusted: Promise<boolean> | undefined
+    const isTrusted = () => (trusted ??= this.isTrusted(keys.pair, now))
+    if (this.blocked.has(keys.user) && !(await isTrusted())) this.refuseIfBlocked(keys.user, now)
     // A password is always hashed, whether the user exists or not, so timing enumerates nobody.
     const found = await this.deps.gate.run(async () => {
       const user = await this.deps.store.users.credentials(username)
@@ -91,13 +107,16 @@ export class PasswordChecks {
     }, this.known.has(from))
     if (found) {
       this.known.set(from, true)
-      this.trusted.set(keys.pair, true)
+      if (!this.trusted.has(keys.pair)) {
+        await this.deps.store.signInAddresses.remember(keys.pair, now, now - KNOWN_ADDRESS_MS)
+        this.trusted.set(keys.pair, true)
+      }
       return found
     }
     const limits = this.deps.config.rateLimit
     await this.fail(keys.pair, limits.loginPerUsernamePerMinute, 60, now)
-    await this.fail(keys.user, limits.loginPerUsernamePerHour, 3600, now).catch((err: unknown) => {
-      if (!trusted) throw err
+    await this.fail(keys.user, limits.loginPerUsernamePerHour, 3600, now).catch(async (err: unknown) => {
+      if (!(await isTrusted())) throw err
     })
     return null
   }

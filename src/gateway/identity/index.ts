@@ -1,7 +1,8 @@
-/** The gateway's identity store: users, API keys, refresh tokens in the "identity" schema. */
+/** The gateway's identity store: users, API keys, refresh tokens, sign-in addresses in the "identity" schema. */
 import type { Db } from '../../shared/db/index.js'
 import { ApiKeyStore } from './api-keys.js'
 import { RefreshTokenStore, type RefreshSettings } from './refresh-tokens.js'
+import { SignInAddressStore } from './sign-in-addresses.js'
 import { UserStore } from './users.js'
 import type { Clock, IdentityEvent } from './types.js'
 
@@ -11,6 +12,7 @@ export { UsageRecorder } from './usage.js'
 export { UserStore, onlyScopes, type NewUser, type UserPatch } from './users.js'
 export { ApiKeyStore, API_KEY_PREFIX, type NewApiKey } from './api-keys.js'
 export { customKeyProblem, estimatedKeyBits, MIN_CUSTOM_KEY_LENGTH } from '../../shared/secret-strength.js'
+export { SignInAddressStore } from './sign-in-addresses.js'
 export { RefreshTokenStore, type RefreshOutcome, type RefreshSettings } from './refresh-tokens.js'
 export { normalizeUsername, usernameProblem, usernameSkeleton } from './names.js'
 export { hashPassword, verifyPassword, secretHash, randomToken } from './secrets.js'
@@ -20,6 +22,7 @@ export interface IdentityStore {
   users: UserStore
   apiKeys: ApiKeyStore
   refreshTokens: RefreshTokenStore
+  signInAddresses: SignInAddressStore
 }
 
 export function createIdentityStore(
@@ -31,5 +34,6 @@ export function createIdentityStore(
     users: new UserStore(db, options.clock, notify),
     apiKeys: new ApiKeyStore(db, options.clock, notify),
     refreshTokens: new RefreshTokenStore(db, options.clock, options.refresh),
+    signInAddresses: new SignInAddressStore(db),
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The identity schema of the gateway: users, API keys and refresh tokens. Numbered forward
- * migrations, applied at start and by `netinv migrate`. Times are milliseconds since the epoch
- * (int8) so that a test clock can drive every expiry.
+ * The identity schema of the gateway: users, API keys, refresh tokens and the (hashed) addresses
+ * users signed in from. Numbered forward migrations, applied at start and by `netinv migrate`.
+ * Times are milliseconds since the epoch (int8) so that a test clock can drive every expiry.
  */
 import { migrate, type Db, type Migration } from '../../shared/db/index.js'
 
@@ -54,6 +54,17 @@ CREATE TABLE identity.refresh_tokens (
 CREATE INDEX refresh_tokens_family_idx ON identity.refresh_tokens (family_id);
 CREATE INDEX refresh_tokens_user_idx ON identity.refresh_tokens (user_id);
 CREATE INDEX refresh_tokens_expiry_idx ON identity.refresh_tokens (expires_at);
+`,
+  },
+  {
+    id: 2,
+    name: 'sign-in addresses',
+    sql: `
+CREATE TABLE identity.sign_in_addresses (
+  pair text PRIMARY KEY,
+  seen_at int8 NOT NULL
+);
+CREATE INDEX sign_in_addresses_seen_idx ON identity.sign_in_addresses (seen_at);
 `,
   },
 ]

@@ -3,7 +3,8 @@
  * password hashing is bounded: a flood is shed at once with 503 and Retry-After.
  */
 import t from 'tap'
-import { basic, login, startGateway, ADMIN_PASSWORD, TEST_CONFIG } from './helper.js'
+import { ENGINES, freshDb } from '../../helpers/db.js'
+import { basic, login, startGateway, ADMIN_PASSWORD, TEST_CONFIG, type TestGateway } from './helper.js'
 
 t.test('Basic failures count toward the per-username limit of auth/login', async (t) => {
   const gw = await startGateway(t, { config: { ...TEST_CONFIG, rateLimit: { enabled: false, loginPerUsernamePerMinute: 3 } } })
@@ -85,3 +86,23 @@ t.test('guessing from many addresses is slowed for new addresses only, per usern
   gw.advance(3_600_000)
   t.equal((await from('198.51.100.77', 'admin', ADMIN_PASSWORD)).status, 200, 'an hour later')
 })
+
+for (const engine of ENGINES) {
+  t.test(`${engine}: on another replica sharing the identity database, the user keeps signing in from where they did before`, async (t) => {
+    const db = await freshDb(t, engine)
+    const config = { ...TEST_CONFIG, server: { trustedProxies: ['127.0.0.1', '::1'] }, rateLimit: { enabled: false, loginPerUsernamePerMinute: 10, loginPerUsernamePerHour: 100 } }
+    const from = (gw: TestGateway, ip: string, password: string) =>
+      gw.fetch('/api/auth/login', { method: 'POST', headers: { 'x-forwarded-for': ip }, json: { username: 'admin', password } })
+    const first = await startGateway(t, { config, db })
+    t.equal((await from(first, '192.0.2.7', ADMIN_PASSWORD)).status, 200, 'the administrator signed in from 192.0.2.7 on the first replica')
+    // A second replica (or the first after a restart): nothing in its process knows 192.0.2.7.
+    const second = await startGateway(t, { config, db })
+    const statuses = new Set<number>()
+    for (let a = 1; a <= 10; a++) for (let i = 0; i < 10; i++) statuses.add((await from(second, `198.51.100.${a}`, 'wrong-password')).status)
+    t.same([...statuses], [401], '100 wrong passwords from 10 addresses')
+    const slowed = await from(second, '198.51.100.77', ADMIN_PASSWORD)
+    t.equal(slowed.status, 429, 'a new address is refused: the username has used its failures of the hour')
+    t.match(await slowed.json(), { code: 'API_TOO_MANY_REQUESTS' })
+    t.equal((await from(second, '192.0.2.7', ADMIN_PASSWORD)).status, 200, 'the address the administrator signed in from is not, on the other replica')
+  })
+}

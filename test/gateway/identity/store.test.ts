@@ -13,7 +13,7 @@ const REFRESH = { expiresIn: 100, length: 48, reuseGraceSeconds: 5 }
 
 async function setup(t: Test, engine: (typeof ENGINES)[number]) {
   const db = await freshDb(t, engine)
-  t.same(await migrateIdentity(db), [1])
+  t.same(await migrateIdentity(db), [1, 2])
   t.same(await migrateIdentity(db), [], 'migrations apply once')
   let now = 1_700_000_000_000
   const events: IdentityEvent[] = []
@@ -125,5 +125,23 @@ for (const engine of ENGINES) {
     // a new password ends the user's sessions
     await store.users.update(u.id, { password: 'changed-password' })
     t.same(await rt.refresh(fresh.refreshToken, false), { ok: false, reason: 'revoked' })
+  })
+
+  t.test(`${engine}: sign-in addresses are trusted for a day; old ones go a bounded batch per write`, async (t) => {
+    const { db, store } = await setup(t, engine)
+    const day = 86_400_000
+    const addresses = store.signInAddresses
+    t.equal(await addresses.isTrusted('pair-a', 0), false, 'never seen')
+    await addresses.remember('pair-a', 1_000 * day, 999 * day)
+    t.equal(await addresses.isTrusted('pair-a', 999 * day), true, 'seen within the day')
+    t.equal(await addresses.isTrusted('pair-a', 1_000 * day + 1), false, 'not after its time')
+    await addresses.remember('pair-a', 1_000 * day - 5, 999 * day)
+    t.equal(await addresses.isTrusted('pair-a', 1_000 * day), true, 'an older write does not move it back')
+    for (let i = 0; i < 150; i++) await db.query('INSERT INTO identity.sign_in_addresses (pair, seen_at) VALUES ($1, $2)', [`old-${i}`, i])
+    await addresses.remember('pair-b', 1_002 * day, 1_001 * day)
+    const count = async () => (await db.query<{ n: number }>('SELECT count(*)::int8 AS n FROM identity.sign_in_addresses')).rows[0]!.n
+    t.equal(Number(await count()), 52, 'a hundred of the day-old rows went with one write')
+    await addresses.remember('pair-b', 1_002 * day, 1_001 * day)
+    t.equal(Number(await count()), 1, 'the rest with the next one; only the recent pair stays')
   })
 }
