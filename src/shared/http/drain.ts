@@ -32,10 +32,11 @@ import { queuedConnections, SocketTable, stopQueueing } from './listen-queue.js'
 /**
  * The silence after which a draining server closes a connection. A client that got an answer and
  * sends its next request on the same connection later than this, just as the connection closes,
- * gets a reset (the race of every keep-alive server); a second leaves room for a client on a busy
- * machine (a quarter of one did not, in the suite on two loaded cores).
+ * gets a reset (the race of every keep-alive server); two seconds leave room for a client on a busy
+ * machine (a quarter of one did not, in the suite on two loaded cores, nor did one second when four
+ * test files shared them), at the cost of up to two seconds more before an idle process exits.
  */
-export const DRAIN_IDLE_MS = 1000
+export const DRAIN_IDLE_MS = 2000
 
 /** The last look at a connection: its received bytes then, and whether it was idle. */
 const LOOK = Symbol('netinv.drainLook')
