@@ -174,10 +174,11 @@ t.test('a comparison on PostgreSQL runs each statement in a transaction of its o
     writeHead: () => res,
     write: (chunk: string) => ((text += chunk), true),
     end: () => undefined,
+    addTrailers: (trailers: Record<string, string>) => (text += `trailer ${JSON.stringify(trailers)}`),
     once: () => res,
     off: () => res,
   } as unknown as ServerResponse
   await streamTableCsv(deps, prepared, res)
-  t.match(text, /^id,change,diff\r\n(.*\r\n){3}$/, 'three differences')
+  t.match(text, /^id,change,diff\r\n(.*\r\n){3}trailer \{"X-Row-Count":"3"\}$/, 'three differences, counted in the trailer')
   t.same(log.streamSettings, [COMPARISON_SETTINGS], 'the CSV cursor runs under the same settings')
 })
