@@ -10,7 +10,7 @@ import { isSnapshotId } from '../catalog/ddl.js'
 import { streamCsv } from './csv.js'
 import { executePlan } from './execute.js'
 import { parseTableRequest } from './parse.js'
-import { planQuery, shapeRow } from './plan.js'
+import { planQuery, shapeRow, type CountedRowsSql } from './plan.js'
 import { CHANGE_COLUMN, COMPARISON_SETTINGS, DIFF_COLUMN, comparisonSql, comparisonTable } from './compare.js'
 import type { ColorRule, ParsedRequest, SqlPlan, ValidRequest } from './types.js'
 import { validateRequest } from './validate.js'
@@ -33,6 +33,8 @@ export interface TableQueryDeps {
    * "$prev"}`; throws 404/409. Without it `$prev` means what it means in `snapshot`.
    */
   previousSnapshot?(id: string): Promise<string>
+  /** Where the count of a request without filters is known beforehand (`plan.ts`). */
+  countedRows?: CountedRowsSql
 }
 
 export interface TableResponse {
@@ -63,12 +65,13 @@ export async function prepareTableQuery(deps: TableQueryDeps, table: TableDef, b
   const request = validateRequest(table, parsed, { defaultLimit: deps.limits.defaultLimit, rules })
   if (!table.snapshotScoped) return { request, plan: planQuery(table, request, undefined) }
   const ref = parsed.snapshot!
+  const plan = (id: string) => planQuery(table, request, id, { countedRows: deps.countedRows })
   if (!parsed.csv && deps.db.kind === 'postgres' && isSnapshotId(ref)) {
     const id = deps.resolveSnapshot(ref)
     id.catch(() => {})
-    return { request, plan: planQuery(table, request, ref), resolving: { ref, id, replan: (other) => planQuery(table, request, other) } }
+    return { request, plan: plan(ref), resolving: { ref, id, replan: plan } }
   }
-  return { request, plan: planQuery(table, request, await deps.resolveSnapshot(ref)) }
+  return { request, plan: plan(await deps.resolveSnapshot(ref)) }
 }
 
 /**
@@ -82,7 +85,7 @@ async function prepareComparison(deps: TableQueryDeps, table: TableDef, parsed: 
   for (const column of [CHANGE_COLUMN, DIFF_COLUMN]) if (!request.columns.some((c) => c.name === column.name)) request.columns.push(column)
   const newer = await deps.resolveSnapshot(parsed.snapshot!)
   const older = compare.snapshot === '$prev' && deps.previousSnapshot ? await deps.previousSnapshot(newer) : await deps.resolveSnapshot(compare.snapshot)
-  const plan = planQuery(def, request, undefined, (params) => comparisonSql(table, { older, newer }, compare.volatile, params))
+  const plan = planQuery(def, request, undefined, { from: (params) => comparisonSql(table, { older, newer }, compare.volatile, params) })
   return { request, plan: { ...plan, settings: COMPARISON_SETTINGS } }
 }
 

@@ -33,12 +33,26 @@ function orderSql(table: TableDef, request: ValidRequest): string {
   return ` ORDER BY ${keys.join(', ')}`
 }
 
-/**
- * Plans a validated table request over one snapshot (undefined for tables without snapshots).
- * `from`, when given, yields the relation to read instead of the table's source (a comparison of
- * two snapshots: `compare.ts`), adding its parameters to the plan's.
- */
-export function planQuery(table: TableDef, request: ValidRequest, snapshotId: string | undefined, from?: (params: Params) => string): SqlPlan {
+/** SQL of a table's rows in a snapshot counted beforehand, NULL where they were not counted. */
+export type CountedRowsSql = (table: TableDef, snapshotId: string, params: Params) => string | undefined
+
+export interface PlanOptions {
+  /**
+   * The relation to read instead of the table's source (a comparison of two snapshots:
+   * `compare.ts`), adding its parameters to the plan's.
+   */
+  from?: (params: Params) => string
+  /**
+   * Where a request without filters finds its count without a scan. The count is `coalesce` of
+   * that and the scan: PostgreSQL runs an uncorrelated subquery only when its value is needed, so
+   * the scan never runs when the count is known, and both read the same version of the rows.
+   */
+  countedRows?: CountedRowsSql | undefined
+}
+
+/** Plans a validated table request over one snapshot (undefined for tables without snapshots). */
+export function planQuery(table: TableDef, request: ValidRequest, snapshotId: string | undefined, options: PlanOptions = {}): SqlPlan {
+  const { from } = options
   const source = (params: Params) => (from ? `(${from(params)}) t` : sourceSql(table))
   const params = new Params()
   const outputs = request.columns.map((column, i) => `${columnExpr(column)} AS c${i}`)
@@ -57,9 +71,12 @@ export function planQuery(table: TableDef, request: ValidRequest, snapshotId: st
 
   const countParams = new Params()
   const countWhere = whereSql(table, request, snapshotId, countParams)
+  let count = `SELECT count(*)::int8 AS n FROM ${source(countParams)}${countWhere}`
+  const counted = !from && snapshotId !== undefined && request.filter === undefined && request.attributes === undefined ? options.countedRows?.(table, snapshotId, countParams) : undefined
+  if (counted !== undefined) count = `SELECT coalesce((${counted}), (${count}))::int8 AS n`
   return {
     select: { sql, params: params.values },
-    count: { sql: `SELECT count(*)::int8 AS n FROM ${source(countParams)}${countWhere}`, params: countParams.values },
+    count: { sql: count, params: countParams.values },
     columnNames: request.columns.map((c) => c.name),
     severityIndex,
   }

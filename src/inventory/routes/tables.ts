@@ -11,7 +11,7 @@ import { TABLES, findTable, type TableDef } from '../catalog/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { type QueryAdmission, describeTable, queryAdmission, formatAsksCsv, prepareTableQuery, runTableQuery, streamTableCsv, summarizeTable, type TableQueryDeps } from '../query/index.js'
 import { ReportService, type FindTable } from '../reports/index.js'
-import { previousSnapshot, resolveSnapshot } from '../snapshots/index.js'
+import { countedRowsSql, previousSnapshot, resolveSnapshot } from '../snapshots/index.js'
 import { tableWildcards } from '../paths.js'
 
 export interface TableRouteOptions {
@@ -59,6 +59,7 @@ export function registerTableRoutes(
     limits: deps.config.query,
     resolveSnapshot: (ref) => options.resolveSnapshot(deps.db, ref),
     rulesFor: (table, spec) => reports.rulesFor(table, spec),
+    countedRows: countedRowsSql,
     ...(options.previousSnapshot ? { previousSnapshot: (id: string) => options.previousSnapshot!(deps.db, id) } : {}),
   }
 

@@ -7,4 +7,4 @@ export { parseLoadRequest, setLoaded, startLoadJobs, MAX_LOAD_BATCH, type LoadJo
 export { downloadOfJob, startDownload, type Write } from './download.js'
 export { exportSnapshot, FORMAT_NAME, FORMAT_VERSION } from './format.js'
 export { importSnapshot } from './upload.js'
-export { backfillMeasures, measureSnapshot, recordMeasures, type SnapshotMeasures } from './figures.js'
+export { backfillMeasures, countedRowsSql, measureSnapshot, recordMeasures, type SnapshotMeasures } from './figures.js'

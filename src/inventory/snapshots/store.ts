@@ -37,6 +37,12 @@ export interface SnapshotRow {
   interface_active_count: number
   interface_edge_count: number
   user_count: number
+  /**
+   * Rows per stored table of the snapshot (table path → rows), counted once its rows are in
+   * (./figures.ts), in the same statement or transaction that makes them visible; null before.
+   * A request without filters reads its count here instead of scanning the partition.
+   */
+  row_counts: Record<string, number> | null
   ts_start: number
   ts_end: number | null
   ts_change: number
@@ -117,7 +123,7 @@ export async function insertSnapshot(db: Queryable, s: NewSnapshot): Promise<voi
 export async function updateSnapshot(db: Queryable, id: string, fields: Partial<Record<keyof SnapshotRow, unknown>>): Promise<void> {
   const keys = Object.keys(fields) as Array<keyof SnapshotRow>
   if (keys.length === 0) return
-  const json = new Set(['settings', 'sites', 'errors', 'counts'])
+  const json = new Set(['settings', 'sites', 'errors', 'counts', 'row_counts'])
   const sets = keys.map((k, i) => `${k} = $${i + 2}`)
   const values = keys.map((k) => (json.has(k) ? JSON.stringify(fields[k]) : fields[k]))
   await db.query(`UPDATE inventory.snapshots SET ${sets.join(', ')} WHERE id = $1`, [id, ...values])
