@@ -12,6 +12,10 @@ import { dropSnapshotRows, loadSnapshotRows, type TableRows } from '../storage/i
 import type { DiscoverySettings } from '../settings/index.js'
 import { insertSnapshot, updateSnapshot, type SnapshotOrigin, type SnapshotSite } from '../snapshots/store.js'
 import { measureSnapshot } from '../snapshots/figures.js'
+import { previousSnapshot } from '../snapshots/previous.js'
+import { countChanges } from '../query/change-counts.js'
+import { Deadline } from '../../shared/db/index.js'
+import { ApiError } from '../../shared/errors.js'
 import { copyGlobalAttributes } from '../attributes/index.js'
 import { insertJob, jobFinished, jobProgress, jobStarted } from './jobs.js'
 import type { InventoryServices } from './runner.js'
@@ -155,6 +159,8 @@ export async function loadAndFinish(
   for (const table of STORED_TABLES) await svc.db.query(`ANALYZE ${partitionTable(table, d.id)}`)
   const f = await figures(counts)
   const measures = await measureSnapshot(svc.db, d.id)
+  await jobProgress(svc.db, d.jobId, 0.98, 'counting changes since the previous snapshot')
+  await countChangesSincePrevious(svc, d.id)
   const end = svc.now()
   await updateSnapshot(svc.db, d.id, {
     ...measures,
@@ -172,6 +178,30 @@ export async function loadAndFinish(
     ...(f.errors ? { errors: f.errors } : {}),
   })
   await jobFinished(svc.db, d.jobId, end)
+}
+
+/** How long a discovery's count of its changes may take (a request's is the query limit). */
+const CHANGE_COUNT_LIMIT_MS = 10 * 60_000
+
+/**
+ * Counts the changes since the snapshot before this one of the same network and keeps them, so
+ * that the first `GET snapshots/{id}/changes` reads them (`query/change-counts.ts`). Without such a
+ * snapshot (or with one unloaded) there is nothing to count; a count that fails is left to the
+ * first request.
+ */
+async function countChangesSincePrevious(svc: InventoryServices, id: string): Promise<void> {
+  let older: string
+  try {
+    older = await previousSnapshot(svc.db, id)
+  } catch (err) {
+    if (err instanceof ApiError) return
+    throw err
+  }
+  try {
+    await countChanges(svc.db, { newer: id, older }, false, Deadline.after(CHANGE_COUNT_LIMIT_MS))
+  } catch (err) {
+    svc.log.warn({ err, snapshot: id, against: older }, 'changes since the previous snapshot not counted; the first request counts them')
+  }
 }
 
 /** Records why a discovery ended early: a user's stop, the service stopping, or a failure. */

@@ -40,6 +40,22 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
     // before, whose counts are scanned as they always were until they are measured at start
     sql: 'ALTER TABLE inventory.snapshots ADD COLUMN row_counts jsonb',
   },
+  {
+    id: 401,
+    name: 'changes per table between two snapshots, kept',
+    // query/change-counts.ts: counted once per pair, gone with either snapshot
+    sql: `CREATE TABLE inventory.snapshot_changes (
+      newer text NOT NULL REFERENCES inventory.snapshots (id) ON DELETE CASCADE,
+      older text NOT NULL REFERENCES inventory.snapshots (id) ON DELETE CASCADE,
+      volatile boolean NOT NULL,
+      table_path text NOT NULL,
+      added bigint NOT NULL,
+      removed bigint NOT NULL,
+      changed bigint NOT NULL,
+      PRIMARY KEY (newer, older, volatile, table_path)
+    );
+    CREATE INDEX snapshot_changes_older ON inventory.snapshot_changes (older)`,
+  },
 ]
 
 export async function migrateInventory(db: Db): Promise<number[]> {

@@ -3,31 +3,19 @@
  * catalog that can be compared, the counts of rows added, removed and changed since the other
  * snapshot (default `$prev`, the snapshot before this one of the same network). Each count is
  * one statement of the comparison a table request with `compare` runs, counted in the database
- * under the same settings, all of them before one deadline (the query time limit).
+ * under the same settings, all of them before one deadline (the query time limit), and kept for
+ * the next request (`query/change-counts.ts`).
  */
-import { Deadline, queryBefore } from '../../shared/db/index.js'
+import { Deadline } from '../../shared/db/index.js'
 import { invalidInput } from '../../shared/errors.js'
 import { sendJson, type Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
-import { TABLES, type TableDef } from '../catalog/index.js'
-import type { QueryAdmission} from '../query/index.js';
-import { COMPARISON_SETTINGS, Params, changeCountSql, mapDbError, notComparable } from '../query/index.js'
+import { countChanges, type QueryAdmission } from '../query/index.js'
 import { previousSnapshot, resolveSnapshot } from '../snapshots/index.js'
 
-export interface TableChanges {
-  table: string
-  added: number
-  removed: number
-  changed: number
-}
-
 const QUERY_KEYS = new Set(['against', 'volatile'])
-/** Tables counted at once on PostgreSQL. */
-const COUNT_CONCURRENCY = 2
 
 export function registerChangeRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, admission: QueryAdmission): void {
-  const comparable = TABLES.filter((table) => notComparable(table) === undefined)
-
   router.add('GET', 'snapshots/:id/changes', async (ctx, m, _req, res) => {
     for (const key of ctx.query.keys()) if (!QUERY_KEYS.has(key)) throw invalidInput([{ message: `"${key}" is not allowed; allowed query parameters are [against, volatile]` }])
     const against = ctx.query.get('against') ?? '$prev'
@@ -37,36 +25,7 @@ export function registerChangeRoutes(router: Router<InventoryRequest>, deps: Inv
     const newer = await resolveSnapshot(deps.db, m.params.id!)
     const older = against === '$prev' ? await previousSnapshot(deps.db, newer) : await resolveSnapshot(deps.db, against)
     const deadline = Deadline.after(deps.config.query.statementTimeoutMs)
-    const tables = await admission.run(ctx.principal, async () => {
-      const db = deps.db
-      const count = async (table: TableDef): Promise<TableChanges> => {
-        const params = new Params()
-        const sql = changeCountSql(table, { older, newer }, volatile === 'true', params)
-        try {
-          const row = (await queryBefore<{ added: number; removed: number; changed: number }>(db, deadline, COMPARISON_SETTINGS, sql, params.values)).rows[0]!
-          return { table: table.path, added: Number(row.added), removed: Number(row.removed), changed: Number(row.changed) }
-        } catch (err) {
-          throw mapDbError(err)
-        }
-      }
-      // PostgreSQL counts a few tables at once; PGlite runs one statement at a time anyway
-      const out: TableChanges[] = new Array(comparable.length)
-      let next = 0
-      let failed = false
-      const worker = async () => {
-        while (next < comparable.length && !failed) {
-          const i = next++
-          try {
-            out[i] = await count(comparable[i]!)
-          } catch (err) {
-            failed = true
-            throw err
-          }
-        }
-      }
-      await Promise.all(Array.from({ length: db.kind === 'postgres' ? COUNT_CONCURRENCY : 1 }, worker))
-      return out
-    }, deadline)
+    const tables = await admission.run(ctx.principal, () => countChanges(deps.db, { older, newer }, volatile === 'true', deadline), deadline)
     sendJson(res, 200, { snapshot: newer, against: older, tables })
   })
 }

@@ -11,6 +11,7 @@ import { DEVICES } from '../catalog/inventory.js'
 import { replaceDeviceRows, type DeviceRows } from '../storage/index.js'
 import type { DeviceSelection } from './device-input.js'
 import { measureSnapshot } from './figures.js'
+import { forgetChanges } from '../query/change-counts.js'
 import { getSnapshot, updateSnapshot, type SnapshotRow } from './store.js'
 
 /** Refuses a snapshot whose devices cannot change now: locked, busy, failed or not loaded. */
@@ -87,6 +88,8 @@ export async function changeDevices(db: Db, id: string, sns: readonly string[], 
         interface_count: counts['inventory/interfaces'] ?? 0,
         ts_change: now(),
       })
+      // after ts_change: a count of changes under way keeps nothing (query/change-counts.ts)
+      await forgetChanges(tx, id)
       await beforeCommit?.(tx)
     },
   })
