@@ -37,6 +37,7 @@ export const ERRORS = {
   API_INTERNAL_ERROR: { status: 500, message: 'Internal Server Error' },
   API_UPSTREAM_UNAVAILABLE: { status: 502, message: 'The inventory service is unavailable' },
   API_SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready' },
+  API_DIRECTORY_UNAVAILABLE: { status: 503, message: 'The user directory is not available at the moment; retry later' },
   API_DATABASE_UNAVAILABLE: { status: 503, message: 'The database is not available at the moment; retry later' },
   API_DATABASE_BUSY: { status: 503, message: 'Every database connection is busy; retry later' },
   API_QUERY_TIMEOUT: { status: 503, message: 'The query did not finish within the time limit; narrow the filters or the page' },

@@ -18,6 +18,7 @@ import { readCredentials } from './credentials.js'
 import { HashGate } from './hash-gate.js'
 import { AccessTokens } from './jwt.js'
 import { loadSigningKey } from './keys.js'
+import { DirectoryLogins } from './ldap/logins.js'
 import { PasswordChecks } from './passwords.js'
 import { createRevocationBus } from './revocation.js'
 import { Sessions } from './sessions.js'
@@ -92,7 +93,8 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
       tokens.invalidateUser(e.id)
     } else authenticator.invalidateApiKey(e.id)
   })
-  const sessions = new Sessions({ store, tokens, config, passwords })
+  const directory = new DirectoryLogins({ store, config, log })
+  const sessions = new Sessions({ store, tokens, config, passwords, directory, log })
   const prune = setInterval(() => {
     store.refreshTokens.prune().catch((err: unknown) => log.warn({ err }, 'pruning refresh tokens failed'))
   }, PRUNE_INTERVAL_MS)

@@ -37,9 +37,9 @@ function meView(u: User, p: Principal, version: number): Record<string, unknown>
     email: u.email,
     isLocal: u.isLocal,
     timezone: u.timezone,
-    ssoProvider: null,
+    ssoProvider: u.ssoProvider,
     domainSuffixes: [],
-    ldapId: null,
+    ldapId: u.ldapDn,
     // The rights of the credential used, like its scope.
     scope: p.scopes,
     isAdmin: p.isAdmin,

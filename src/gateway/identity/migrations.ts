@@ -67,6 +67,14 @@ CREATE TABLE identity.sign_in_addresses (
 CREATE INDEX sign_in_addresses_seen_idx ON identity.sign_in_addresses (seen_at);
 `,
   },
+  {
+    id: 3,
+    name: 'directory users',
+    sql: `
+ALTER TABLE identity.users ADD COLUMN ldap_dn text;
+ALTER TABLE identity.users ADD COLUMN sso_provider text;
+`,
+  },
 ]
 
 /** Applies the pending identity migrations; returns the ids applied. */
