@@ -156,6 +156,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'reports/:id', service: 'inventory', methods: { GET: 'read', PATCH: 'settings', DELETE: 'settings' }, description: 'One intent rule; custom rules may be changed or deleted.' }),
 
   // ── tables ───────────────────────────────────────────────────────────────────
+  endpoint({
+    path: 'tables/audit',
+    service: 'gateway',
+    methods: { POST: 'team' },
+    produces: ['application/json', 'text/csv'],
+    description: 'The audit trail (who did what, when, from where, with what outcome) as a table: columns, filters, sort, pagination, CSV. Answered by the gateway.',
+  }),
   endpoint({ path: 'tables', service: 'inventory', methods: { GET: 'read' }, description: 'Every table with its path, description and columns.' }),
   endpoint({ path: 'tables/*/description', service: 'inventory', methods: { GET: 'read' }, description: 'Table description: columns, types, meaning, example request body.' }),
   endpoint({

@@ -17,6 +17,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../../shared/config/index.js'
 import { ApiError } from '../../shared/errors.js'
 import type { Scope } from '../../shared/manifest.js'
+import { withReason } from '../audit/index.js'
 import type { IdentityStore, User } from '../identity/index.js'
 import type { AccessTokens } from './jwt.js'
 import type { DirectoryLogins } from './ldap/logins.js'
@@ -63,7 +64,9 @@ export class Sessions {
     if (!useDirectory) {
       if (!this.localEnabled && !directory.enabled) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
       const found = await passwords.verify(username, password, from)
-      if (!found || !found.user.isLocal || found.user.scopes.length === 0) throw new ApiError('API_INVALID_CREDENTIALS')
+      if (!found) throw withReason(new ApiError('API_INVALID_CREDENTIALS'), 'unknown user or wrong password')
+      if (!found.user.isLocal) throw withReason(new ApiError('API_INVALID_CREDENTIALS'), 'not a local user')
+      if (found.user.scopes.length === 0) throw withReason(new ApiError('API_INVALID_CREDENTIALS'), 'the user has no scope')
       if (!this.localEnabled) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
       return { user: found.user, method: 'local' }
     }
@@ -72,21 +75,21 @@ export class Sessions {
       // A refusal after a right password (name taken, no scope) is no guess: not counted.
       return 'refused' in o && o.refused === 'unknown user or wrong password' ? null : o
     })
-    if (outcome === null) throw new ApiError('API_INVALID_CREDENTIALS')
+    if (outcome === null) throw withReason(new ApiError('API_INVALID_CREDENTIALS'), 'directory: unknown user or wrong password')
     if ('refused' in outcome) {
       this.deps.log.info({ username, reason: outcome.refused }, 'directory login refused')
-      throw new ApiError('API_INVALID_CREDENTIALS')
+      throw withReason(new ApiError('API_INVALID_CREDENTIALS'), `directory: ${outcome.refused}`)
     }
     if (outcome.user.scopes.length === 0) throw new ApiError('API_INSUFFICIENT_RIGHTS', NO_SCOPE)
     return { user: outcome.user, method: 'ldap' }
   }
 
-  async login(username: string, password: string, from: string): Promise<LoginResult & { familyId: string; method: LoginMethod }> {
+  async login(username: string, password: string, from: string): Promise<LoginResult & { familyId: string; method: LoginMethod; username: string }> {
     const { user, method } = await this.check(username, password, from)
     if (!user.eulaApproved) throw new ApiError('API_MISSING_EULA_APPROVAL')
     const { refreshToken, familyId } = await this.deps.store.refreshTokens.issue(user.id)
     const { token } = await this.deps.tokens.sign(user, familyId)
-    return { accessToken: token, refreshToken, eula: true, scope: user.scopes, id: user.id, familyId, method }
+    return { accessToken: token, refreshToken, eula: true, scope: user.scopes, id: user.id, familyId, method, username: user.username }
   }
 
   /**
@@ -97,6 +100,7 @@ export class Sessions {
   async refresh(refreshToken: string, rotate: boolean): Promise<LoginResult> {
     const ownerId = await this.deps.store.refreshTokens.ownerOf(refreshToken)
     let owner = ownerId === null ? null : await this.deps.store.users.byId(ownerId)
+    let refused = 'the directory is not enabled'
     if (owner?.isLocal && !this.localEnabled) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
     if (owner?.ldapDn != null) {
       if (!this.deps.directory.enabled) owner = null
@@ -104,21 +108,23 @@ export class Sessions {
         const outcome = await this.deps.directory.recheck(owner)
         if ('refused' in outcome) {
           this.deps.log.info({ username: owner.username, reason: outcome.refused }, 'directory user refused at refresh')
+          refused = `directory: ${outcome.refused}`
           owner = null
         }
       }
       if (owner === null) {
         const family = await this.deps.store.refreshTokens.familyOf(refreshToken)
         if (family) await this.deps.store.refreshTokens.revokeFamily(family)
-        throw new ApiError('API_INVALID_REFRESH_TOKEN')
+        throw withReason(new ApiError('API_INVALID_REFRESH_TOKEN'), refused)
       }
     }
     const outcome = await this.deps.store.refreshTokens.refresh(refreshToken, rotate)
-    if (!outcome.ok) throw new ApiError('API_INVALID_REFRESH_TOKEN')
+    // A reused token revoked its whole family: the audit trail says so (`reused`).
+    if (!outcome.ok) throw withReason(new ApiError('API_INVALID_REFRESH_TOKEN'), outcome.reason === 'reused' ? 'reused: the session was revoked' : outcome.reason)
     const user = await this.deps.store.users.byId(outcome.userId)
     if (!user || user.scopes.length === 0 || !user.eulaApproved) {
       await this.deps.store.refreshTokens.revokeFamily(outcome.familyId)
-      throw new ApiError('API_INVALID_REFRESH_TOKEN')
+      throw withReason(new ApiError('API_INVALID_REFRESH_TOKEN'), 'the user may no longer act (deleted, no scope or no EULA)')
     }
     const { token } = await this.deps.tokens.sign(user, outcome.familyId)
     return { accessToken: token, refreshToken: outcome.refreshToken, eula: true, scope: user.scopes, id: user.id }

@@ -186,6 +186,26 @@ export const CONFIG_SCHEMA = {
     },
     upstreams: UPSTREAMS_SCHEMA,
     ldap: LDAP_SCHEMA,
+    audit: {
+      type: 'object',
+      description: 'The audit trail (docs/authentication.md, "Audit trail").',
+      properties: {
+        retentionDays: {
+          type: 'integer',
+          default: 0,
+          min: 0,
+          max: 36500,
+          description: 'Events older than this many days are removed (hourly); the chain of the rest still verifies. 0 keeps every event.',
+        },
+        flushMs: {
+          type: 'integer',
+          default: 200,
+          min: 1,
+          max: 10000,
+          description: 'Events are written in batches at most this many milliseconds after they happen (the request never waits for the write).',
+        },
+      },
+    },
     rateLimit: {
       type: 'object',
       description: 'Per-client-IP request rate limiting (requests per second).',
@@ -375,6 +395,7 @@ export interface Config {
   upstream: { connectTimeoutMs: number; timeoutMs: number; maxSockets: number; idleTimeoutMs: number }
   upstreams: Record<string, UpstreamConfig>
   ldap: LdapConfig
+  audit: { retentionDays: number; flushMs: number }
   rateLimit: {
     enabled: boolean
     shadow: boolean
