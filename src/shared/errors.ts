@@ -17,7 +17,7 @@ export const ERRORS = {
   API_INSUFFICIENT_RIGHTS: { status: 403, message: 'Insufficient rights to access the resource' },
   API_LOCAL_AUTHENTICATION_DISABLED: {
     status: 403,
-    message: 'Local authentication is disabled; use an API key or single sign-on',
+    message: 'Local authentication is disabled; log in with your directory account (LDAP) or use an API key',
   },
   API_NOT_FOUND: { status: 404, message: 'Requested Resource Not Found', fixed: true },
   API_METHOD_NOT_ALLOWED: { status: 405, message: 'Method Not Allowed' },

@@ -135,7 +135,14 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     reply(ctx, 200, deps.signingKey.jwks, { 'cache-control': 'public, max-age=300' })
   }
 
+  /** For a login page: which password logins are on, and the single sign-on providers (none yet). */
+  const providers: LocalHandler = async (ctx) => {
+    const { app, ldap } = deps.config
+    reply(ctx, 200, { password: { local: app.enableLocalAuthentication, ldap: ldap.enabled }, sso: [] }, { 'cache-control': 'no-store' })
+  }
+
   return {
+    'GET auth/providers': providers,
     'POST auth/login': login,
     'POST auth/token': refresh,
     'DELETE auth/token': revoke,

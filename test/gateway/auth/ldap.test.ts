@@ -48,7 +48,18 @@ let shared: { db: TestGateway['db']; dataDir: string } | undefined
 
 async function gatewayWith(t: Test, ldap: Record<string, unknown>, app: Record<string, unknown> = {}): Promise<TestGateway> {
   if (!shared) throw new Error('the file\'s database is made first')
-  return startGateway(t, { ...shared, config: { ...TEST_CONFIG, app: { ...TEST_CONFIG.app, ...app }, ldap } })
+  return startGateway(t, { ...shared, config: { ...TEST_CONFIG, app: { ...TEST_CONFIG.app, ...app }, ldap, audit: { flushMs: 10 } } })
+}
+
+/** The audit events matching `filters`, once at least `count` are stored (they are written in batches). */
+async function auditEvents(gw: TestGateway, filters: Record<string, unknown>, count: number): Promise<Array<Record<string, unknown>>> {
+  for (let i = 0; i < 500; i++) {
+    const res = await gw.fetch('/api/tables/audit', { method: 'POST', headers: { authorization: basic('admin', ADMIN_PASSWORD) }, json: { columns: ['actorName', 'actorMethod', 'action', 'target', 'outcome', 'reason'], filters } })
+    const { data } = (await res.json()) as { data: Array<Record<string, unknown>> }
+    if (data.length >= count) return data
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error(`fewer than ${count} audit events match ${JSON.stringify(filters)}`)
 }
 
 async function me(gw: TestGateway, token: unknown): Promise<Record<string, unknown>> {
@@ -112,6 +123,12 @@ testNeeding(t, 'a directory on slapd', slapdMissing(), async (t) => {
 
     const snap = await gw.fetch('/api/snapshots', { headers: { authorization: `Bearer ${String(bob.body.accessToken)}` } })
     t.equal(snap.status, 200, 'a directory session works downstream')
+
+    const logins = await auditEvents(gw, { action: ['eq', 'auth.login'], actorMethod: ['eq', 'ldap'] }, 2)
+    t.same(logins.map((e) => e.actorName), ['alice', 'bob'], 'directory logins in the audit trail, by method')
+    const refused = await auditEvents(gw, { action: ['eq', 'auth.login'], outcome: ['eq', 'failure'] }, 8)
+    t.match(refused.find((e) => e.target === '*)(uid=*))(|(uid=*'), { reason: 'API_INVALID_CREDENTIALS: directory: unknown user or wrong password' }, 'the injection attempt is recorded')
+    t.match(refused.find((e) => e.target === 'carol'), { reason: 'API_INSUFFICIENT_RIGHTS' })
   })
 
   t.test('groups changed, removed or disabled in the directory take effect at the next refresh', async (t) => {
@@ -146,6 +163,8 @@ testNeeding(t, 'a directory on slapd', slapdMissing(), async (t) => {
     slapd.modify(`dn: uid=alice,ou=people,${SUFFIX}\nchangetype: modify\ndelete: employeeType\n\ndn: cn=auditors,ou=groups,${SUFFIX}\nchangetype: modify\nreplace: member\nmember: uid=bob,ou=people,${SUFFIX}\n`)
     const back = await refresh(gw, alice.body.refreshToken)
     t.equal(back.status, 401, 'a session refused once stays ended (its family is revoked)')
+    const reasons = (await auditEvents(gw, { action: ['eq', 'auth.refresh'] }, 3)).map((e) => e.reason)
+    t.match(reasons, [/the user may no longer act/, /directory: no longer in the directory \(removed or disabled\)/, /revoked/], 'each refusal in the audit trail')
   })
 
   t.test('StartTLS and LDAPS verify the directory with the configured CA', async (t) => {
@@ -221,5 +240,7 @@ testNeeding(t, 'a directory on slapd', slapdMissing(), async (t) => {
     t.match(await b.json(), disabled, 'Basic')
     const eula = await gw.fetch('/api/auth/eula', { method: 'POST', json: { username: 'admin', password: ADMIN_PASSWORD, accept: true } })
     t.match(await eula.json(), disabled, 'auth/eula of a local user')
+    const providers = await gw.fetch('/api/auth/providers')
+    t.same(await providers.json(), { password: { local: false, ldap: true }, sso: [] }, 'a login page learns what works')
   })
 })
