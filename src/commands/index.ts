@@ -10,6 +10,7 @@ import { gatewayCommand } from './gateway.js'
 import { docsCommand } from './docs.js'
 import { userCommand } from './user.js'
 import { apikeyCommand } from './apikey.js'
+import { auditCommand } from './audit.js'
 import { labCommand } from './lab.js'
 import { apiVersionsCommand } from './api-versions.js'
 import { loginCommand, logoutCommand } from './login.js'
@@ -29,6 +30,7 @@ export const commands: Record<string, Command> = {
   docs: docsCommand,
   user: userCommand,
   apikey: apikeyCommand,
+  audit: auditCommand,
   lab: labCommand,
   'api-versions': apiVersionsCommand,
   login: loginCommand,

@@ -196,6 +196,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (ctx === undefined) return
     this[REQUEST] = undefined
     observeResponse(ctx, metrics, access)
+    deps.auth.observe?.(ctx, ctx.res.writableFinished ? ctx.res.statusCode : 499)
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {

@@ -17,7 +17,7 @@ export const ERRORS = {
   API_INSUFFICIENT_RIGHTS: { status: 403, message: 'Insufficient rights to access the resource' },
   API_LOCAL_AUTHENTICATION_DISABLED: {
     status: 403,
-    message: 'Local authentication is disabled; use an API key or single sign-on',
+    message: 'Local authentication is disabled; log in with your directory account (LDAP) or use an API key',
   },
   API_NOT_FOUND: { status: 404, message: 'Requested Resource Not Found', fixed: true },
   API_METHOD_NOT_ALLOWED: { status: 405, message: 'Method Not Allowed' },
@@ -37,6 +37,7 @@ export const ERRORS = {
   API_INTERNAL_ERROR: { status: 500, message: 'Internal Server Error' },
   API_UPSTREAM_UNAVAILABLE: { status: 502, message: 'The inventory service is unavailable' },
   API_SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready' },
+  API_DIRECTORY_UNAVAILABLE: { status: 503, message: 'The user directory is not available at the moment; retry later' },
   API_DATABASE_UNAVAILABLE: { status: 503, message: 'The database is not available at the moment; retry later' },
   API_DATABASE_BUSY: { status: 503, message: 'Every database connection is busy; retry later' },
   API_QUERY_TIMEOUT: { status: 503, message: 'The query did not finish within the time limit; narrow the filters or the page' },

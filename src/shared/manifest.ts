@@ -82,6 +82,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'version', service: 'gateway', methods: { GET: 'public' }, description: 'API and release version (used by SDKs at start-up).' }),
   endpoint({ path: 'os/version', service: 'gateway', methods: { GET: 'public' }, description: 'Release version for v4-era scripts: {"version":"x.y.z"}.' }),
   endpoint({ path: 'auth/jwks', service: 'gateway', methods: { GET: 'public' }, description: 'Public keys (JWKS) that verify access tokens.' }),
+  endpoint({
+    path: 'auth/providers',
+    service: 'gateway',
+    methods: { GET: 'public' },
+    description: 'How people log in here, for a login page: whether POST auth/login takes local and directory (LDAP) passwords, and the single sign-on providers (none yet).',
+  }),
   endpoint({ path: 'openapi.json', service: 'gateway', methods: { GET: 'public' }, description: 'This API as an OpenAPI 3.1 document, for the address generation it is asked under (?versions=latest: newest endpoint versions).' }),
   endpoint({ path: 'docs', service: 'gateway', methods: { GET: 'public' }, produces: ['text/html'], description: 'The API explorer (Swagger UI): every endpoint with its body; "Try it out" with your API key.' }),
   endpoint({ path: 'docs/*', service: 'gateway', methods: { GET: 'public' }, produces: ['text/javascript', 'text/css', 'image/png'], description: 'Files of the API explorer.' }),
@@ -156,6 +162,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'reports/:id', service: 'inventory', methods: { GET: 'read', PATCH: 'settings', DELETE: 'settings' }, description: 'One intent rule; custom rules may be changed or deleted.' }),
 
   // ── tables ───────────────────────────────────────────────────────────────────
+  endpoint({
+    path: 'tables/audit',
+    service: 'gateway',
+    methods: { POST: 'team' },
+    produces: ['application/json', 'text/csv'],
+    description: 'The audit trail (who did what, when, from where, with what outcome) as a table: columns, filters, sort, pagination, CSV. Answered by the gateway.',
+  }),
   endpoint({ path: 'tables', service: 'inventory', methods: { GET: 'read' }, description: 'Every table with its path, description and columns.' }),
   endpoint({ path: 'tables/*/description', service: 'inventory', methods: { GET: 'read' }, description: 'Table description: columns, types, meaning, example request body.' }),
   endpoint({

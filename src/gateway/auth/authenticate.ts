@@ -137,10 +137,11 @@ export class Authenticator {
   }
 
   private accessToken(token: string, method: 'bearer' | 'cookie'): Maybe<Principal> {
-    if (!this.deps.config.app.enableLocalAuthentication) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
     return then(this.deps.tokens.claims(token), (claims) =>
       then(this.currentUser(claims.id), (user) => {
         if (!canAct(user)) throw new ApiError('API_INVALID_ACCESS_TOKEN')
+        // With local authentication off, the sessions of directory users go on; local users' stop.
+        if (user.isLocal && !this.deps.config.app.enableLocalAuthentication) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
         return this.byToken.get(claims, user, method, () => ({
           id: user.id,
           username: user.username,

@@ -9,7 +9,8 @@ import type { Config } from '../../shared/config/index.js'
 import type { Db } from '../../shared/db/index.js'
 import { ApiError } from '../../shared/errors.js'
 import type { Method } from '../../shared/manifest.js'
-import { clientOf } from '../context.js'
+import { AuditRecorder, AuditStore, recordOf } from '../audit/index.js'
+import { clientOf, type RequestContext } from '../context.js'
 import type { Limiter } from '../ratelimit/types.js'
 import { createHandlers } from '../handlers/index.js'
 import { createIdentityStore, ensureAdmin, migrateIdentity, UsageRecorder, type Clock } from '../identity/index.js'
@@ -18,6 +19,7 @@ import { readCredentials } from './credentials.js'
 import { HashGate } from './hash-gate.js'
 import { AccessTokens } from './jwt.js'
 import { loadSigningKey } from './keys.js'
+import { DirectoryLogins } from './ldap/logins.js'
 import { PasswordChecks } from './passwords.js'
 import { createRevocationBus } from './revocation.js'
 import { Sessions } from './sessions.js'
@@ -59,6 +61,18 @@ export interface AuthServiceOptions {
   usageFlushMs?: number
 }
 
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * Requests the gateway forwards that change state (snapshots, discovery, settings, reports):
+ * everything but reads, and but table queries (POST tables/... reads).
+ */
+function changesState(ctx: RequestContext): boolean {
+  const route = ctx.endpoint
+  if (!route || route.target === null || READ_METHODS.has(ctx.method)) return false
+  return !route.path.startsWith('tables/')
+}
+
 export async function createAuthService(opts: AuthServiceOptions): Promise<AuthService> {
   const clock = opts.clock ?? Date.now
   const { db, config, log } = opts
@@ -92,12 +106,22 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
       tokens.invalidateUser(e.id)
     } else authenticator.invalidateApiKey(e.id)
   })
-  const sessions = new Sessions({ store, tokens, config, passwords })
+  const directory = new DirectoryLogins({ store, config, log })
+  const sessions = new Sessions({ store, tokens, config, passwords, directory, log })
   const prune = setInterval(() => {
     store.refreshTokens.prune().catch((err: unknown) => log.warn({ err }, 'pruning refresh tokens failed'))
+    pruneAudit().catch((err: unknown) => log.warn({ err }, 'pruning audit events failed'))
   }, PRUNE_INTERVAL_MS)
   prune.unref()
-  const handlers = createHandlers({ store, sessions, authenticator, tokens, signingKey, usage, config, clock })
+  const auditStore = new AuditStore(db)
+  const audit = new AuditRecorder(auditStore, log, clock, { flushMs: config.audit.flushMs })
+  const pruneAudit = async () => {
+    if (config.audit.retentionDays === 0) return
+    const pruned = await auditStore.prune(clock() - config.audit.retentionDays * 86_400_000)
+    if (pruned > 0) log.info({ pruned }, 'audit events past their retention removed')
+  }
+  void pruneAudit().catch((err: unknown) => log.warn({ err }, 'pruning audit events failed'))
+  const handlers = createHandlers({ store, sessions, authenticator, tokens, signingKey, usage, config, clock, audit, auditStore })
   const upstreamTokens = new UpstreamTokenMinter(signingKey, config.app.jwt.issuer, clock, config.auth.cacheMax)
 
   return {
@@ -115,9 +139,19 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
     },
     handlers,
     upstreamTokens,
+    observe(ctx, status) {
+      if (!changesState(ctx)) return
+      recordOf(audit, ctx, {
+        action: `${ctx.method} ${ctx.endpoint!.path}`,
+        target: ctx.endpointPath ?? null,
+        outcome: status < 400 ? 'success' : 'failure',
+        reason: status < 400 ? null : `HTTP ${status}`,
+      })
+    },
     ready: () => db.ping(),
     async close() {
       clearInterval(prune)
+      await audit.close()
       await usage.close()
       await bus.close()
     },

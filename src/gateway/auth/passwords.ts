@@ -93,6 +93,20 @@ export class PasswordChecks {
    * when the hashing bound sheds the check. `from` is the client's address key.
    */
   async verify(username: string, password: string, from: string): Promise<{ user: User } | null> {
+    return this.guard(username, from, () =>
+      // A password is always hashed, whether the user exists or not, so timing enumerates nobody.
+      this.deps.gate.run(async () => {
+        const user = await this.deps.store.users.credentials(username)
+        return (await verifyPassword(password, user?.passwordHash)) ? user : null
+      }, this.known.has(from)),
+    )
+  }
+
+  /**
+   * Runs a password check (`check`: the result, or null for a wrong password) under the limits
+   * of `username` from `from`: the directory's checks count as the local ones do.
+   */
+  async guard<T>(username: string, from: string, check: () => Promise<T | null>): Promise<T | null> {
     const keys = this.keysOf(username, from)
     const now = this.deps.clock()
     this.refuseIfBlocked(keys.pair, now)
@@ -100,12 +114,8 @@ export class PasswordChecks {
     let trusted: Promise<boolean> | undefined
     const isTrusted = () => (trusted ??= this.isTrusted(keys.pair, now))
     if (this.blocked.has(keys.user) && !(await isTrusted())) this.refuseIfBlocked(keys.user, now)
-    // A password is always hashed, whether the user exists or not, so timing enumerates nobody.
-    const found = await this.deps.gate.run(async () => {
-      const user = await this.deps.store.users.credentials(username)
-      return (await verifyPassword(password, user?.passwordHash)) ? user : null
-    }, this.known.has(from))
-    if (found) {
+    const found = await check()
+    if (found !== null) {
       this.known.set(from, true)
       if (!this.trusted.has(keys.pair)) {
         await this.deps.store.signInAddresses.remember(keys.pair, now, now - KNOWN_ADDRESS_MS)

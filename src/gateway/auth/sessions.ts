@@ -1,14 +1,26 @@
 /**
- * Login and refresh: the token-issuing half of authentication. Every failed login gives the same
- * API_INVALID_CREDENTIALS (unknown user, wrong password, no scope, not local), and a password is
- * always hashed, whether the user exists or not, so neither answer nor timing enumerates users
- * (passwords.ts, which also limits failures per username and bounds the hashing).
+ * Login and refresh: the token-issuing half of authentication.
+ *
+ * Which password decides (docs/authentication.md, "Which method works when"):
+ * - a local user's name: the password netinv keeps (refused with 403
+ *   API_LOCAL_AUTHENTICATION_DISABLED when local authentication is off, and then only after the
+ *   right password, so that the answer enumerates nobody); the directory is never asked, so a
+ *   directory that is down never blocks a local login;
+ * - any other name, with `ldap.enabled`: the directory (ldap/logins.ts), which creates or updates
+ *   the user; a directory user is rechecked with the directory at every refresh;
+ * - any other name without a directory: the local check, which fails.
+ * Every failed check gives the same API_INVALID_CREDENTIALS, and a local password is always hashed,
+ * whether the user exists or not (passwords.ts, which also limits failures per username, for the
+ * directory's checks too).
  */
+import type { Logger } from 'pino'
 import type { Config } from '../../shared/config/index.js'
 import { ApiError } from '../../shared/errors.js'
 import type { Scope } from '../../shared/manifest.js'
+import { withReason } from '../audit/index.js'
 import type { IdentityStore, User } from '../identity/index.js'
 import type { AccessTokens } from './jwt.js'
+import type { DirectoryLogins } from './ldap/logins.js'
 import type { PasswordChecks } from './passwords.js'
 
 export interface LoginResult {
@@ -24,40 +36,95 @@ export interface SessionsDeps {
   tokens: AccessTokens
   config: Readonly<Config>
   passwords: PasswordChecks
+  directory: DirectoryLogins
+  log: Logger
 }
+
+/** How a login was checked (the audit trail and the log say it). */
+export type LoginMethod = 'local' | 'ldap'
+
+const NO_SCOPE = 'Your account holds no directory group that netinv maps to a scope; ask an administrator to map one (ldap.groups)'
 
 export class Sessions {
   constructor(private readonly deps: SessionsDeps) {}
 
-  private requireLocal(): void {
-    if (!this.deps.config.app.enableLocalAuthentication) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
+  private get localEnabled(): boolean {
+    return this.deps.config.app.enableLocalAuthentication
   }
 
   /** Checks username and password; the user (EULA not yet checked) or API_INVALID_CREDENTIALS. */
   async checkPassword(username: string, password: string, from: string): Promise<User> {
-    this.requireLocal()
-    const found = await this.deps.passwords.verify(username, password, from)
-    if (!found || !found.user.isLocal || found.user.scopes.length === 0) throw new ApiError('API_INVALID_CREDENTIALS')
-    return found.user
+    return (await this.check(username, password, from)).user
   }
 
-  async login(username: string, password: string, from: string): Promise<LoginResult & { familyId: string }> {
-    const user = await this.checkPassword(username, password, from)
+  private async check(username: string, password: string, from: string): Promise<{ user: User; method: LoginMethod }> {
+    const { store, directory, passwords } = this.deps
+    const known = await store.users.byUsername(username)
+    const useDirectory = directory.enabled && (known === null || known.ldapDn !== null)
+    if (!useDirectory) {
+      if (!this.localEnabled && !directory.enabled) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
+      const found = await passwords.verify(username, password, from)
+      if (!found) throw withReason(new ApiError('API_INVALID_CREDENTIALS'), 'unknown user or wrong password')
+      if (!found.user.isLocal) throw withReason(new ApiError('API_INVALID_CREDENTIALS'), 'not a local user')
+      if (found.user.scopes.length === 0) throw withReason(new ApiError('API_INVALID_CREDENTIALS'), 'the user has no scope')
+      if (!this.localEnabled) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
+      return { user: found.user, method: 'local' }
+    }
+    const outcome = await passwords.guard(username, from, async () => {
+      const o = await directory.login(username, password)
+      // A refusal after a right password (name taken, no scope) is no guess: not counted.
+      return 'refused' in o && o.refused === 'unknown user or wrong password' ? null : o
+    })
+    if (outcome === null) throw withReason(new ApiError('API_INVALID_CREDENTIALS'), 'directory: unknown user or wrong password')
+    if ('refused' in outcome) {
+      this.deps.log.info({ username, reason: outcome.refused }, 'directory login refused')
+      throw withReason(new ApiError('API_INVALID_CREDENTIALS'), `directory: ${outcome.refused}`)
+    }
+    if (outcome.user.scopes.length === 0) throw new ApiError('API_INSUFFICIENT_RIGHTS', NO_SCOPE)
+    return { user: outcome.user, method: 'ldap' }
+  }
+
+  async login(username: string, password: string, from: string): Promise<LoginResult & { familyId: string; method: LoginMethod; username: string }> {
+    const { user, method } = await this.check(username, password, from)
     if (!user.eulaApproved) throw new ApiError('API_MISSING_EULA_APPROVAL')
     const { refreshToken, familyId } = await this.deps.store.refreshTokens.issue(user.id)
     const { token } = await this.deps.tokens.sign(user, familyId)
-    return { accessToken: token, refreshToken, eula: true, scope: user.scopes, id: user.id, familyId }
+    return { accessToken: token, refreshToken, eula: true, scope: user.scopes, id: user.id, familyId, method, username: user.username }
   }
 
-  /** POST auth/token: keeps (original generation) or rotates (6.1 and later) the refresh token. */
+  /**
+   * POST auth/token: keeps (original generation) or rotates (6.1 and later) the refresh token.
+   * A directory user is first looked up in the directory again: removed or disabled there, its
+   * session ends; the directory down, 503 and the token stays as it was.
+   */
   async refresh(refreshToken: string, rotate: boolean): Promise<LoginResult> {
-    this.requireLocal()
+    const ownerId = await this.deps.store.refreshTokens.ownerOf(refreshToken)
+    let owner = ownerId === null ? null : await this.deps.store.users.byId(ownerId)
+    let refused = 'the directory is not enabled'
+    if (owner?.isLocal && !this.localEnabled) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
+    if (owner?.ldapDn != null) {
+      if (!this.deps.directory.enabled) owner = null
+      else {
+        const outcome = await this.deps.directory.recheck(owner)
+        if ('refused' in outcome) {
+          this.deps.log.info({ username: owner.username, reason: outcome.refused }, 'directory user refused at refresh')
+          refused = `directory: ${outcome.refused}`
+          owner = null
+        }
+      }
+      if (owner === null) {
+        const family = await this.deps.store.refreshTokens.familyOf(refreshToken)
+        if (family) await this.deps.store.refreshTokens.revokeFamily(family)
+        throw withReason(new ApiError('API_INVALID_REFRESH_TOKEN'), refused)
+      }
+    }
     const outcome = await this.deps.store.refreshTokens.refresh(refreshToken, rotate)
-    if (!outcome.ok) throw new ApiError('API_INVALID_REFRESH_TOKEN')
+    // A reused token revoked its whole family: the audit trail says so (`reused`).
+    if (!outcome.ok) throw withReason(new ApiError('API_INVALID_REFRESH_TOKEN'), outcome.reason === 'reused' ? 'reused: the session was revoked' : outcome.reason)
     const user = await this.deps.store.users.byId(outcome.userId)
     if (!user || user.scopes.length === 0 || !user.eulaApproved) {
       await this.deps.store.refreshTokens.revokeFamily(outcome.familyId)
-      throw new ApiError('API_INVALID_REFRESH_TOKEN')
+      throw withReason(new ApiError('API_INVALID_REFRESH_TOKEN'), 'the user may no longer act (deleted, no scope or no EULA)')
     }
     const { token } = await this.deps.tokens.sign(user, outcome.familyId)
     return { accessToken: token, refreshToken: outcome.refreshToken, eula: true, scope: user.scopes, id: user.id }

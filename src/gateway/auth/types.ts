@@ -18,6 +18,8 @@ export interface AuthService {
   handlers: LocalHandlers
   /** Tokens for upstreams with `jwt` identity, signed with the access-token key (absent: `jwt` cannot be used). */
   upstreamTokens?: UpstreamTokens
+  /** A response ended (status 499: the client went away): records forwarded state changes in the audit trail. */
+  observe?(ctx: RequestContext, status: number): void
   ready(): Promise<boolean>
   close(): Promise<void>
 }

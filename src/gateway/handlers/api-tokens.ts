@@ -6,6 +6,7 @@
  * owner's, nor beyond the caller's when the caller grants them; without `scope` it gets the least,
  * `read` (the spec: "the most restrictive scopes possible SHOULD be granted").
  */
+import { recordOf } from '../audit/index.js'
 import { ApiError, invalidInput, notFound } from '../../shared/errors.js'
 import type { Principal } from '../../shared/principal.js'
 import type { LocalHandler, RequestContext } from '../context.js'
@@ -83,6 +84,7 @@ export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler
         expiresAt,
         ...(key !== undefined ? { key } : {}),
       })
+      recordOf(deps.audit, ctx, { action: 'apiKey.create', target: created.apiKey.id, after: apiKeyView(created.apiKey) })
       reply(ctx, 201, { ...apiKeyView(created.apiKey), token: created.key })
     },
     'GET api-tokens/:id': async (ctx) => {
@@ -101,11 +103,13 @@ export function apiTokenHandlers(deps: HandlerDeps): Record<string, LocalHandler
       const description = body.description
       const updated = await apiKeys.update(k.id, { ...(scopes ? { scopes } : {}), ...(description !== undefined ? { description } : {}) })
       if (!updated) throw notFound(`API key ${k.id} not found`)
+      recordOf(deps.audit, ctx, { action: 'apiKey.update', target: k.id, before: apiKeyView(k), after: apiKeyView(updated) })
       reply(ctx, 200, apiKeyView(updated))
     },
     'DELETE api-tokens/:id': async (ctx) => {
       const k = await target(ctx, caller(ctx))
       if (!(await apiKeys.delete(k.id))) throw notFound(`API key ${k.id} not found`)
+      recordOf(deps.audit, ctx, { action: 'apiKey.delete', target: k.id, before: apiKeyView(k) })
       replyEmpty(ctx)
     },
   }

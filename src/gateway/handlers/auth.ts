@@ -17,6 +17,7 @@ import { ApiError, invalidInput, toErrorResponse } from '../../shared/errors.js'
 import { readCookie, isSecureRequest, setCookie, ACCESS_COOKIE_PATH, REFRESH_COOKIE_PATH } from '../auth/cookies.js'
 import { ACCESS_COOKIE, REFRESH_COOKIE, readCredentials } from '../auth/credentials.js'
 import type { LoginResult } from '../auth/sessions.js'
+import { reasonOf, recordOf } from '../audit/index.js'
 import { clientOf, type LocalHandler, type RequestContext } from '../context.js'
 import { parseBody, validatorOf } from './body.js'
 import { reply, type HandlerDeps } from './deps.js'
@@ -45,9 +46,18 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     eula: validatorOf('POST auth/eula', Eula),
   }
 
+  const audit = (ctx: RequestContext, fields: Parameters<typeof recordOf>[2]) => recordOf(deps.audit, ctx, fields)
+
   const login: LocalHandler = async (ctx) => {
     const { username, password } = await parseBody(ctx, limit, bodies.login)
-    const result = await deps.sessions.login(username, password, clientOf(ctx))
+    let result: Awaited<ReturnType<typeof deps.sessions.login>>
+    try {
+      result = await deps.sessions.login(username, password, clientOf(ctx))
+    } catch (err) {
+      audit(ctx, { action: 'auth.login', target: username, outcome: 'failure', reason: reasonOf(err), actor: { id: null, name: username, method: 'password' } })
+      throw err
+    }
+    audit(ctx, { action: 'auth.login', target: result.username, actor: { id: result.id, name: result.username, method: result.method } })
     ctx.res.setHeader('set-cookie', tokenCookies(ctx, deps, result))
     reply(ctx, 200, loginBody(ctx, result))
   }
@@ -58,7 +68,15 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     const token = body.refreshToken ?? readCookie(ctx.req.headers.cookie, REFRESH_COOKIE)
     if (!token) throw invalidInput('"refreshToken" is required')
     const rotate = (ctx.apiVersion ?? 2) >= 2
-    const result = await deps.sessions.refresh(token, rotate)
+    let result: LoginResult
+    try {
+      result = await deps.sessions.refresh(token, rotate)
+    } catch (err) {
+      // Every refused refresh is recorded (a reused token's revoked session above all); a
+      // successful one is routine and is not.
+      audit(ctx, { action: 'auth.refresh', outcome: 'failure', reason: reasonOf(err) })
+      throw err
+    }
     ctx.res.setHeader('set-cookie', tokenCookies(ctx, deps, result))
     reply(ctx, 200, rotate ? loginBody(ctx, result) : { accessToken: result.accessToken })
   }
@@ -68,6 +86,7 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
       if (!ctx.principal?.scopes.includes('team')) throw new ApiError(ctx.principal ? 'API_INSUFFICIENT_RIGHTS' : 'API_UNAUTHORIZED')
       const { refreshToken } = await parseBody(ctx, limit, bodies.revoke)
       if (!(await deps.store.refreshTokens.revoke(refreshToken))) throw new ApiError('API_INVALID_REFRESH_TOKEN')
+      audit(ctx, { action: 'auth.revoke' })
       reply(ctx, 200, { success: true })
     } catch (err) {
       const { status } = toErrorResponse(err)
@@ -89,6 +108,7 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
       if (family) families.add(family)
     }
     for (const family of families) await deps.store.refreshTokens.revokeFamily(family)
+    audit(ctx, { action: 'auth.logout', after: { sessionsRevoked: families.size } })
     const secure = isSecureRequest(ctx.req)
     ctx.res.setHeader('set-cookie', [
       setCookie(ACCESS_COOKIE, '', { path: ACCESS_COOKIE_PATH, maxAgeSeconds: 0, secure }),
@@ -99,8 +119,15 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
 
   const eula: LocalHandler = async (ctx) => {
     const { username, password } = await parseBody(ctx, limit, bodies.eula)
-    const user = await deps.sessions.checkPassword(username, password, clientOf(ctx))
+    let user: Awaited<ReturnType<typeof deps.sessions.checkPassword>>
+    try {
+      user = await deps.sessions.checkPassword(username, password, clientOf(ctx))
+    } catch (err) {
+      audit(ctx, { action: 'auth.eula', target: username, outcome: 'failure', reason: reasonOf(err), actor: { id: null, name: username, method: 'password' } })
+      throw err
+    }
     if (!user.eulaApproved) await deps.store.users.update(user.id, { eulaApproved: true })
+    audit(ctx, { action: 'auth.eula', target: user.username, before: { eulaApproved: user.eulaApproved }, after: { eulaApproved: true }, actor: { id: user.id, name: user.username, method: user.isLocal ? 'local' : 'ldap' } })
     reply(ctx, 200, { success: true })
   }
 
@@ -108,7 +135,14 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     reply(ctx, 200, deps.signingKey.jwks, { 'cache-control': 'public, max-age=300' })
   }
 
+  /** For a login page: which password logins are on, and the single sign-on providers (none yet). */
+  const providers: LocalHandler = async (ctx) => {
+    const { app, ldap } = deps.config
+    reply(ctx, 200, { password: { local: app.enableLocalAuthentication, ldap: ldap.enabled }, sso: [] }, { 'cache-control': 'no-store' })
+  }
+
   return {
+    'GET auth/providers': providers,
     'POST auth/login': login,
     'POST auth/token': refresh,
     'DELETE auth/token': revoke,

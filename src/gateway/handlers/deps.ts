@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Config } from '../../shared/config/index.js'
 import { sendJson } from '../../shared/http/index.js'
+import type { AuditRecorder, AuditStore } from '../audit/index.js'
 import type { Authenticator } from '../auth/authenticate.js'
 import type { AccessTokens } from '../auth/jwt.js'
 import type { SigningKey } from '../auth/keys.js'
@@ -18,6 +19,8 @@ export interface HandlerDeps {
   usage: UsageRecorder
   config: Readonly<Config>
   clock: Clock
+  audit: AuditRecorder
+  auditStore: AuditStore
 }
 
 export function reply(ctx: RequestContext, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -6,6 +6,7 @@
  * users/me version 1 is the v6 shape 5.x/6.x SDKs need (roleIds, roleNames) plus `scope`;
  * version 2 drops roleIds and roleNames.
  */
+import { recordOf } from '../audit/index.js'
 import { ApiError, notFound } from '../../shared/errors.js'
 import type { Principal } from '../../shared/principal.js'
 import type { LocalHandler, RequestContext } from '../context.js'
@@ -37,9 +38,9 @@ function meView(u: User, p: Principal, version: number): Record<string, unknown>
     email: u.email,
     isLocal: u.isLocal,
     timezone: u.timezone,
-    ssoProvider: null,
+    ssoProvider: u.ssoProvider,
     domainSuffixes: [],
-    ldapId: null,
+    ldapId: u.ldapDn,
     // The rights of the credential used, like its scope.
     scope: p.scopes,
     isAdmin: p.isAdmin,
@@ -98,6 +99,7 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
         email: body.email ?? null,
         timezone: body.timezone ?? 'UTC',
       })
+      recordOf(deps.audit, ctx, { action: 'user.create', target: `${created.username} (${created.id})`, after: userView(created) })
       reply(ctx, 201, userView(created))
     },
     'GET users/:id': async (ctx) => {
@@ -122,6 +124,12 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
         ...(body.timezone !== undefined ? { timezone: body.timezone } : {}),
       })
       if (!updated) throw notFound(`User ${subject.id} not found`)
+      recordOf(deps.audit, ctx, {
+        action: 'user.update',
+        target: `${updated.username} (${updated.id})`,
+        before: userView(subject),
+        after: { ...userView(updated), ...(body.password !== undefined ? { password: 'changed' } : {}) },
+      })
       reply(ctx, 200, userView(updated))
     },
     'DELETE users/:id': async (ctx) => {
@@ -130,6 +138,7 @@ export function userHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
       if (subject.id === p.id) throw new ApiError('API_CONFLICT', 'You cannot delete yourself')
       requireCovers(p, subject, 'delete')
       if (!(await users.delete(subject.id))) throw notFound(`User ${subject.id} not found`)
+      recordOf(deps.audit, ctx, { action: 'user.delete', target: `${subject.username} (${subject.id})`, before: userView(subject) })
       replyEmpty(ctx)
     },
   }

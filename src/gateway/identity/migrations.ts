@@ -1,6 +1,6 @@
 /**
- * The identity schema of the gateway: users, API keys, refresh tokens and the (hashed) addresses
- * users signed in from. Numbered forward migrations, applied at start and by `netinv migrate`.
+ * The identity schema of the gateway: users, API keys, refresh tokens, the (hashed) addresses
+ * users signed in from, and the audit trail. Numbered forward migrations, applied at start and by `netinv migrate`.
  * Times are milliseconds since the epoch (int8) so that a test clock can drive every expiry.
  */
 import { migrate, type Db, type Migration } from '../../shared/db/index.js'
@@ -65,6 +65,44 @@ CREATE TABLE identity.sign_in_addresses (
   seen_at int8 NOT NULL
 );
 CREATE INDEX sign_in_addresses_seen_idx ON identity.sign_in_addresses (seen_at);
+`,
+  },
+  {
+    id: 3,
+    name: 'directory users',
+    sql: `
+ALTER TABLE identity.users ADD COLUMN ldap_dn text;
+ALTER TABLE identity.users ADD COLUMN sso_provider text;
+`,
+  },
+  {
+    id: 4,
+    name: 'audit trail',
+    sql: `
+CREATE TABLE identity.audit_events (
+  seq int8 PRIMARY KEY,
+  at int8 NOT NULL,
+  actor_id text,
+  actor_name text,
+  actor_method text NOT NULL,
+  api_key_id text,
+  request_id text,
+  client_ip text,
+  action text NOT NULL,
+  target text,
+  outcome text NOT NULL,
+  reason text,
+  before_json text,
+  after_json text,
+  prev_hash text NOT NULL,
+  hash text NOT NULL
+);
+CREATE INDEX audit_events_at_idx ON identity.audit_events (at);
+CREATE TABLE identity.audit_anchor (
+  id int4 PRIMARY KEY,
+  seq int8 NOT NULL,
+  hash text NOT NULL
+);
 `,
   },
 ]

@@ -136,6 +136,12 @@ export class RefreshTokenStore {
   }
 
   /** Family of a token, when it is known. */
+  /** The user a refresh token belongs to (used or not), without touching it; null for an unknown token. */
+  async ownerOf(token: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ user_id: string }>('SELECT user_id FROM identity.refresh_tokens WHERE token_hash = $1', [secretHash(token)])
+    return rows[0]?.user_id ?? null
+  }
+
   async familyOf(token: string): Promise<string | null> {
     const { rows } = await this.db.query<{ family_id: string }>('SELECT family_id FROM identity.refresh_tokens WHERE token_hash = $1', [
       secretHash(token),

@@ -10,6 +10,10 @@ export interface User {
   email: string | null
   timezone: string
   isLocal: boolean
+  /** The directory entry of a user of the LDAP directory (`isLocal` false), else null. */
+  ldapDn: string | null
+  /** The single sign-on provider of a user signed in through one (`isLocal` false), else null. */
+  ssoProvider: string | null
   createdAt: number
   updatedAt: number
 }

@@ -16,19 +16,24 @@ interface UserRow {
   email: string | null
   timezone: string
   is_local: boolean
+  ldap_dn: string | null
+  sso_provider: string | null
   created_at: number
   updated_at: number
 }
 
 export interface NewUser {
   username: string
-  password: string
+  /** Null for a user of a directory or a single sign-on provider: it has no netinv password. */
+  password: string | null
   scopes: readonly Scope[]
   isAdmin?: boolean
   eulaApproved?: boolean
   email?: string | null
   timezone?: string
   isLocal?: boolean
+  ldapDn?: string | null
+  ssoProvider?: string | null
 }
 
 export interface UserPatch {
@@ -38,9 +43,10 @@ export interface UserPatch {
   eulaApproved?: boolean
   email?: string | null
   timezone?: string
+  ldapDn?: string | null
 }
 
-const COLUMNS = 'id, username, password_hash, scopes, is_admin, eula_approved, email, timezone, is_local, created_at, updated_at'
+const COLUMNS = 'id, username, password_hash, scopes, is_admin, eula_approved, email, timezone, is_local, ldap_dn, sso_provider, created_at, updated_at'
 
 export function onlyScopes(list: readonly string[]): Scope[] {
   return SCOPES.filter((s) => list.includes(s))
@@ -56,6 +62,8 @@ function toUser(r: UserRow): User {
     email: r.email,
     timezone: r.timezone,
     isLocal: r.is_local,
+    ldapDn: r.ldap_dn,
+    ssoProvider: r.sso_provider,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   }
@@ -82,12 +90,12 @@ export class UserStore {
     const { rows: names } = await tx.query<{ username: string }>('SELECT username FROM identity.users')
     const twin = names.find((r) => usernameSkeleton(r.username) === skeleton)
     if (twin) throw new ApiError('API_CONFLICT', twin.username.toLowerCase() === username.toLowerCase() ? `User "${username}" already exists` : `"${username}" looks like the existing user "${twin.username}"`)
-    const hash = await hashPassword(u.password)
+    const hash = u.password === null ? null : await hashPassword(u.password)
     try {
       const { rows } = await tx.query<UserRow>(
-        `INSERT INTO identity.users (id, username, password_hash, scopes, is_admin, eula_approved, email, timezone, is_local, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING ${COLUMNS}`,
-        [newId(), username, hash, onlyScopes(u.scopes), u.isAdmin ?? false, u.eulaApproved ?? false, u.email ?? null, u.timezone ?? 'UTC', u.isLocal ?? true, now],
+        `INSERT INTO identity.users (id, username, password_hash, scopes, is_admin, eula_approved, email, timezone, is_local, ldap_dn, sso_provider, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING ${COLUMNS}`,
+        [newId(), username, hash, onlyScopes(u.scopes), u.isAdmin ?? false, u.eulaApproved ?? false, u.email ?? null, u.timezone ?? 'UTC', u.isLocal ?? hash !== null, u.ldapDn ?? null, u.ssoProvider ?? null, now],
       )
       return toUser(rows[0]!)
     } catch (err) {
@@ -135,6 +143,7 @@ export class UserStore {
     if (patch.eulaApproved !== undefined) add('eula_approved', patch.eulaApproved)
     if (patch.email !== undefined) add('email', patch.email)
     if (patch.timezone !== undefined) add('timezone', patch.timezone)
+    if (patch.ldapDn !== undefined) add('ldap_dn', patch.ldapDn)
     add('updated_at', this.clock())
     const { rows } = await this.db.query<UserRow>(`UPDATE identity.users SET ${sets.join(', ')} WHERE id = $1 RETURNING ${COLUMNS}`, params)
     if (!rows[0]) return null

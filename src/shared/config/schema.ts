@@ -4,9 +4,11 @@
  * is ours. `docs/operations.md` lists these keys and a test keeps it in step.
  */
 import type { SchemaNode } from './schema-types.js'
+import { LDAP_SCHEMA, type LdapConfig } from './ldap.js'
 import { UPSTREAMS_SCHEMA, type UpstreamConfig } from './upstreams.js'
 
 export type { UpstreamConfig } from './upstreams.js'
+export type { LdapConfig } from './ldap.js'
 
 /** An endpoint of the route table, as its path pattern (e.g. "auth/login", "snapshots/:id", "tables/*"). */
 const ENDPOINT_KEY = /^[A-Za-z0-9*:][A-Za-z0-9._~\-/*:]*$/
@@ -87,7 +89,8 @@ export const CONFIG_SCHEMA = {
         enableLocalAuthentication: {
           type: 'boolean',
           default: true,
-          description: 'When false, username/password login and Basic authentication stop; API keys keep working.',
+          description:
+            'When false, the passwords kept by netinv stop working: local users\' auth/login, auth/eula, their sessions and Basic are refused (403 API_LOCAL_AUTHENTICATION_DISABLED). Directory (`ldap`) logins, their sessions and API keys keep working, and so does the privileged command line (`netinv user ...`).',
         },
         jwt: {
           type: 'object',
@@ -182,6 +185,27 @@ export const CONFIG_SCHEMA = {
       },
     },
     upstreams: UPSTREAMS_SCHEMA,
+    ldap: LDAP_SCHEMA,
+    audit: {
+      type: 'object',
+      description: 'The audit trail (docs/authentication.md, "Audit trail").',
+      properties: {
+        retentionDays: {
+          type: 'integer',
+          default: 0,
+          min: 0,
+          max: 36500,
+          description: 'Events older than this many days are removed (hourly); the chain of the rest still verifies. 0 keeps every event.',
+        },
+        flushMs: {
+          type: 'integer',
+          default: 200,
+          min: 1,
+          max: 10000,
+          description: 'Events are written in batches at most this many milliseconds after they happen (the request never waits for the write).',
+        },
+      },
+    },
     rateLimit: {
       type: 'object',
       description: 'Per-client-IP request rate limiting (requests per second).',
@@ -370,6 +394,8 @@ export interface Config {
   }
   upstream: { connectTimeoutMs: number; timeoutMs: number; maxSockets: number; idleTimeoutMs: number }
   upstreams: Record<string, UpstreamConfig>
+  ldap: LdapConfig
+  audit: { retentionDays: number; flushMs: number }
   rateLimit: {
     enabled: boolean
     shadow: boolean

@@ -1,6 +1,6 @@
 /** The admin command line: user create / passwd and apikey create, on a real database. */
 import t from 'tap'
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freshPostgres } from '../../helpers/db.js'
@@ -64,4 +64,16 @@ t.test('user create, user passwd, apikey create', async (t) => {
   t.match(stored, { username: 'carol', scopes: ['read'], description: 'ci' })
   t.ok(stored!.expiresAt! > Date.now() + 86_400_000)
   await t.rejects(apikeyCommand.run(['create', 'carol', '--scopes', 'team'], io()), /does not hold team/)
+})
+
+t.test('break-glass: the command line works with local authentication off', async (t) => {
+  const { db, url } = await freshPostgres(t)
+  const configDir = await mkdtemp(join(tmpdir(), 'netinv-cfg-'))
+  await writeFile(join(configDir, 'api.json'), JSON.stringify({ app: { enableLocalAuthentication: false } }))
+  const env = { DATABASE_URL: url, CONFIG_DIR: configDir, DATA_DIR: await mkdtemp(join(tmpdir(), 'netinv-data-')), LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'first-admin-password', NETINV_PASSWORD: 'rescue-password-1' }
+  t.equal(await userCommand.run(['create', 'rescue', '--scopes', 'read,team', '--eula-approved'], memoryIo(env).io), 0)
+  const created = memoryIo(env)
+  t.equal(await apikeyCommand.run(['create', 'rescue', '--scopes', 'team'], created.io), 0)
+  const store = createIdentityStore(db, { clock: Date.now, refresh: { expiresIn: 100, length: 64, reuseGraceSeconds: 5 } })
+  t.match(await store.apiKeys.byHash(secretHash(created.stdout().trim())), { username: 'rescue', scopes: ['team'] }, 'a key to get back in with')
 })

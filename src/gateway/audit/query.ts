@@ -1,0 +1,185 @@
+/**
+ * `POST tables/audit`: the audit trail read with a table request, answered by the gateway itself
+ * (the trail is the gateway's, in its identity database, and never reaches the inventory).
+ * The request is the inventory's table request where it applies: `columns`, `filters` (column →
+ * `[operator, value]`, nested `and` / `or`), `sort` `{column, order}`, `pagination`
+ * `{limit, start}`, `format` / `Accept: text/csv`; `snapshot` is accepted and ignored. Answer:
+ * `{data, _meta: {limit, start, count, size}}`, or CSV ending with the `X-Row-Count` trailer.
+ */
+import { invalidInput } from '../../shared/errors.js'
+
+export interface AuditColumn {
+  sql: string
+  type: 'integer' | 'time' | 'string' | 'json'
+  out: (row: Record<string, unknown>) => unknown
+}
+
+const text = (key: string) => (r: Record<string, unknown>) => (r[key] ?? null) as unknown
+const json = (key: string) => (r: Record<string, unknown>) => (r[key] === null || r[key] === undefined ? null : (JSON.parse(String(r[key])) as unknown))
+
+export const AUDIT_TABLE: Readonly<Record<string, AuditColumn>> = {
+  id: { sql: 'seq', type: 'integer', out: (r) => Number(r.seq) },
+  time: { sql: 'at', type: 'time', out: (r) => new Date(Number(r.at)).toISOString() },
+  actorId: { sql: 'actor_id', type: 'string', out: text('actor_id') },
+  actorName: { sql: 'actor_name', type: 'string', out: text('actor_name') },
+  actorMethod: { sql: 'actor_method', type: 'string', out: text('actor_method') },
+  apiKeyId: { sql: 'api_key_id', type: 'string', out: text('api_key_id') },
+  requestId: { sql: 'request_id', type: 'string', out: text('request_id') },
+  clientIp: { sql: 'client_ip', type: 'string', out: text('client_ip') },
+  action: { sql: 'action', type: 'string', out: text('action') },
+  target: { sql: 'target', type: 'string', out: text('target') },
+  outcome: { sql: 'outcome', type: 'string', out: text('outcome') },
+  reason: { sql: 'reason', type: 'string', out: text('reason') },
+  before: { sql: 'before_json', type: 'json', out: json('before_json') },
+  after: { sql: 'after_json', type: 'json', out: json('after_json') },
+  hash: { sql: 'hash', type: 'string', out: text('hash') },
+  prevHash: { sql: 'prev_hash', type: 'string', out: text('prev_hash') },
+}
+
+const OPERATORS: Record<AuditColumn['type'], readonly string[]> = {
+  integer: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte'],
+  time: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte'],
+  string: ['eq', 'neq', 'ieq', 'like', 'notlike', 'empty'],
+  json: ['like', 'notlike', 'empty'],
+}
+
+const SQL_OPS: Record<string, string> = { eq: '=', neq: 'IS DISTINCT FROM', gt: '>', gte: '>=', lt: '<', lte: '<=' }
+
+const MAX_DEPTH = 12
+const MAX_CONDITIONS = 500
+
+export interface AuditQuery {
+  columns: string[]
+  where: string
+  params: unknown[]
+  orderBy: string
+  limit: number
+  start: number
+  csv: boolean
+}
+
+function bad(message: string, path: string): Error {
+  return invalidInput([{ message, path }])
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function likePattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+class FilterBuilder {
+  readonly params: unknown[] = []
+  private conditions = 0
+
+  private param(v: unknown): string {
+    this.params.push(v)
+    return `$${this.params.length}`
+  }
+
+  build(filter: unknown, path: string, depth: number): string {
+    if (depth > MAX_DEPTH) throw bad(`filters nest at most ${MAX_DEPTH} deep`, path)
+    if (!isObject(filter)) throw bad('"filters" must be an object of column → [operator, value]', path)
+    const parts: string[] = []
+    for (const [key, value] of Object.entries(filter)) {
+      const here = path ? `${path}.${key}` : key
+      if (key === 'and' || key === 'or') {
+        if (!Array.isArray(value)) throw bad(`"${key}" must be a list of filter objects`, here)
+        const inner = value.map((f, i) => this.build(f, `${here}[${i}]`, depth + 1)).filter((s) => s !== 'TRUE')
+        if (inner.length > 0) parts.push(`(${inner.join(key === 'and' ? ' AND ' : ' OR ')})`)
+        else if (key === 'or' && value.length > 0) parts.push('FALSE')
+        continue
+      }
+      parts.push(this.condition(key, value, here))
+    }
+    return parts.length === 0 ? 'TRUE' : parts.join(' AND ')
+  }
+
+  private condition(name: string, value: unknown, path: string): string {
+    if (++this.conditions > MAX_CONDITIONS) throw bad(`at most ${MAX_CONDITIONS} conditions`, path)
+    const column = AUDIT_TABLE[name]
+    if (!column) throw bad(`unknown column "${name}"; the columns are ${Object.keys(AUDIT_TABLE).join(', ')}`, path)
+    if (!Array.isArray(value) || value.length !== 2 || typeof value[0] !== 'string') {
+      throw bad(`a condition is [operator, value]`, path)
+    }
+    const [op, operand] = value as [string, unknown]
+    if (!OPERATORS[column.type].includes(op)) throw bad(`operator "${op}" does not apply to ${name}; use ${OPERATORS[column.type].join(', ')}`, path)
+    if (op === 'empty') {
+      if (typeof operand !== 'boolean') throw bad('"empty" takes true or false', path)
+      return operand ? `(${column.sql} IS NULL OR ${column.sql} = '')` : `(${column.sql} IS NOT NULL AND ${column.sql} <> '')`
+    }
+    if (column.type === 'integer' || column.type === 'time') {
+      let n: number
+      if (column.type === 'time' && typeof operand === 'string') n = Date.parse(operand)
+      else n = typeof operand === 'number' ? operand : Number.NaN
+      if (!Number.isFinite(n)) throw bad(`${name} takes ${column.type === 'time' ? 'an RFC 3339 time or milliseconds since the epoch' : 'a number'}`, path)
+      return `${column.sql} ${SQL_OPS[op]} ${this.param(Math.trunc(n))}`
+    }
+    if (typeof operand !== 'string') throw bad(`${name} takes a string`, path)
+    switch (op) {
+      case 'eq':
+        return `${column.sql} = ${this.param(operand)}`
+      case 'neq':
+        return `${column.sql} IS DISTINCT FROM ${this.param(operand)}`
+      case 'ieq':
+        return `lower(${column.sql}) = lower(${this.param(operand)})`
+      case 'like':
+        return `${column.sql} ILIKE ${this.param(likePattern(operand))}`
+      default:
+        return `(${column.sql} IS NULL OR ${column.sql} NOT ILIKE ${this.param(likePattern(operand))})`
+    }
+  }
+}
+
+/** Validates a table request for the audit table; 422 with the documented body for anything wrong. */
+export function parseAuditQuery(body: unknown, acceptsCsv: boolean, limits: { defaultLimit: number; maxLimit: number }): AuditQuery {
+  if (!isObject(body)) throw invalidInput('the body must be a table request object')
+  const known = new Set(['snapshot', 'columns', 'filters', 'pagination', 'sort', 'format', 'reports'])
+  for (const k of Object.keys(body)) if (!known.has(k)) throw bad(`"${k}" is not allowed`, k)
+  const columns = body.columns
+  if (!Array.isArray(columns) || columns.length === 0 || !columns.every((c) => typeof c === 'string')) throw bad('"columns" must be a non-empty list of column names', 'columns')
+  for (const c of columns as string[]) if (!AUDIT_TABLE[c]) throw bad(`unknown column "${c}"; the columns are ${Object.keys(AUDIT_TABLE).join(', ')}`, 'columns')
+  const builder = new FilterBuilder()
+  const where = body.filters === undefined ? 'TRUE' : builder.build(body.filters, 'filters', 0)
+  let orderBy = 'seq ASC'
+  if (body.sort !== undefined) {
+    const s = body.sort
+    if (!isObject(s) || typeof s.column !== 'string' || !AUDIT_TABLE[s.column] || (s.order !== undefined && s.order !== 'asc' && s.order !== 'desc')) {
+      throw bad('"sort" is {column: <a column>, order: "asc" | "desc"}', 'sort')
+    }
+    const dir = s.order === 'desc' ? 'DESC' : 'ASC'
+    orderBy = `${AUDIT_TABLE[s.column]!.sql} ${dir} ${dir === 'ASC' ? 'NULLS LAST' : 'NULLS FIRST'}, seq ${dir}`
+  }
+  let format: unknown = body.format
+  if (format !== undefined && (!isObject(format) || (format.dataType !== undefined && format.dataType !== 'csv' && format.dataType !== 'json'))) {
+    throw bad('"format" is {exportToFile?: boolean, dataType?: "csv" | "json"}', 'format')
+  }
+  format = format as { dataType?: string } | undefined
+  const csv = acceptsCsv || (format as { dataType?: string } | undefined)?.dataType === 'csv'
+  let limit = csv && body.pagination === undefined ? Number.MAX_SAFE_INTEGER : limits.defaultLimit
+  let start = 0
+  if (body.pagination !== undefined) {
+    const p = body.pagination
+    if (!isObject(p)) throw bad('"pagination" is {limit, start}', 'pagination')
+    if (p.limit !== undefined) {
+      if (typeof p.limit !== 'number' || !Number.isInteger(p.limit) || p.limit < 0 || p.limit > limits.maxLimit) throw bad(`"pagination.limit" must be an integer from 0 to ${limits.maxLimit}`, 'pagination.limit')
+      limit = p.limit
+    }
+    if (p.start !== undefined) {
+      if (typeof p.start !== 'number' || !Number.isInteger(p.start) || p.start < 0) throw bad('"pagination.start" must be an integer ≥ 0', 'pagination.start')
+      start = p.start
+    }
+  }
+  return { columns: columns as string[], where, params: builder.params, orderBy, limit, start, csv }
+}
+
+/** One CSV field: quoted when needed; a text that a spreadsheet would run as a formula gets a leading `'`. */
+export function csvField(v: unknown): string {
+  if (v === null || v === undefined) return ''
+  if (typeof v === 'number') return String(v)
+  let s = typeof v === 'string' ? v : JSON.stringify(v)
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+}
