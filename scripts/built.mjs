@@ -7,12 +7,14 @@
  * older, saying why. A built tree costs one walk of the sources (a few milliseconds).
  *
  *   node scripts/built.mjs           build when needed (cwd: the package root, as npm runs scripts)
- *   node scripts/built.mjs --stamp   the last step of `npm run build`: write the stamp
+ *   node scripts/built.mjs --stamp   the last step of `npm run build`: keep the template of an empty
+ *                                    embedded database when there is none, write the stamp
  */
 import { spawnSync } from 'node:child_process'
-import { lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import process from 'node:process'
+import { pathToFileURL } from 'node:url'
 
 const STAMP = join('dist', '.build-stamp')
 /** What a build reads: a change to any of these makes the build stale. */
@@ -46,9 +48,26 @@ function stampTime() {
 }
 
 if (process.argv[2] === '--stamp') {
+  await keepDatabaseTemplate()
   mkdirSync('dist', { recursive: true })
   writeFileSync(STAMP, `built ${new Date().toISOString()}\n`)
   process.exit(0)
+}
+
+/**
+ * The first empty embedded database of an installation runs initdb and keeps the result as the
+ * template later ones are unpacked from (src/shared/db/pglite-template.ts): made here, at the
+ * build, so that the first start is quick too.
+ */
+async function keepDatabaseTemplate() {
+  const compiled = join(process.cwd(), 'dist/src/shared/db')
+  if (!existsSync(join(compiled, 'pglite.js'))) return
+  const { templateFile } = await import(pathToFileURL(join(compiled, 'pglite-template.js')).href)
+  const file = templateFile()
+  if (!file || existsSync(file)) return
+  const { createPgliteDb } = await import(pathToFileURL(join(compiled, 'pglite.js')).href)
+  const db = await createPgliteDb()
+  await db.close()
 }
 
 const built = stampTime()
