@@ -4,6 +4,7 @@
  * `--sort column[:asc|desc]` or `-column`, and the pages of `POST tables/<path>`.
  */
 import { UsageError, didYouMean } from '../commands/args.js'
+import { didYouMeanOneOf, nearPaths } from '../shared/suggest.js'
 import type { ApiClient } from './api.js'
 
 export interface TableColumn {
@@ -34,7 +35,8 @@ export async function fetchTables(client: ApiClient): Promise<TableInfo[]> {
 
 /**
  * A table named by its path (`inventory/interfaces`), a legacy path, a name in the inventory
- * group (`interfaces`), or the last segments of exactly one path (`bgp/neighbors`).
+ * group (`interfaces`), or the last segments of exactly one path (`bgp/neighbors`; one word only
+ * when no other table's name is close to it). Anything else is an error naming the candidates.
  */
 export function resolveTable(tables: readonly TableInfo[], name: string): TableInfo {
   const wanted = name.replace(/^\/+|\/+$/g, '').replace(/^tables\//, '')
@@ -43,10 +45,17 @@ export function resolveTable(tables: readonly TableInfo[], name: string): TableI
   const inventory = tables.find((t) => t.path === `inventory/${wanted}`)
   if (inventory) return inventory
   const ending = tables.filter((t) => t.path.endsWith(`/${wanted}`))
-  if (ending.length === 1) return ending[0]!
-  if (ending.length > 1) throw new UsageError(`table "${name}" is ambiguous: ${ending.map((t) => t.path).join(', ')}`)
-  const names = tables.flatMap((t) => [t.path, t.path.split('/').pop()!])
-  throw new UsageError(`no table "${name}"${didYouMean(wanted, names)}; "netinv query --tables" lists them`)
+  // one word that ends one path but is also close to another table's name (`device`: vlan/device,
+  // inventory/devices) is not taken silently
+  const others = wanted.includes('/') ? [] : nearPaths(wanted, tables.map((t) => t.path)).filter((p) => !ending.some((t) => t.path === p))
+  if (ending.length === 1 && others.length === 0) return ending[0]!
+  if (ending.length > 0) {
+    const candidates = [...ending.map((t) => t.path), ...others]
+    throw new UsageError(`table "${name}" is ambiguous: ${candidates.join(', ')}; give its path`)
+  }
+  const near = nearPaths(wanted, tables.map((t) => t.path))
+  const hint = near.length > 0 ? didYouMeanOneOf(near) : didYouMean(wanted, tables.flatMap((t) => [t.path, t.path.split('/').pop()!]))
+  throw new UsageError(`no table "${name}"${hint}; "netinv query --tables" lists them`)
 }
 
 const NUMERIC_OPERATORS = new Set(['gt', 'gte', 'lt', 'lte'])

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util'
 import type { CommandIo } from './io.js'
+import { distance, suggest } from '../shared/suggest.js'
 
 export interface OptionSpec {
   type: 'string' | 'boolean'
@@ -53,33 +54,7 @@ export class UsageError extends Error {
   }
 }
 
-/** Edit distance of two short words (insertions, deletions, substitutions, swaps of neighbours). */
-export function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1)
-      d[i]![j] = v
-    }
-  }
-  return d[a.length]![b.length]!
-}
-
-/** The known name nearest to `word` when it is close enough to be a typo of it (or a prefix of only it). */
-export function suggest(word: string, known: Iterable<string>): string | undefined {
-  const names = [...known]
-  const prefixed = names.filter((n) => word.length >= 2 && n.startsWith(word))
-  if (prefixed.length === 1) return prefixed[0]
-  let best: string | undefined
-  let bestDistance = Infinity
-  for (const name of names) {
-    const dist = distance(word.toLowerCase(), name.toLowerCase())
-    if (dist < bestDistance) [best, bestDistance] = [name, dist]
-  }
-  return bestDistance <= Math.max(1, Math.floor(word.length / 3)) ? best : undefined
-}
+export { distance, suggest }
 
 export const didYouMean = (word: string, known: Iterable<string>): string => {
   const s = suggest(word, known)

@@ -1,5 +1,6 @@
 import { startInventory } from '../inventory/server.js'
 import type { Command } from './index.js'
+import { checkPorts } from './ports.js'
 import { credentialKey, loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
 
 export const inventoryCommand: Command = {
@@ -7,6 +8,7 @@ export const inventoryCommand: Command = {
   async run(_args, io) {
     const rt = loadRuntime('inventory', io.env)
     if (!rt.env.internalSecret) throw new Error('INTERNAL_SECRET must be set for a standalone inventory')
+    await checkPorts([{ setting: 'INVENTORY_PORT', host: rt.env.inventoryHost, port: rt.env.inventoryPort }])
     const db = await openRuntimeDb(rt)
     const inv = await startInventory({
       credentialKey: credentialKey(rt),

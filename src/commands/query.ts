@@ -98,7 +98,8 @@ export const queryCommand: Command = clientCommand(
     summary: 'query a table of a snapshot: columns, filters, sort, a range or every row, as text, CSV or JSON',
     description:
       'The table is its path (inventory/interfaces), a table of the inventory group by its name (interfaces)\n' +
-      'or the end of one path (bgp/neighbors). Operators of --filter: docs/tables.md.',
+      'or the end of one path (bgp/neighbors); a name close to several tables is an error that lists them.\n' +
+      'Operators of --filter: docs/tables.md.',
     positionals: [{ name: 'table', description: 'the table (see --tables)', optional: true }],
     options: {
       snapshot: { type: 'string', value: 'id', description: 'snapshot id, $last (default), $prev or $lastLocked' },

@@ -3,6 +3,7 @@ import { readEnv, type Env } from '../shared/env.js'
 import { loadConfig, type Config } from '../shared/config/index.js'
 import { createLogger, releaseLogOutput, type Logger } from '../shared/log.js'
 import { openDb, type Db } from '../shared/db/index.js'
+import type { PortCheck } from './ports.js'
 import { resolveCredentialKey } from '../inventory/settings/secret-key.js'
 
 export interface Runtime {
@@ -60,4 +61,13 @@ export function onShutdown(log: Logger, close: () => Promise<void>, graceMs: num
 /** The key that seals SNMP credentials (CREDENTIALS_KEY, CREDENTIALS_KEY_FILE, else one kept in DATA_DIR). */
 export function credentialKey(rt: Runtime): Buffer {
   return resolveCredentialKey({ key: rt.env.credentialsKey, keyFile: rt.env.credentialsKeyFile, dataDir: rt.env.dataDir, log: rt.log })
+}
+
+/** The gateway's listeners and the settings that chose their ports (see ports.ts). */
+export function gatewayPorts(rt: Runtime): PortCheck[] {
+  const admin = rt.env.adminPort ?? rt.config.server.adminPort
+  return [
+    { setting: 'PORT', host: rt.env.host, port: rt.env.port },
+    { setting: rt.env.adminPort === undefined ? 'ADMIN_PORT (or server.adminPort in api.json)' : 'ADMIN_PORT', host: rt.env.adminHost, port: admin },
+  ]
 }

@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto'
 import { launchGateway } from '../gateway/launch.js'
 import { startInventory } from '../inventory/server.js'
 import type { Command } from './index.js'
-import { credentialKey, loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
+import { checkPorts } from './ports.js'
+import { credentialKey, gatewayPorts, loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
 
 export const serveCommand: Command = {
   summary: 'run gateway (on PORT) and inventory (internal, 127.0.0.1) in one process on the embedded defaults',
   async run(_args, io) {
     const rt = loadRuntime('netinv', io.env)
+    await checkPorts(gatewayPorts(rt))
     const db = await openRuntimeDb(rt)
     const internalSecret = rt.env.internalSecret ?? randomBytes(32).toString('base64url')
     // The inventory listens on loopback only, on a free port: the gateway is the only public door.

@@ -53,6 +53,8 @@ export interface GatewayDeps {
    * know is 404 for every method. Absent: every path under `*` is forwarded.
    */
   wildcards?: Readonly<Record<string, (rest: string) => boolean>>
+  /** The `detail` of a 404 for an endpoint path no route matches (e.g. the tables it may have meant). */
+  unknownPath?: (endpointPath: string) => string | undefined
   /** Readiness of Redis, when the rate limiter uses it. */
   redisReady?: () => Promise<boolean>
   /** How long (ms) a probe of the dependencies answers later /readyz calls too (default 1000). */
@@ -158,6 +160,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     handlers,
     forward: (ctx) => forwarder.forward(ctx),
     metrics,
+    ...(deps.unknownPath ? { unknownPath: deps.unknownPath } : {}),
   }
   const stages = buildStages(stageDeps, log)
 

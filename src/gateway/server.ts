@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { listening } from './listening.js'
 import { drainable } from '../shared/http/drain.js'
 import { createGateway, type Gateway, type GatewayDeps } from './app.js'
 import { guardConnections } from './connections.js'
@@ -68,7 +69,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const adminPort = await listen(admin, options.adminPort, adminHost)
   const url = urlOf(host, port)
   const adminUrl = urlOf(adminHost, adminPort)
-  options.log.info({ url, adminUrl }, 'gateway listening')
+  const where = listening(host, port)
+  options.log.info({ bind: where.bind, url: where.url, urls: where.urls, adminUrl }, 'gateway listening')
   let closing: Promise<void> | null = null
   return {
     gateway,

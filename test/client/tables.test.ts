@@ -8,7 +8,7 @@ const COLUMNS = [
   { name: 'hasTransceiver', type: 'boolean' },
   { name: 'primaryIp', type: 'ip' },
 ]
-const TABLES: TableInfo[] = ['inventory/interfaces', 'vrf/interfaces', 'inventory/devices', 'routing/protocols/bgp/neighbors', 'routing/protocols/ospf/neighbors', 'neighbors/all'].map((path) => ({
+const TABLES: TableInfo[] = ['inventory/interfaces', 'vrf/interfaces', 'inventory/devices', 'routing/protocols/bgp/neighbors', 'routing/protocols/ospf/neighbors', 'neighbors/all', 'vlan/device'].map((path) => ({
   path,
   legacyPaths: path === 'inventory/devices' ? ['inventory/devs'] : [],
   snapshotScoped: true,
@@ -22,7 +22,12 @@ t.test('tables by path, legacy path, inventory name or the end of one path', asy
   t.equal(resolveTable(TABLES, 'interfaces').path, 'inventory/interfaces', 'the inventory group first')
   t.equal(resolveTable(TABLES, 'bgp/neighbors').path, 'routing/protocols/bgp/neighbors')
   t.throws(() => resolveTable(TABLES, 'neighbors'), /table "neighbors" is ambiguous: routing\/protocols\/bgp\/neighbors, routing\/protocols\/ospf\/neighbors/)
-  t.throws(() => resolveTable(TABLES, 'devcies'), /no table "devcies" \(did you mean devices\?\)/)
+  t.throws(() => resolveTable(TABLES, 'devcies'), /no table "devcies" \(did you mean inventory\/devices or vlan\/device\?\)/)
+  // one word that ends one path and is close to another table's name is not taken silently
+  t.throws(() => resolveTable(TABLES, 'device'), /table "device" is ambiguous: vlan\/device, inventory\/devices; give its path/)
+  t.equal(resolveTable(TABLES, 'vlan/device').path, 'vlan/device', 'its path names it')
+  t.throws(() => resolveTable(TABLES, 'inventory/device'), /no table "inventory\/device" \(did you mean inventory\/devices or vlan\/device\?\)/)
+  t.throws(() => resolveTable(TABLES, 'zzzz'), /^no table "zzzz"; "netinv query --tables" lists them$/)
 })
 
 t.test('filters typed by their column', async (t) => {

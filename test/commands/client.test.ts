@@ -180,7 +180,11 @@ t.test('login, snapshots, discover, query and logout against netinv serve', asyn
     t.match(operator.stderr, '"gt" compares numbers; "x" is not one')
     const typo = await netinvHere(['query', 'interfacs'], env)
     t.equal(typo.code, 2)
-    t.match(typo.stderr, 'no table "interfacs" (did you mean interfaces?)')
+    t.match(typo.stderr, 'no table "interfacs" (did you mean inventory/interfaces')
+    // one word that ends a path but is close to another table is not taken silently
+    const ambiguous = await netinvHere(['query', 'device'], env)
+    t.equal(ambiguous.code, 2)
+    t.match(ambiguous.stderr, 'table "device" is ambiguous: vlan/device, inventory/devices')
     const snapshot = await netinvHere(['query', 'devices', '--snapshot', 'no-such-snapshot'], env)
     t.equal(snapshot.code, 1)
     t.match(snapshot.stderr, /netinv query: .*\(HTTP 4\d\d API_/)

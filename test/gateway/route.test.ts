@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { parseApiPath, unsafePath } from '../../src/gateway/pipeline/route.js'
 import { ApiError } from '../../src/shared/errors.js'
 import { PRODUCT_VERSION, RELEASE_VERSION } from '../../src/shared/product.js'
-import { tableWildcards } from '../../src/inventory/paths.js'
+import { tableWildcards, unknownTableDetail } from '../../src/inventory/paths.js'
 import { send, startTestGateway, startUpstream } from './helpers.js'
 
 function codeOf(path: string): string | null {
@@ -161,4 +161,20 @@ t.test('an unknown table is 404 for every method, a known one 405 for a method i
   t.equal((await send(gw.url, '/api/tables/inventory/devices', { method: 'POST', headers, body: '{}' })).status, 200)
   t.equal((await send(gw.url, '/api/tables/inventory/devices/description', { headers })).status, 200)
   t.equal(forwarded, 2, 'known tables are forwarded')
+})
+
+t.test('a table path that names no table: the 404 says which tables it may have meant', async (t) => {
+  const gw = await startTestGateway(t, { upstreamUrl: (await startUpstream(t)).url, config: { rateLimit: { perSecond: 10000 } }, wildcards: tableWildcards(), unknownPath: unknownTableDetail })
+  const headers = { 'x-api-token': 'reader-key', 'content-type': 'application/json' }
+  const r = await send(gw.url, '/api/tables/inventory/device', { method: 'POST', headers, body: '{}' })
+  t.equal(r.status, 404)
+  t.same(r.json(), { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found', detail: 'no table "inventory/device" (did you mean inventory/devices, vlan/device or vlan/device-summary?); GET /api/tables lists them' })
+  const described = await send(gw.url, '/api/v1/tables/inventory/device/description', { headers })
+  t.match(described.json(), { code: 'API_NOT_FOUND', detail: /^no table "inventory\/device" \(did you mean inventory\/devices/ })
+  t.same(await send(gw.url, '/api/tables/zzzz', { method: 'POST', headers, body: '{}' }).then((x) => x.json()), {
+    code: 'API_NOT_FOUND',
+    message: 'Requested Resource Not Found',
+    detail: 'no table "zzzz"; GET /api/tables lists them',
+  })
+  t.same(await send(gw.url, '/api/nothing-here', { headers }).then((x) => x.json()), { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' }, 'other paths: no detail')
 })

@@ -113,6 +113,13 @@ export function openApiHandlers(deps: OpenApiDeps): Map<string, LocalHandler> {
 
   const asset: LocalHandler = async (ctx) => {
     const name = ctx.endpointPath?.slice('docs/'.length) ?? ''
+    // docs/ is the explorer's page under its own name: sent there, the page's relative links work
+    if (name === '' && ctx.path.startsWith('/api/') && ctx.path.endsWith('/docs/')) {
+      const location = ctx.path.slice(0, -1) + (ctx.search ? `?${ctx.search}` : '')
+      ctx.res.writeHead(308, { ...ctx.responseHeaders, location, 'content-length': '0', 'cache-control': 'no-cache' })
+      ctx.res.end()
+      return
+    }
     if (name === 'init.js') return send(ctx, 'text/javascript; charset=utf-8', INIT_JS, { 'cache-control': 'no-cache' })
     const type = ownValue(ASSETS, name)
     if (type === undefined) throw notFound()

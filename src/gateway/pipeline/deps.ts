@@ -20,4 +20,6 @@ export interface StageDeps {
   /** Forwards the request to its route's upstream; writes the response (or our error) itself. */
   forward(ctx: RequestContext): void | Promise<void>
   metrics: GatewayMetrics
+  /** The `detail` of a 404 for an endpoint path no route matches (GatewayDeps `unknownPath`). */
+  unknownPath?: (endpointPath: string) => string | undefined
 }

@@ -6,7 +6,7 @@
  * Any other version-shaped first segment (`/api/v2/…`, `/api/v6/…`, `/api/v6.0.1/…`) names no
  * generation: a version error, 410 as the spec has for all of them, not 404.
  */
-import { ApiError } from '../../shared/errors.js'
+import { ApiError, notFound } from '../../shared/errors.js'
 import { allowedMethods, type Access, type Endpoint } from '../../shared/manifest.js'
 import type { Generation, RequestContext } from '../context.js'
 import type { RouteTable } from '../routes/table.js'
@@ -93,7 +93,7 @@ export function accessFor(endpoint: Endpoint, method: string): Access | undefine
   return endpoint.methods[m as keyof Endpoint['methods']]
 }
 
-export function routeStage(deps: { routes(): RouteTable }): Stage<RequestContext> {
+export function routeStage(deps: { routes(): RouteTable; unknownPath?: ((endpointPath: string) => string | undefined) | undefined }): Stage<RequestContext> {
   return {
     name: 'route',
     run(ctx) {
@@ -112,7 +112,7 @@ export function routeStage(deps: { routes(): RouteTable }): Stage<RequestContext
           match?.endpoint,
         )
       }
-      if (!match) throw new ApiError('API_NOT_FOUND')
+      if (!match) throw notFound(deps.unknownPath?.(parsed.endpointPath))
       ctx.endpoint = match.endpoint
       ctx.params = match.params
       ctx.responseHeaders['x-api-versions-supported'] = match.endpoint.versionsHeader

@@ -53,12 +53,20 @@ export interface PreparedQuery {
   resolving?: { ref: string; id: Promise<string>; replan(id: string): SqlPlan }
 }
 
+/**
+ * What an empty snapshot says: most often a shell expanded "$last" inside a double-quoted body
+ * to nothing.
+ */
+export const EMPTY_SNAPSHOT =
+  '"snapshot" is empty: give a snapshot id or one of [$last, $prev, $lastLocked] (in a shell, a body in double quotes turns "$last" into nothing: quote it with single quotes, or write \\$last)'
+
 /** Parses, validates and plans a table request body; `csv` forces a CSV export (Accept header). */
 export async function prepareTableQuery(deps: TableQueryDeps, table: TableDef, body: unknown, csv = false): Promise<PreparedQuery> {
   const parsed = parseTableRequest(body, deps.limits.maxLimit)
   if (csv) parsed.csv = true
   if (table.snapshotScoped) {
-    if (parsed.snapshot === undefined || parsed.snapshot === '') throw invalidInput([{ message: '"snapshot" is required' }])
+    if (parsed.snapshot === undefined) throw invalidInput([{ message: '"snapshot" is required' }])
+    if (parsed.snapshot === '') throw invalidInput([{ message: EMPTY_SNAPSHOT }])
   }
   if (parsed.compare) return prepareComparison(deps, table, parsed, parsed.compare)
   const rules = parsed.reports === undefined ? [] : await deps.rulesFor(table, parsed.reports)

@@ -162,7 +162,8 @@ export function formatAsksCsv(body: unknown): boolean {
 function parseCompare(raw: unknown): NonNullable<ParsedRequest['compare']> {
   if (!isObject(raw)) fail('"compare" must be an object {"snapshot": <id | $prev | $last | $lastLocked>}')
   for (const key of Object.keys(raw)) if (key !== 'snapshot' && key !== 'volatile') fail(`"compare.${key}" is not allowed`)
-  if (typeof raw.snapshot !== 'string' || raw.snapshot === '') fail('"compare.snapshot" must be a snapshot id or one of [$prev, $last, $lastLocked]')
+  if (raw.snapshot === '') fail('"compare.snapshot" is empty: give a snapshot id or one of [$prev, $last, $lastLocked] (in a shell, a body in double quotes turns "$prev" into nothing: quote it with single quotes, or write \\$prev)')
+  if (typeof raw.snapshot !== 'string') fail('"compare.snapshot" must be a snapshot id or one of [$prev, $last, $lastLocked]')
   if (raw.volatile !== undefined && typeof raw.volatile !== 'boolean') fail('"compare.volatile" must be a boolean')
   return { snapshot: raw.snapshot, volatile: raw.volatile === true }
 }

@@ -7,7 +7,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-const LOCK_FILE = 'netinv.lock'
+export const LOCK_FILE = 'netinv.lock'
 
 function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false

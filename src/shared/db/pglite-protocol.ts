@@ -25,6 +25,9 @@ export type WorkerRequest =
   | { op: 'cancel'; id: number }
   | { op: 'close'; id: number }
 
+/** How the worker came by its database: found it, unpacked the template of a new one, or ran initdb. */
+export type Setup = 'existing' | 'template' | 'initdb'
+
 export interface SerializedError {
   message: string
   fields: Record<string, string | number>
@@ -34,7 +37,7 @@ export type WorkerReply =
   | { id: number; ok: true; result?: unknown }
   | { id: number; ok: false; error: SerializedError }
   | { id: number; batch: Array<Record<string, unknown>> }
-  | { ready: true }
+  | { ready: true; setup: Setup }
   | { ready: false; error: SerializedError }
 
 /** Slots of the shared state: the running request's id (Int32) and when it started (Float64). */

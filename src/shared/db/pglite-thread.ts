@@ -15,11 +15,13 @@ import { readFile } from 'node:fs/promises'
 import { Worker } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import { DatabaseUnavailableError, asFull, sqlState } from './errors.js'
+import { readTemplate, templateFile } from './pglite-template.js'
 import {
   STATE_BYTES,
   deserializeError,
   sharedState,
   timeoutError,
+  type Setup,
   type SharedState,
   type WorkerReply,
   type WorkerRequest,
@@ -46,11 +48,20 @@ function pgliteArtifacts(): Promise<Record<string, unknown>> {
   })())
 }
 
+let templatePath: string | undefined | null = null
+/** Where the empty database of pglite-template.ts is kept (looked up once per process). */
+function pgliteTemplateFile(): string | undefined {
+  if (templatePath === null) templatePath = templateFile()
+  return templatePath
+}
+
 /** Loads the worker's module; from TypeScript sources (tests, `npm run netinv`) through tsx. */
 function spawn(state: SharedArrayBuffer, dataDir: string | undefined, preloaded: Record<string, unknown>): Worker {
   const fromSources = import.meta.url.endsWith('.ts')
   const file = new URL(`./pglite-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url)
-  const workerData = { state, preloaded, ...(dataDir ? { dataDir } : {}) }
+  const templateFile = pgliteTemplateFile()
+  const template = readTemplate(templateFile)
+  const workerData = { state, preloaded, ...(dataDir ? { dataDir } : {}), ...(templateFile ? { templateFile } : {}), ...(template ? { template: new Blob([template]) } : {}) }
   if (!fromSources) return new Worker(file, { workerData })
   const tsx = import.meta.resolve('tsx/esm/api')
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(file.href)}) })`
@@ -90,6 +101,8 @@ export class PgliteThread {
   /** Bumped at each restart: transactions of an earlier worker are gone. */
   generation = 0
   restarts = 0
+  /** How the last worker came by its database (pglite-protocol.ts `Setup`). */
+  setup: Setup | undefined
   private closed = false
   /** When the last attempt to open the database failed (a later request tries again). */
   private failedAt: number | undefined
@@ -105,6 +118,7 @@ export class PgliteThread {
   }
 
   private async start(): Promise<void> {
+    const began = Date.now()
     const preloaded = await pgliteArtifacts()
     Atomics.store(this.state.running, 0, 0)
     const worker = spawn(this.buffer, this.options.dataDir, preloaded)
@@ -120,6 +134,11 @@ export class PgliteThread {
         if (!('ready' in reply)) return this.answer(reply)
         if (!reply.ready) return reject(deserializeError(reply.error))
         opened = true
+        this.setup = reply.setup
+        if (reply.setup !== 'existing') {
+          const how = reply.setup === 'template' ? 'unpacked from the template of an empty database' : 'initialised (initdb)'
+          this.options.log?.info({ setup: reply.setup, ms: Date.now() - began }, `new embedded database ${how}`)
+        }
         resolve()
       })
       worker.once('error', (err) => {

@@ -8,16 +8,23 @@
  * first served); a transaction or a cursor read holds the database until it ends. Before each
  * statement the worker publishes its request id and start time in the shared state.
  */
+import { readdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
+import { LOCK_FILE } from './dir-lock.js'
 import { OwnerOnlyNodeFS } from './owner-only.js'
-import { serializeError, sharedState, timeoutError, type WorkerReply, type WorkerRequest } from './pglite-protocol.js'
+import { saveTemplate } from './pglite-template.js'
+import { serializeError, sharedState, timeoutError, type Setup, type WorkerReply, type WorkerRequest } from './pglite-protocol.js'
 
 interface Init {
   dataDir?: string
   state: SharedArrayBuffer
   /** PGlite's compiled WebAssembly modules and file system bundle (see pglite-thread.ts). */
   preloaded: Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule' | 'fsBundle'>
+  /** The empty database of pglite-template.ts (when one was kept) and where it is kept. */
+  template?: Blob
+  templateFile?: string
 }
 
 const port = parentPort!
@@ -158,12 +165,60 @@ async function handle(db: PGlite, req: WorkerRequest): Promise<unknown> {
   }
 }
 
+/** What the data directory holds before PGlite opens it. */
+function found(dataDir: string | undefined): 'nothing' | 'database' | 'other' {
+  if (!dataDir) return 'nothing'
+  let entries: string[]
+  try {
+    entries = readdirSync(dataDir)
+  } catch {
+    return 'nothing'
+  }
+  if (entries.includes('PG_VERSION')) return 'database'
+  return entries.every((e) => e === LOCK_FILE) ? 'nothing' : 'other'
+}
+
+function open(template: Blob | undefined): Promise<PGlite> {
+  // Numbers as numbers, as on PostgreSQL (postgres.ts): int8 beyond 2^53 would otherwise come
+  // back as a BigInt, which no JSON answer can carry.
+  return PGlite.create({
+    ...init.preloaded,
+    ...(init.dataDir ? { fs: new OwnerOnlyNodeFS(init.dataDir) } : {}),
+    ...(template ? { loadDataDir: template } : {}),
+    parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) },
+  })
+}
+
+/**
+ * Opens the database: an existing one as it is; a new one unpacked from the template when there
+ * is one (pglite-template.ts), else made by initdb, which then leaves its result as the template.
+ */
+async function openDatabase(): Promise<{ db: PGlite; setup: Setup }> {
+  const before = found(init.dataDir)
+  if (before === 'nothing' && init.template) {
+    try {
+      return { db: await open(init.template), setup: 'template' }
+    } catch {
+      // a template this PGlite cannot read: dropped, and the directory it began to fill emptied
+      if (init.templateFile) rmSync(init.templateFile, { force: true })
+      if (init.dataDir) for (const entry of readdirSync(init.dataDir)) if (entry !== LOCK_FILE) rmSync(join(init.dataDir, entry), { recursive: true, force: true })
+    }
+  }
+  const db = await open(undefined)
+  if (before !== 'nothing') return { db, setup: 'existing' }
+  if (init.templateFile) {
+    await db.exec('CHECKPOINT')
+    const dump = await db.dumpDataDir('gzip')
+    saveTemplate(init.templateFile, new Uint8Array(await dump.arrayBuffer()))
+  }
+  return { db, setup: 'initdb' }
+}
+
 async function main(): Promise<void> {
   let db: PGlite
+  let setup: Setup
   try {
-    // Numbers as numbers, as on PostgreSQL (postgres.ts): int8 beyond 2^53 would otherwise come
-    // back as a BigInt, which no JSON answer can carry.
-    db = await PGlite.create({ ...init.preloaded, ...(init.dataDir ? { fs: new OwnerOnlyNodeFS(init.dataDir) } : {}), parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) } })
+    ;({ db, setup } = await openDatabase())
   } catch (err) {
     reply({ ready: false, error: serializeError(err) })
     return
@@ -176,7 +231,7 @@ async function main(): Promise<void> {
       (err: unknown) => reply({ id: req.id, ok: false, error: serializeError(err) }),
     )
   })
-  reply({ ready: true })
+  reply({ ready: true, setup })
 }
 
 void main()

@@ -31,6 +31,22 @@ t.test('the page and its files are served by the gateway, public, with a policy 
   t.equal((await fetch(`${gw.url}/api/docs/init.js`, { method: 'POST' })).status, 405)
 })
 
+t.test('docs/ (a trailing slash) is sent to the explorer\'s page', async (t) => {
+  const gw = await startTestGateway(t)
+  for (const [path, location] of [
+    ['/api/docs/', '/api/docs'],
+    ['/api/v1/docs/', '/api/v1/docs'],
+    ['/api/docs/?deepLinking=1', '/api/docs?deepLinking=1'],
+  ] as const) {
+    const r = await fetch(`${gw.url}${path}`, { redirect: 'manual' })
+    t.equal(r.status, 308, path)
+    t.equal(r.headers.get('location'), location, `${path} → ${location}`)
+  }
+  const followed = await fetch(`${gw.url}/api/docs/`)
+  t.equal(followed.status, 200, 'a browser lands on the page')
+  t.match(followed.headers.get('content-type'), /^text\/html/)
+})
+
 t.test('a name of Object.prototype under docs/ is no file: 404, never 500', async (t) => {
   const gw = await startTestGateway(t)
   for (const prefix of ['/api/docs/', '/api/v1/docs/']) {

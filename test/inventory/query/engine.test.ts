@@ -116,6 +116,9 @@ for (const engine of ENGINES) {
       t.match(await code({ snapshot: 's1', columns: ['id'], filters: { net: ['eq', '10.0.0.1/8'] } }), /^422 /)
       t.match(await code({ snapshot: 'nope', columns: ['id'] }), /^404 /)
       t.match(await code({ columns: ['id'] }), /^422 "snapshot" is required/)
+      // "$last" in a double-quoted shell body arrives empty: said so, with the quoting to use
+      t.match(await code({ snapshot: '', columns: ['id'] }), /^422 "snapshot" is empty: .*\$last.*single quotes/)
+      t.match(await code({ snapshot: 's1', columns: ['id'], compare: { snapshot: '' } }), /^422 "compare\.snapshot" is empty: .*single quotes/)
     })
   })
 }
