@@ -14,6 +14,7 @@ import { TABLES, type TableDef } from '../../inventory/catalog/index.js'
 import { INVENTORY_BODIES } from '../../inventory/routes/schemas.js'
 import type { Config } from '../../shared/config/index.js'
 import { latestVersion, versionForRelease, type Access, type Method } from '../../shared/manifest.js'
+import { ERRORS, type ErrorCode } from '../../shared/errors.js'
 import { RELEASE_VERSION } from '../../shared/product.js'
 import type { RequestBody } from '../../shared/schema/index.js'
 import type { Generation } from '../context.js'
@@ -72,10 +73,10 @@ function headerComponents(): Record<string, JsonSchema> {
   const retryAfter = 'Seconds to wait before retrying.'
   return {
     'X-Request-Id': h('The request id (the caller\'s sane X-Request-Id, or a new one); in the log line of the request.', { type: 'string' }, true),
-    'X-Product-Version': h('The product\'s release, "v<major>.<minor>".', { type: 'string', pattern: '^v\\d+\\.\\d+$' }),
+    'X-Product-Version': h('The product\'s release, `v<major>.<minor>`.', { type: 'string', pattern: '^v\\d+\\.\\d+$' }),
     'X-API-Version-Used': h('The endpoint version that answered.', { type: 'string', pattern: '^\\d+$' }),
     'X-API-Versions-Supported': h('Every version of the endpoint, comma-separated.', { type: 'string', pattern: '^\\d+(,\\d+)*$' }),
-    Deprecation: h('"true" when the address generation or the endpoint version is deprecated (an upstream may send its own value, e.g. "@<epoch seconds>").'),
+    Deprecation: h('"true" when the address generation or the endpoint version is deprecated (an upstream may send its own value, e.g. `@<epoch seconds>`).'),
     Sunset: h('RFC 3339 time after which the deprecated version may stop answering (the earlier of generation and version).'),
     'RateLimit-Policy': h('IETF RateLimit-Policy: the limits that apply.'),
     RateLimit: h('IETF RateLimit: what is left of each limit.'),
@@ -94,6 +95,15 @@ function commonHeaders(versioned: boolean): Record<string, JsonSchema> {
   return out
 }
 
+/** An example body of an error status: its first code of the error table (a real one, not text made from the pattern). */
+function errorExample(status: number): JsonSchema {
+  const code = codesOf(status)[0]
+  if (code === undefined) return { code: 'API_INTERNAL_ERROR', message: ERRORS.API_INTERNAL_ERROR.message }
+  const example: JsonSchema = { code, message: ERRORS[code as ErrorCode].message }
+  if (status === 422) example.errors = [{ message: '"columns[0]" must be one of [id, sn, hostname]' }]
+  return example
+}
+
 function errorResponses(): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {}
   for (const status of [400, 401, 403, 404, 405, 406, 408, 409, 413, 415, 417, 422, 429, 431, 500, 502, 503, 504, 507]) {
@@ -104,7 +114,7 @@ function errorResponses(): Record<string, JsonSchema> {
     out[String(status)] = {
       description: `Error (${codesOf(status).join(', ')})${status === 422 ? ': `errors` lists each problem, e.g. `"columns[0]" must be one of [...]`' : ''}.`,
       headers,
-      content: { 'application/json': { schema: REF('schemas', 'Error') } },
+      content: { 'application/json': { schema: REF('schemas', 'Error'), example: errorExample(status) } },
     }
   }
   out['410'] = {
@@ -131,7 +141,7 @@ function sharedSchemas(): Record<string, JsonSchema> {
       type: 'object',
       description: 'The one error body: a stable code to branch on, a message, and for 422 the list of problems.',
       properties: {
-        code: { type: 'string', pattern: '^API_[A-Z_]+$' },
+        code: { type: 'string', pattern: '^API_[A-Z_]+$', examples: ['API_NOT_FOUND'], description: 'One of the codes of docs/errors.md.' },
         message: { type: 'string' },
         errors: { type: 'array', items: { type: 'object', properties: { message: { type: 'string' }, path: { type: 'string' } }, required: ['message'] } },
       },
@@ -230,6 +240,10 @@ interface Operation {
   /** The document path. */
   path: string
   table?: TableDef
+  /** One of the per-table operations of a `tables/*` route: its `*` is spelled out in the path. */
+  perTable?: boolean
+  /** A v4-era camelCase path of a table (its operation id would equal the kebab-case one's). */
+  legacyPath?: boolean
   description?: string
 }
 
@@ -241,7 +255,7 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
   const forwarded = route.target !== null
   const parameters: JsonSchema[] = route.path
     .split('/')
-    .filter((s) => s.startsWith(':') || (s === '*' && !table))
+    .filter((s) => s.startsWith(':') || (s === '*' && op.perTable !== true))
     .map((s) => ({ name: s === '*' ? 'path' : s.slice(1), in: 'path', required: true, schema: { type: 'string' } }))
   if (options.generation === 'header') parameters.push(versionParameter(route, options))
   const responses: Record<string, JsonSchema> = {}
@@ -265,7 +279,7 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
     }
   }
   const operation: JsonSchema = {
-    operationId: operationId(method, op.path),
+    operationId: operationId(method, op.path) + (op.legacyPath === true ? 'V4' : ''),
     summary: op.description ?? route.description,
     description: `Version ${v.version}: ${route.versions.find((x) => x.version === v.version)?.summary ?? ''} Access: ${access}.`,
     tags: [route.path.split('/')[0]!.replace(/\..*$/, '')],
@@ -313,7 +327,7 @@ function operationsOf(route: Route, options: DocumentOptions): Operation[] {
         const paths = [table.path, ...(options.generation === 'original' ? (table.legacyPaths ?? []) : [])]
         for (const p of paths) {
           const described = suffix === '' ? { table } : {}
-          out.push({ route, method, access, path: `/tables/${p}${suffix}`, ...described, description: `${table.title}: ${suffix === '' ? table.description : 'columns, types and an example request.'}` })
+          out.push({ route, method, access, path: `/tables/${p}${suffix}`, perTable: true, legacyPath: p !== table.path, ...described, description: `${table.title}: ${suffix === '' ? table.description : 'columns, types and an example request.'}` })
         }
       }
       continue
