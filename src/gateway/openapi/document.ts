@@ -261,8 +261,11 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
   const responses: Record<string, JsonSchema> = {}
   const headers = commonHeaders(true)
   // An operator's backend: what it answers on success is its own.
-  for (const status of route.service === undefined ? ['2XX'] : successStatuses(method, route.path)) {
-    const answer: JsonSchema = { description: status === 204 ? 'Done; no body.' : status === '2XX' ? `What ${route.upstream ?? 'the upstream'} answers.` : 'Done.', headers }
+  const statuses = route.service === undefined ? new Map<number, number[] | undefined>() : successStatusesOf(method, route, v.version, options)
+  for (const status of route.service === undefined ? ['2XX' as const] : [...statuses.keys()]) {
+    const only = typeof status === 'number' ? statuses.get(status) : undefined
+    const which = only === undefined ? '' : ` (version ${only.join(', ')})`
+    const answer: JsonSchema = { description: status === 204 ? `Done; no body${which}.` : status === '2XX' ? `What ${route.upstream ?? 'the upstream'} answers.` : `Done${which}.`, headers }
     if (status === '2XX') answer.content = { '*/*': { schema: {} } }
     else if (status !== 204) answer.content = successContent(method, route, table)
     responses[String(status)] = answer
@@ -300,6 +303,20 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
     operation.requestBody = { required: body.optional !== true, content: { [body.contentType ?? 'application/json']: { schema: body.schema } } }
   }
   return operation
+}
+
+/**
+ * Success statuses of an operation → the endpoint versions that answer with it, when not all do.
+ * The header generation's document describes every version X-API-Version may pick; the others
+ * the one version their address maps to.
+ */
+function successStatusesOf(method: Method, route: Route, version: number, options: DocumentOptions): Map<number, number[] | undefined> {
+  const versions = options.generation === 'header' ? route.versions.map((x) => x.version) : [version]
+  const by = new Map<number, number[]>()
+  for (const x of versions) for (const status of successStatuses(method, route.path, x)) by.set(status, [...(by.get(status) ?? []), x])
+  const out = new Map<number, number[] | undefined>()
+  for (const [status, of] of [...by].sort(([a], [b]) => a - b)) out.set(status, of.length === versions.length || versions.length === 1 ? undefined : of)
+  return out
 }
 
 function successContent(method: Method, route: Route, table: TableDef | undefined): JsonSchema {

@@ -29,8 +29,16 @@ const SUCCESS: Readonly<Record<string, readonly number[]>> = {
   'DELETE auth/token': [200],
 }
 
-export function successStatuses(method: Method, path: string): readonly number[] {
-  return SUCCESS[`${method} ${path}`] ?? (method === 'DELETE' ? [204] : [200])
+/** Where an endpoint version answers otherwise: `METHOD path` → version → statuses. */
+const SUCCESS_BY_VERSION: Readonly<Record<string, Readonly<Record<number, readonly number[]>>>> = {
+  'POST snapshots/:id/clone': { 1: [204] },
+  'POST snapshots/:id/devices': { 1: [200] },
+}
+
+export function successStatuses(method: Method, path: string, version?: number): readonly number[] {
+  const key = `${method} ${path}`
+  const ofVersion = version === undefined ? undefined : SUCCESS_BY_VERSION[key]?.[version]
+  return ofVersion ?? SUCCESS[key] ?? (method === 'DELETE' ? [204] : [200])
 }
 
 const User: JsonSchema = {

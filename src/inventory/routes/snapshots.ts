@@ -113,8 +113,11 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
 
   router.add('POST', 'snapshots/:id/clone', async (ctx, m, _req, res) => {
     const clone = await cloneSnapshot(svc, m.params.id!, user(ctx))
-    // A POST that created a resource: 201 with the new snapshot's id (the spec's status table).
-    sendJson(res, 201, { success: true, id: clone.id, jobId: clone.jobId }, { location: `/api/snapshots/${clone.id}`, 'x-snapshot-id': clone.id })
+    const headers = { location: `/api/snapshots/${clone.id}`, 'x-snapshot-id': clone.id }
+    // Version 1 (original and path generations): 204, as their clients test; version 2: a POST
+    // that created a resource, 201 with the new snapshot's id (the spec's status table).
+    if (ctx.apiVersion === 1) sendEmpty(res, 204, headers)
+    else sendJson(res, 201, { success: true, id: clone.id, jobId: clone.jobId }, headers)
   })
 
   router.add('GET', 'snapshots/:id/settings', async (_ctx, m, _req, res) => {

@@ -218,3 +218,17 @@ t.test('documented answers: GET tables lists every key; error examples carry rea
     t.equal(example!.message, entry?.message)
   }
 })
+
+t.test('statuses per endpoint version: the older generations document what their clients test', async (t) => {
+  const gw = await startTestGateway(t)
+  const statuses = (doc: Doc, path: string) => Object.keys(doc.paths[path]!.post!.responses as object).filter((s) => /^2/.test(s))
+  for (const prefix of ['/api/v1', '/api/v6.0']) {
+    const { doc } = await fetchDoc(gw.url, `${prefix}/openapi.json`)
+    t.same(statuses(doc, '/snapshots/{id}/clone'), ['204'], `${prefix}: clone answers 204`)
+    t.same(statuses(doc, '/snapshots/{id}/devices'), ['200'], `${prefix}: rediscovery answers 200`)
+  }
+  const { doc } = await fetchDoc(gw.url, '/api/openapi.json')
+  t.same(statuses(doc, '/snapshots/{id}/clone'), ['201', '204'], 'header generation: either version')
+  t.match(doc.paths['/snapshots/{id}/clone']!.post!.responses, { 201: { description: 'Done (version 2).' }, 204: { description: 'Done; no body (version 1).' } })
+  t.same(statuses(doc, '/snapshots/{id}/devices'), ['200', '202'])
+})
