@@ -34,6 +34,11 @@ export interface Client {
   waitJob(jobId: string): Promise<Record<string, unknown>>
 }
 
+/** The internal header of a request the gateway forwards at `apiVersion` from `generation` (for `call`'s headers). */
+export function asVersion(apiVersion: number, generation: 'header' | 'original' | 'path' = 'header'): Record<string, string> {
+  return { [INTERNAL_HEADER]: encodeInternal({ secret: SECRET, principal: encodePrincipal(ALICE), apiVersion, generation }) }
+}
+
 export async function startApp(t: Teardown, db: Db, raw: Record<string, unknown> = {}, deps: { credentialKey?: Buffer; log?: Logger } = {}): Promise<Client> {
   await migrateInventory(db)
   const app = await createInventoryApp({ db, config: compileConfig(raw), log: deps.log ?? silentLogger(), internalSecret: SECRET, ...(deps.credentialKey ? { credentialKey: deps.credentialKey } : {}) })

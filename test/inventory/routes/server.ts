@@ -38,7 +38,7 @@ export async function startRoutes(t: Teardown, db: Db, register: (router: Router
   register(router, deps)
   return listen(t, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
-    const ctx: InventoryRequest = { deps, log: deps.log, principal: null, apiVersion: 1, query: url.searchParams }
+    const ctx: InventoryRequest = { deps, log: deps.log, principal: null, apiVersion: 1, generation: 'header', query: url.searchParams }
     void (async () => {
       try {
         const { handler, match } = router.resolve(req.method ?? 'GET', url.pathname.replace(/^\/api\//, ''))
