@@ -300,7 +300,8 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
   if (table) {
     operation.requestBody = { required: true, content: { 'application/json': { schema: REF('schemas', `${tableSchemaName(table)}Request`) } } }
   } else if (body) {
-    operation.requestBody = { required: body.optional !== true, content: { [body.contentType ?? 'application/json']: { schema: body.schema } } }
+    const also = Object.fromEntries(Object.entries(body.alsoAccepts ?? {}).map(([type, schema]) => [type, { schema }]))
+    operation.requestBody = { required: body.optional !== true, content: { [body.contentType ?? 'application/json']: { schema: body.schema }, ...also } }
   }
   return operation
 }

@@ -4,6 +4,7 @@ import { ApiError } from '../../shared/errors.js'
 import { bodyChunks, readJson, readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
 import type { InventoryRequest } from '../context.js'
 import { reportedSnapshotVersion } from '../../shared/product.js'
+import { multipartBoundary, multipartFile } from '../../shared/http/multipart.js'
 import { startDiscovery, startNetworkDiscovery, planDiscovery, type InventoryServices } from '../discovery/index.js'
 import { countCredentials } from '../settings/credential-store.js'
 import { getNetworkSettings } from '../settings/network.js'
@@ -77,7 +78,10 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
   })
 
   router.add('POST', 'snapshots/upload', async (ctx, _m, req, res) => {
-    const { id, jobId } = await importSnapshot(svc, bodyChunks(req), user(ctx))
+    // the file as the raw body, or as the file part of a form (the Python SDK's snapshot_upload)
+    const boundary = multipartBoundary(req.headers['content-type'])
+    const file = boundary === undefined ? bodyChunks(req) : multipartFile(bodyChunks(req), boundary)
+    const { id, jobId } = await importSnapshot(svc, file, user(ctx))
     sendJson(res, 201, { success: true, id, jobId })
   })
 
