@@ -72,6 +72,7 @@ export async function createInventoryApp(options: InventoryOptions): Promise<Inv
           log,
           principal: decodePrincipal(internal.principal),
           apiVersion: internal.apiVersion,
+          generation: internal.generation,
           query: url.searchParams,
         }
         await handler(ctx, match, req, res)

@@ -19,6 +19,8 @@ export interface InventoryRequest {
   principal: Principal | null
   /** Endpoint version chosen by the gateway (1 when absent). */
   apiVersion: number
+  /** Address generation the client used (header, original, path), as the gateway names it. */
+  generation: string
   /** Parsed query string. */
   query: URLSearchParams
 }

@@ -39,3 +39,32 @@ export function advertisedRelease(apiVersion: string): string {
   if (Number(major) === PRODUCT_MAJOR && Number(minor) === PRODUCT_MINOR) return RELEASE_VERSION
   return `${Number(major)}.${Number(minor)}.0+netinv.${RELEASE_VERSION}`
 }
+
+/**
+ * What each address generation is told about the product's version: one place decides it.
+ * - The header generation speaks for this product: `v<major>.<minor>` of X-Product-Version,
+ *   release RELEASE_VERSION.
+ * - The original and path generations (and GET /api/version, the SDKs' start-up probe) speak as
+ *   the advertised `versioning.apiVersion`: that version, and `advertisedRelease` of it.
+ * GET /api/version, GET /api/v1/os/version and the `version` of snapshots this product wrote
+ * (GET snapshots) all read it, so they agree for one client.
+ */
+export interface ReportedVersion {
+  /** `v<major>.<minor>`. */
+  apiVersion: string
+  /** Full release, e.g. "7.6.0" or "5.0.0+netinv.7.6.0". */
+  releaseVersion: string
+}
+
+export function reportedVersion(generation: string, advertisedApiVersion: string): ReportedVersion {
+  if (generation === 'header') return { apiVersion: PRODUCT_VERSION, releaseVersion: RELEASE_VERSION }
+  return { apiVersion: advertisedApiVersion, releaseVersion: advertisedRelease(advertisedApiVersion) }
+}
+
+/**
+ * A snapshot's `version` (or `initialVersion`) as a generation reports it: one this product wrote
+ * (stored as PRODUCT_VERSION) is the generation's `apiVersion`; another product's as it was written.
+ */
+export function reportedSnapshotVersion(stored: string, generation: string, advertisedApiVersion: string): string {
+  return stored === PRODUCT_VERSION ? reportedVersion(generation, advertisedApiVersion).apiVersion : stored
+}

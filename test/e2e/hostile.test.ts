@@ -107,7 +107,7 @@ t.test('PostgreSQL: one user cannot take every connection; a full pool is a 503,
   const { url } = await freshPostgres(t)
   const { configDir } = tempDirs(t)
   // five queries of one user may fill the pool (each runs its page and its count at once), to show both limits
-  setQueryConfig(configDir, { maxConcurrentPerPrincipal: 5 })
+  setQueryConfig(configDir, { maxConcurrentPerPrincipal: 5, maxQueuedPerPrincipal: 0 })
   const app = await serve(t, { DATABASE_URL: url, CONFIG_DIR: configDir, ADMIN_PASSWORD })
   const base = app.url
   const session = await login(base, 'admin', ADMIN_PASSWORD)

@@ -202,7 +202,11 @@ t.test('a 6.0.x SDK client, replayed', async (t) => {
   t.equal(list.status, 200)
   const listed = list.json<Row[]>()
   t.ok(Array.isArray(listed))
-  for (const s of listed) t.type(s.version, 'string', 'every element has version')
+  for (const s of listed) t.equal(s.version, apiVersion, 'every element has version: the one GET version reports')
+  const os = await call(base, 'GET', '/api/v1/os/version', { headers: SDK_HEADERS })
+  t.same(os.json(), { version: releaseVersion }, 'os/version agrees with GET version')
+  const headerList = (await call(base, 'GET', '/api/snapshots', { headers: bearer(session.accessToken) })).json<Row[]>()
+  t.equal(headerList[0]!.version, (await call(base, 'GET', '/api/version')).headers.get('x-product-version'), 'the header generation: the product version, as X-Product-Version')
 
   // 5. settings of each loaded snapshot
   const snapSettings = await sdk.get(`snapshots/${snapshotId}/settings`)
@@ -253,15 +257,17 @@ t.test('a 6.0.x SDK client, replayed', async (t) => {
   t.match(await loadOrUnload(t, sdk, snapshotId, 'unload'), { status: 'unloaded', loading: false })
   t.match(await loadOrUnload(t, sdk, snapshotId, 'load'), { status: 'done', finishStatus: 'done', loading: false })
 
-  // 11. clone: 201 with the new id; found as clients look for it (unloaded, "clone" in its name,
-  // the source's start time); loaded body style; the same data
+  // 11. clone: 204 in the path generation (the Ansible collection's snapshot module tests for it);
+  // found as clients look for it (unloaded, "clone" in its name, the source's start time); loaded
+  // body style; the same data
   const cloned = await sdk.post(`snapshots/${snapshotId}/clone`)
-  t.equal(cloned.status, 201)
-  const cloneId = cloned.json<{ id: string }>().id
+  t.equal(cloned.status, 204, 'clone answers 204 in the path generation')
+  t.equal(cloned.text, '')
   const all = await sdk.pager(t, 'tables/management/snapshots', { columns: Object.keys(SNAPSHOT_COLUMNS), sort: { order: 'desc', column: 'tsEnd' } })
   const source = all.find((s) => s.id === snapshotId)!
   const found = all.find((s) => s.status !== 'done' && String(s.name).includes('clone') && s.tsStart === source.tsStart)
-  t.equal(found?.id, cloneId, 'the clone is where clients look for it')
+  t.equal(found?.id, cloned.headers.get('x-snapshot-id'), 'the clone is where clients look for it')
+  const cloneId = String(found?.id)
   t.match(found, { locked: false, status: 'unloaded', finishStatus: 'done' })
   t.match(await loadOrUnload(t, sdk, cloneId, 'load'), { status: 'done' })
   t.equal(await sdk.count('tables/inventory/devices', cloneId), await sdk.count('tables/inventory/devices', snapshotId), 'the clone has the devices')
@@ -281,6 +287,12 @@ t.test('a 6.0.x SDK client, replayed', async (t) => {
     (await sdk.post('tables/jobs', { columns: JOB_COLUMNS, pagination: { start: 0, limit: 1000 }, filters: { snapshot: ['eq', snapshotId], name: ['eq', 'discoveryAdd'] } })).json<Page>().data,
     [],
   )
+  // 13. the Ansible collection's rediscover: 200 in the path generation (it tests for 200), a job
+  const sn = (await sdk.post('tables/inventory/devices', { columns: ['sn'], pagination: { start: 0, limit: 1 }, snapshot: snapshotId })).json<Page>().data[0]!.sn
+  const rediscover = await sdk.post(`snapshots/${snapshotId}/devices`, { snList: [sn] })
+  t.equal(rediscover.status, 200, 'POST snapshots/{id}/devices answers 200 in the path generation')
+  t.match((await waitForJob(base, rediscover.json<{ jobId: string }>().jobId, bearer(session.accessToken), 6000)).job, { isDone: true })
+
   // a bad body is a 422 in the documented shape
   const bad = await sdk.post('snapshots/load', [{ id: 'nope' }])
   t.equal(bad.status, 422)

@@ -109,12 +109,14 @@ t.test('authorization by the manifest: 401 without credentials, 403 without the 
 })
 
 t.test('gateway-owned public endpoints: version and os/version', async (t) => {
-  const gw = await startTestGateway(t, { config: { versioning: { apiVersion: 'v6.0' } } })
+  const gw = await startTestGateway(t, { config: { versioning: { apiVersion: 'v6.0', generations: { path: { enforce: false } } } } })
   const v = await send(gw.url, '/api/version', { headers: { 'x-api-token': 'stale-and-invalid' } })
   t.equal(v.status, 200)
   t.same(v.json(), { apiVersion: 'v6.0', releaseVersion: `6.0.0+netinv.${RELEASE_VERSION}` }, 'the release follows the advertised apiVersion')
   const os = await send(gw.url, '/api/v1/os/version')
-  t.same(os.json(), { version: RELEASE_VERSION })
+  t.same(os.json(), { version: `6.0.0+netinv.${RELEASE_VERSION}` }, 'v4-era scripts are told the release GET version reports')
+  t.same((await send(gw.url, '/api/v6.0/os/version')).json(), { version: `6.0.0+netinv.${RELEASE_VERSION}` }, 'and so is the path generation')
+  t.same((await send(gw.url, '/api/os/version')).json(), { version: RELEASE_VERSION }, 'the header generation speaks for the product, as X-Product-Version does')
   const own = await startTestGateway(t)
   t.same((await send(own.url, '/api/version')).json(), { apiVersion: PRODUCT_VERSION, releaseVersion: RELEASE_VERSION }, 'by default the product speaks for itself')
 })

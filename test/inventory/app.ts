@@ -6,6 +6,7 @@ import type { Db } from '../../src/shared/db/index.js'
 import { silentLogger, type Logger } from '../../src/shared/log.js'
 import { INTERNAL_HEADER, encodeInternal, encodePrincipal, type Principal } from '../../src/shared/principal.js'
 import { createInventoryApp } from '../../src/inventory/app.js'
+import { matchEndpoint } from '../../src/shared/manifest.js'
 import { migrateInventory } from '../../src/inventory/migrations/index.js'
 
 export const SECRET = 'test-internal-secret-0123456789'
@@ -33,6 +34,11 @@ export interface Client {
   waitJob(jobId: string): Promise<Record<string, unknown>>
 }
 
+/** The internal header of a request the gateway forwards at `apiVersion` from `generation` (for `call`'s headers). */
+export function asVersion(apiVersion: number, generation: 'header' | 'original' | 'path' = 'header'): Record<string, string> {
+  return { [INTERNAL_HEADER]: encodeInternal({ secret: SECRET, principal: encodePrincipal(ALICE), apiVersion, generation }) }
+}
+
 export async function startApp(t: Teardown, db: Db, raw: Record<string, unknown> = {}, deps: { credentialKey?: Buffer; log?: Logger } = {}): Promise<Client> {
   await migrateInventory(db)
   const app = await createInventoryApp({ db, config: compileConfig(raw), log: deps.log ?? silentLogger(), internalSecret: SECRET, ...(deps.credentialKey ? { credentialKey: deps.credentialKey } : {}) })
@@ -48,9 +54,11 @@ export async function startApp(t: Teardown, db: Db, raw: Record<string, unknown>
   t.teardown(close)
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const call: Client['call'] = async (method, path, body, headers = {}) => {
+    // as the gateway forwards a header-generation request without X-API-Version: the default version
+    const apiVersion = matchEndpoint(path.split('?')[0]!)?.endpoint.defaultVersion ?? 1
     const init: RequestInit = {
       method,
-      headers: { [INTERNAL_HEADER]: encodeInternal({ secret: SECRET, principal: encodePrincipal(ALICE), apiVersion: 1, generation: 'header' }), ...headers },
+      headers: { [INTERNAL_HEADER]: encodeInternal({ secret: SECRET, principal: encodePrincipal(ALICE), apiVersion, generation: 'header' }), ...headers },
     }
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body)

@@ -14,6 +14,7 @@ import { TABLES, type TableDef } from '../../inventory/catalog/index.js'
 import { INVENTORY_BODIES } from '../../inventory/routes/schemas.js'
 import type { Config } from '../../shared/config/index.js'
 import { latestVersion, versionForRelease, type Access, type Method } from '../../shared/manifest.js'
+import { ERRORS, type ErrorCode } from '../../shared/errors.js'
 import { RELEASE_VERSION } from '../../shared/product.js'
 import type { RequestBody } from '../../shared/schema/index.js'
 import type { Generation } from '../context.js'
@@ -72,10 +73,10 @@ function headerComponents(): Record<string, JsonSchema> {
   const retryAfter = 'Seconds to wait before retrying.'
   return {
     'X-Request-Id': h('The request id (the caller\'s sane X-Request-Id, or a new one); in the log line of the request.', { type: 'string' }, true),
-    'X-Product-Version': h('The product\'s release, "v<major>.<minor>".', { type: 'string', pattern: '^v\\d+\\.\\d+$' }),
+    'X-Product-Version': h('The product\'s release, `v<major>.<minor>`.', { type: 'string', pattern: '^v\\d+\\.\\d+$' }),
     'X-API-Version-Used': h('The endpoint version that answered.', { type: 'string', pattern: '^\\d+$' }),
     'X-API-Versions-Supported': h('Every version of the endpoint, comma-separated.', { type: 'string', pattern: '^\\d+(,\\d+)*$' }),
-    Deprecation: h('"true" when the address generation or the endpoint version is deprecated (an upstream may send its own value, e.g. "@<epoch seconds>").'),
+    Deprecation: h('"true" when the address generation or the endpoint version is deprecated (an upstream may send its own value, e.g. `@<epoch seconds>`).'),
     Sunset: h('RFC 3339 time after which the deprecated version may stop answering (the earlier of generation and version).'),
     'RateLimit-Policy': h('IETF RateLimit-Policy: the limits that apply.'),
     RateLimit: h('IETF RateLimit: what is left of each limit.'),
@@ -94,6 +95,15 @@ function commonHeaders(versioned: boolean): Record<string, JsonSchema> {
   return out
 }
 
+/** An example body of an error status: its first code of the error table (a real one, not text made from the pattern). */
+function errorExample(status: number): JsonSchema {
+  const code = codesOf(status)[0]
+  if (code === undefined) return { code: 'API_INTERNAL_ERROR', message: ERRORS.API_INTERNAL_ERROR.message }
+  const example: JsonSchema = { code, message: ERRORS[code as ErrorCode].message }
+  if (status === 422) example.errors = [{ message: '"columns[0]" must be one of [id, sn, hostname]' }]
+  return example
+}
+
 function errorResponses(): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {}
   for (const status of [400, 401, 403, 404, 405, 406, 408, 409, 413, 415, 417, 422, 429, 431, 500, 502, 503, 504, 507]) {
@@ -104,7 +114,7 @@ function errorResponses(): Record<string, JsonSchema> {
     out[String(status)] = {
       description: `Error (${codesOf(status).join(', ')})${status === 422 ? ': `errors` lists each problem, e.g. `"columns[0]" must be one of [...]`' : ''}.`,
       headers,
-      content: { 'application/json': { schema: REF('schemas', 'Error') } },
+      content: { 'application/json': { schema: REF('schemas', 'Error'), example: errorExample(status) } },
     }
   }
   out['410'] = {
@@ -131,7 +141,7 @@ function sharedSchemas(): Record<string, JsonSchema> {
       type: 'object',
       description: 'The one error body: a stable code to branch on, a message, and for 422 the list of problems.',
       properties: {
-        code: { type: 'string', pattern: '^API_[A-Z_]+$' },
+        code: { type: 'string', pattern: '^API_[A-Z_]+$', examples: ['API_NOT_FOUND'], description: 'One of the codes of docs/errors.md.' },
         message: { type: 'string' },
         errors: { type: 'array', items: { type: 'object', properties: { message: { type: 'string' }, path: { type: 'string' } }, required: ['message'] } },
       },
@@ -230,6 +240,10 @@ interface Operation {
   /** The document path. */
   path: string
   table?: TableDef
+  /** One of the per-table operations of a `tables/*` route: its `*` is spelled out in the path. */
+  perTable?: boolean
+  /** A v4-era camelCase path of a table (its operation id would equal the kebab-case one's). */
+  legacyPath?: boolean
   description?: string
 }
 
@@ -241,14 +255,17 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
   const forwarded = route.target !== null
   const parameters: JsonSchema[] = route.path
     .split('/')
-    .filter((s) => s.startsWith(':') || (s === '*' && !table))
+    .filter((s) => s.startsWith(':') || (s === '*' && op.perTable !== true))
     .map((s) => ({ name: s === '*' ? 'path' : s.slice(1), in: 'path', required: true, schema: { type: 'string' } }))
   if (options.generation === 'header') parameters.push(versionParameter(route, options))
   const responses: Record<string, JsonSchema> = {}
   const headers = commonHeaders(true)
   // An operator's backend: what it answers on success is its own.
-  for (const status of route.service === undefined ? ['2XX'] : successStatuses(method, route.path)) {
-    const answer: JsonSchema = { description: status === 204 ? 'Done; no body.' : status === '2XX' ? `What ${route.upstream ?? 'the upstream'} answers.` : 'Done.', headers }
+  const statuses = route.service === undefined ? new Map<number, number[] | undefined>() : successStatusesOf(method, route, v.version, options)
+  for (const status of route.service === undefined ? ['2XX' as const] : [...statuses.keys()]) {
+    const only = typeof status === 'number' ? statuses.get(status) : undefined
+    const which = only === undefined ? '' : ` (version ${only.join(', ')})`
+    const answer: JsonSchema = { description: status === 204 ? `Done; no body${which}.` : status === '2XX' ? `What ${route.upstream ?? 'the upstream'} answers.` : `Done${which}.`, headers }
     if (status === '2XX') answer.content = { '*/*': { schema: {} } }
     else if (status !== 204) answer.content = successContent(method, route, table)
     responses[String(status)] = answer
@@ -265,7 +282,7 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
     }
   }
   const operation: JsonSchema = {
-    operationId: operationId(method, op.path),
+    operationId: operationId(method, op.path) + (op.legacyPath === true ? 'V4' : ''),
     summary: op.description ?? route.description,
     description: `Version ${v.version}: ${route.versions.find((x) => x.version === v.version)?.summary ?? ''} Access: ${access}.`,
     tags: [route.path.split('/')[0]!.replace(/\..*$/, '')],
@@ -283,9 +300,24 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
   if (table) {
     operation.requestBody = { required: true, content: { 'application/json': { schema: REF('schemas', `${tableSchemaName(table)}Request`) } } }
   } else if (body) {
-    operation.requestBody = { required: body.optional !== true, content: { [body.contentType ?? 'application/json']: { schema: body.schema } } }
+    const also = Object.fromEntries(Object.entries(body.alsoAccepts ?? {}).map(([type, schema]) => [type, { schema }]))
+    operation.requestBody = { required: body.optional !== true, content: { [body.contentType ?? 'application/json']: { schema: body.schema }, ...also } }
   }
   return operation
+}
+
+/**
+ * Success statuses of an operation → the endpoint versions that answer with it, when not all do.
+ * The header generation's document describes every version X-API-Version may pick; the others
+ * the one version their address maps to.
+ */
+function successStatusesOf(method: Method, route: Route, version: number, options: DocumentOptions): Map<number, number[] | undefined> {
+  const versions = options.generation === 'header' ? route.versions.map((x) => x.version) : [version]
+  const by = new Map<number, number[]>()
+  for (const x of versions) for (const status of successStatuses(method, route.path, x)) by.set(status, [...(by.get(status) ?? []), x])
+  const out = new Map<number, number[] | undefined>()
+  for (const [status, of] of [...by].sort(([a], [b]) => a - b)) out.set(status, of.length === versions.length || versions.length === 1 ? undefined : of)
+  return out
 }
 
 function successContent(method: Method, route: Route, table: TableDef | undefined): JsonSchema {
@@ -313,7 +345,7 @@ function operationsOf(route: Route, options: DocumentOptions): Operation[] {
         const paths = [table.path, ...(options.generation === 'original' ? (table.legacyPaths ?? []) : [])]
         for (const p of paths) {
           const described = suffix === '' ? { table } : {}
-          out.push({ route, method, access, path: `/tables/${p}${suffix}`, ...described, description: `${table.title}: ${suffix === '' ? table.description : 'columns, types and an example request.'}` })
+          out.push({ route, method, access, path: `/tables/${p}${suffix}`, perTable: true, legacyPath: p !== table.path, ...described, description: `${table.title}: ${suffix === '' ? table.description : 'columns, types and an example request.'}` })
         }
       }
       continue

@@ -29,8 +29,16 @@ const SUCCESS: Readonly<Record<string, readonly number[]>> = {
   'DELETE auth/token': [200],
 }
 
-export function successStatuses(method: Method, path: string): readonly number[] {
-  return SUCCESS[`${method} ${path}`] ?? (method === 'DELETE' ? [204] : [200])
+/** Where an endpoint version answers otherwise: `METHOD path` → version → statuses. */
+const SUCCESS_BY_VERSION: Readonly<Record<string, Readonly<Record<number, readonly number[]>>>> = {
+  'POST snapshots/:id/clone': { 1: [204] },
+  'POST snapshots/:id/devices': { 1: [200] },
+}
+
+export function successStatuses(method: Method, path: string, version?: number): readonly number[] {
+  const key = `${method} ${path}`
+  const ofVersion = version === undefined ? undefined : SUCCESS_BY_VERSION[key]?.[version]
+  return ofVersion ?? SUCCESS[key] ?? (method === 'DELETE' ? [204] : [200])
 }
 
 const User: JsonSchema = {
@@ -117,8 +125,33 @@ const LoginResult: JsonSchema = {
 const Success: JsonSchema = { type: 'object', properties: { success: { const: true } }, required: ['success'] }
 const Started: JsonSchema = { type: 'object', properties: { success: { const: true }, id: { type: 'string' }, jobId: { type: 'string' } }, required: ['success', 'id', 'jobId'] }
 
+/** A table as `GET tables` lists it (query/describe.ts `summarizeTable`). */
+const TableSummary: JsonSchema = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', description: 'Endpoint path under tables/, e.g. "inventory/devices".' },
+    legacyPaths: { type: 'array', items: { type: 'string' }, description: 'v4-era camelCase paths that answer too.' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    snapshotScoped: { type: 'boolean', description: 'Whether a request names a snapshot.' },
+    webPath: { type: 'string', description: 'Web path of the table, for `reports`.' },
+    defaultSort: { type: 'object', properties: { column: { type: 'string' }, order: { enum: ['asc', 'desc'] } }, required: ['column', 'order'] },
+    key: { type: 'array', items: { type: 'string' }, description: 'Columns that name the same row in two snapshots.' },
+    volatile: { type: 'array', items: { type: 'string' }, description: 'Columns a comparison ignores unless asked.' },
+    columns: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' }, values: { type: 'array', items: { type: 'string' } } },
+        required: ['name', 'type', 'description'],
+      },
+    },
+  },
+  required: ['path', 'legacyPaths', 'title', 'description', 'snapshotScoped', 'webPath', 'defaultSort', 'key', 'volatile', 'columns'],
+}
+
 /** Shared schemas of success bodies. */
-export const BODY_COMPONENTS: Readonly<Record<string, JsonSchema>> = { User, ApiToken, Snapshot, Job, LoginResult, Success, Started }
+export const BODY_COMPONENTS: Readonly<Record<string, JsonSchema>> = { User, ApiToken, Snapshot, Job, LoginResult, Success, Started, TableSummary }
 
 const list = (item: string): JsonSchema => ({ type: 'array', items: REF(item) })
 
@@ -150,7 +183,7 @@ const BODIES: Readonly<Record<string, JsonSchema>> = {
   'POST snapshots/:id/unlock': REF('Snapshot'),
   'GET jobs/:id': REF('Job'),
   'POST jobs/:id/stop': REF('Job'),
-  'GET tables': { type: 'array', items: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+  'GET tables': list('TableSummary'),
 }
 
 export function successBody(method: Method, path: string): JsonSchema {

@@ -142,7 +142,13 @@ export function tableComponents(): Record<string, JsonSchema> {
     },
     TableMeta: {
       type: 'object',
-      properties: { limit: { type: ['integer', 'null'] }, start: { type: 'integer' }, count: { type: 'integer', description: 'Matching rows in all.' }, size: { type: 'integer', description: 'Rows in this page.' } },
+      properties: {
+        limit: { type: ['integer', 'null'] },
+        start: { type: 'integer' },
+        count: { type: 'integer', description: 'Matching rows in all.' },
+        size: { type: 'integer', description: 'Rows in this page.' },
+        truncated: { const: true, description: 'Present when the request named no `pagination.limit` and the default limit of its address generation left matching rows out.' },
+      },
       required: ['start', 'count', 'size'],
     },
     ColouredValue: {

@@ -23,8 +23,15 @@ import { Tally } from '../../shared/tally.js'
 export const BUSY_RETRY_AFTER_S = 1
 
 export interface AdmissionOptions {
-  /** Queries one user may have in progress (running or waiting in their lane); 429 above. */
+  /** Queries one user may have running at once (on the embedded database: in progress, running or waiting in their lane). */
   maxPerPrincipal: number
+  /**
+   * Queries of one user that wait, in order, for one of theirs to finish, beyond `maxPerPrincipal`
+   * (each against its own deadline: 503 with Retry-After past it); 429 with Retry-After above.
+   * Clients that fetch every page at once and never retry a 429 (aio-ipfabric sends them all
+   * together, up to httpx's 100 connections) get their pages in turn instead. Default 0.
+   */
+  maxQueuedPerPrincipal?: number
   /** Each user's queries run one at a time (the embedded database). */
   serial?: boolean
 }
@@ -34,9 +41,9 @@ interface Waiter {
   timer?: NodeJS.Timeout
 }
 
-/** One user's queries in order: the running one, and those waiting for it. */
+/** One user's queries in order: the running ones, and those waiting for a turn. */
 class Lane {
-  running = false
+  running = 0
   readonly waiting: Waiter[] = []
 }
 
@@ -70,24 +77,28 @@ export class QueryAdmission {
   async run<T>(principal: Principal | null, work: () => Promise<T>, deadline?: Deadline, onAdmitted?: (how: Admitted) => void): Promise<T> {
     const key = keyOf(principal)
     const max = this.options.maxPerPrincipal
-    if (this.inProgress.count(key) >= max) {
-      throw new ApiError('API_TOO_MANY_REQUESTS', `At most ${max} table queries of one user run at once; retry when one has finished`, {
+    const queued = this.options.maxQueuedPerPrincipal ?? 0
+    if (this.inProgress.count(key) >= max + queued) {
+      const what = queued > 0 ? `${max} table queries of one user run at once and ${queued} wait for their turn` : `${max} table queries of one user run at once`
+      throw new ApiError('API_TOO_MANY_REQUESTS', `At most ${what}; retry when one has finished`, {
         headers: { 'retry-after': String(BUSY_RETRY_AFTER_S) },
       })
     }
     const leave = this.inProgress.enter(key)
     try {
-      if (!this.options.serial) {
+      // the embedded database: one at a time per user; otherwise up to `max` at once
+      const capacity = this.options.serial ? 1 : max
+      if (!this.options.serial && queued === 0) {
         onAdmitted?.('running')
         return await work()
       }
       const lane = this.lanes.get(key) ?? new Lane()
       this.lanes.set(key, lane)
-      if (lane.running) {
+      if (lane.running >= capacity) {
         onAdmitted?.('waiting')
         await this.wait(lane, deadline)
       } else {
-        lane.running = true
+        lane.running++
         onAdmitted?.('running')
       }
       try {
@@ -116,12 +127,12 @@ export class QueryAdmission {
     })
   }
 
-  /** Hands the lane to its next waiting query, or frees it. */
+  /** Hands a finished query's turn to the next waiting one, or frees it. */
   private next(key: string, lane: Lane): void {
     const waiter = lane.waiting.shift()
     if (!waiter) {
-      lane.running = false
-      this.lanes.delete(key)
+      lane.running--
+      if (lane.running === 0) this.lanes.delete(key)
       return
     }
     clearTimeout(waiter.timer)
@@ -130,8 +141,9 @@ export class QueryAdmission {
 }
 
 /** The admission of a service on `db`: lanes on the embedded database. */
-export function queryAdmission(deps: { db: Db; config: { query: { maxConcurrentPerPrincipal: number } } }): QueryAdmission {
-  return new QueryAdmission({ maxPerPrincipal: deps.config.query.maxConcurrentPerPrincipal, serial: deps.db.kind === 'pglite' })
+export function queryAdmission(deps: { db: Db; config: { query: { maxConcurrentPerPrincipal: number; maxQueuedPerPrincipal?: number } } }): QueryAdmission {
+  const { maxConcurrentPerPrincipal, maxQueuedPerPrincipal } = deps.config.query
+  return new QueryAdmission({ maxPerPrincipal: maxConcurrentPerPrincipal, ...(maxQueuedPerPrincipal === undefined ? {} : { maxQueuedPerPrincipal }), serial: deps.db.kind === 'pglite' })
 }
 
 function keyOf(principal: Principal | null): string {

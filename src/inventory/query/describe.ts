@@ -102,8 +102,10 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     'Comparison: `"compare": {"snapshot": "<id | $prev | $last | $lastLocked>"}` next to `snapshot` answers the rows that',
     'differ between the two snapshots, joined on the table\'s key, with `change` (added, removed, changed) and `diff`;',
     'volatile columns are ignored unless `"volatile": true` (see docs/comparison.md).',
-    `Limits: \`pagination.limit\` defaults to ${CONFIG_SCHEMA.properties.query.properties.defaultLimit.default} and may not exceed ` +
-      `${CONFIG_SCHEMA.properties.query.properties.maxLimit.default} (config \`query.defaultLimit\` / \`query.maxLimit\`; larger is 422);`,
+    `Limits: \`pagination.limit\` defaults to ${CONFIG_SCHEMA.properties.query.properties.defaultLimit.default} under \`/api/\` and to ${CONFIG_SCHEMA.properties.query.properties.legacyDefaultLimit.default} under \`/api/v1/\` and`,
+    `\`/api/v<major>.<minor>/\` (their clients expect every row without \`pagination\`); when that default leaves matching rows`,
+    'out, `_meta.truncated` is `true` (`_meta.count` is every matching row). An explicit limit may not exceed ' +
+      `${CONFIG_SCHEMA.properties.query.properties.maxLimit.default} (config \`query.defaultLimit\`, \`query.legacyDefaultLimit\`, \`query.maxLimit\`; larger is 422);`,
     `filters nest \`and\`/\`or\` at most ${MAX_FILTER_DEPTH} deep with at most ${MAX_FILTER_CONDITIONS} conditions and ${MAX_FILTER_NODES} ` +
       'filter objects and conditions in all (empty objects count). A CSV export',
     '(`format: {exportToFile: true, dataType: "csv"}` or `Accept: text/csv`) without `pagination` holds every matching row;',
@@ -134,10 +136,14 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     'On the embedded database (PGlite, no `DATABASE_URL`), which serves one statement at a time, the limit also counts the wait for its turn,',
     'and a statement past it is stopped by restarting the database (about half a second, during which other requests wait).',
     `One caller may run at most ${CONFIG_SCHEMA.properties.query.properties.maxConcurrentPerPrincipal.default} table queries at once ` +
-      '(config `query.maxConcurrentPerPrincipal`; 429 with `Retry-After` above). On the embedded database a caller\'s queries',
+      `(config \`query.maxConcurrentPerPrincipal\`); up to ${CONFIG_SCHEMA.properties.query.properties.maxQueuedPerPrincipal.default} more wait for their turn, in order`,
+    '(`query.maxQueuedPerPrincipal`), so clients that send every page at once and do not retry a 429 (aio-ipfabric, the SDKs)',
+    'get them all; beyond those, 429 with `Retry-After`. On the embedded database a caller\'s queries',
     'take turns in a lane of their own, one in the database at a time, the others waiting in order: so another caller\'s query',
     'waits behind at most one query of each caller (its share: one query in turn with every other caller who is waiting);',
-    'a query still waiting in its lane when its limit passes is answered 503 `API_QUERY_TIMEOUT` with `Retry-After` and never starts.',
+    'a query still waiting when its limit passes is answered 503 `API_QUERY_TIMEOUT` with `Retry-After` and never starts.',
+    'The gateway\'s per-IP limit (`rateLimit.perSecond`, 100) counts every request too: a client fetching more pages than that',
+    'within one second from one address gets 429 with `Retry-After` for the rest (raise it for such clients: docs/operations.md).',
     '',
     '| Table | Path | Snapshot | Rows |',
     '|---|---|---|---|',

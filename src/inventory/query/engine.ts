@@ -18,6 +18,8 @@ import { validateRequest } from './validate.js'
 export interface QueryLimits {
   maxLimit: number
   defaultLimit: number
+  /** The default limit of the original and path generations (routes/tables.ts), when it differs. */
+  legacyDefaultLimit?: number
   statementTimeoutMs: number
 }
 
@@ -39,7 +41,8 @@ export interface TableQueryDeps {
 
 export interface TableResponse {
   data: Array<Record<string, unknown>>
-  _meta: { limit: number | null; start: number; count: number; size: number }
+  /** `truncated: true` when the request named no limit and the default one left matching rows out. */
+  _meta: { limit: number | null; start: number; count: number; size: number; truncated?: true }
 }
 
 export interface PreparedQuery {
@@ -120,7 +123,10 @@ export async function runTableQuery(deps: TableQueryDeps, prepared: PreparedQuer
   }
   const { rows, count } = await executing
   const data = rows.map((row) => shapeRow(plan, row))
-  return { data, _meta: { limit: request.limit ?? null, start: request.start, count, size: data.length } }
+  const _meta: TableResponse['_meta'] = { limit: request.limit ?? null, start: request.start, count, size: data.length }
+  // never silently: a client that asked for no page is told when it did not get every row
+  if (request.limitDefaulted === true && request.start + data.length < count) _meta.truncated = true
+  return { data, _meta }
 }
 
 /** Streams a prepared query as CSV into `res`. */

@@ -70,6 +70,8 @@ export interface ValidRequest {
   start: number
   /** undefined: every row (CSV export without pagination). */
   limit: number | undefined
+  /** The request named no `pagination.limit`: the server's default decided it (`_meta.truncated` when it left rows out). */
+  limitDefaulted?: boolean
   sort: { column: ColumnDef; order: 'asc' | 'desc' }
   /** Columns that come back as `{data, severity}`, with their rules. */
   colors: Map<string, ColorRule[]>

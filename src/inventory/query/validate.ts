@@ -126,5 +126,6 @@ export function validateRequest(table: TableDef, parsed: ParsedRequest, options:
   const start = parsed.pagination?.start ?? 0
   const limit = parsed.pagination?.limit ?? (parsed.csv && !parsed.pagination ? undefined : options.defaultLimit)
   const attributes = validateAttributeFilters(table, parsed.attributeFilters)
-  return { columns, filter, start, limit, sort: { column: sortColumn, order: sortSpec.order }, colors, csv: parsed.csv, ...(attributes ? { attributes } : {}) }
+  const limitDefaulted = parsed.pagination?.limit === undefined && limit !== undefined
+  return { columns, filter, start, limit, ...(limitDefaulted ? { limitDefaulted } : {}), sort: { column: sortColumn, order: sortSpec.order }, colors, csv: parsed.csv, ...(attributes ? { attributes } : {}) }
 }

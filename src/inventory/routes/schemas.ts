@@ -71,5 +71,11 @@ export const INVENTORY_BODIES: RequestBodies = {
   'POST snapshots/upload': {
     contentType: 'application/x-ndjson',
     schema: Type.String({ description: 'A netinv-snapshot file: one JSON object per line, a header line first (docs/snapshot-format.md).' }),
+    alsoAccepts: {
+      'multipart/form-data': Type.Object(
+        { file: Type.String({ contentMediaType: 'application/octet-stream', description: 'The netinv-snapshot file (the first part with a filename, or the field "file").' }) },
+        { required: ['file'], description: 'The file as a form part, as the Python SDK\'s snapshot_upload sends it.' },
+      ),
+    },
   },
 }

@@ -4,6 +4,7 @@
  * masked in every answer).
  */
 import { readJson, readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
+import { invalidInput } from '../../shared/errors.js'
 import type { InventoryRequest } from '../context.js'
 import type { InventoryServices } from '../discovery/index.js'
 import { AddressPolicy } from '../discovery/network/address-policy.js'
@@ -18,14 +19,20 @@ export function registerSettingsRoutes(router: Router<InventoryRequest>, svc: In
   const limit = svc.config.server.bodyLimitBytes
   const view = async () => {
     const { seeds: _s, ...network } = await getNetworkSettings(svc.db)
-    return { ...(await getSettings(svc.db)), ...network }
+    // `networks`: the same lists where the Python SDK's Discovery settings read them
+    return { ...(await getSettings(svc.db)), ...network, networks: { include: network.include, exclude: network.exclude } }
   }
 
   router.add('GET', 'settings', async (_ctx, _m, _req, res) => {
     sendJson(res, 200, await view())
   })
   router.add('PATCH', 'settings', async (_ctx, _m, req, res) => {
-    const { profile, seed, sites, ...networkPart } = settingsPatch.parse(await readJsonObject(req, limit))
+    const { profile, seed, sites, networks, ...networkPart } = settingsPatch.parse(await readJsonObject(req, limit))
+    for (const key of ['include', 'exclude'] as const) {
+      if (networks?.[key] === undefined) continue
+      if (networkPart[key] !== undefined) throw invalidInput([{ message: `"networks.${key}" and "${key}" are the same list: give it once`, path: `networks.${key}` }])
+      networkPart[key] = networks[key]
+    }
     // the sites are checked against the profile (after the schema) before anything is stored
     await patchSettings(svc.db, { profile, seed, sites }, svc.now())
     await saveNetworkSettings(svc.db, mergeNetwork(await getNetworkSettings(svc.db), networkPart), svc.now())

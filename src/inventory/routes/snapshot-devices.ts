@@ -17,7 +17,8 @@ export function registerSnapshotDeviceRoutes(router: Router<InventoryRequest>, s
     const s = await getSnapshot(svc.db, m.params.id!)
     const selection = parseSelection(await readJsonObject(req, limit))
     const { jobId, name } = await startRediscovery(svc, s.id, selection, ctx.principal?.username ?? null)
-    sendJson(res, 202, { success: true, id: s.id, jobId, jobName: name })
+    // version 1 (original and path generations) answered 200; version 2 says what it is: accepted
+    sendJson(res, ctx.apiVersion === 1 ? 200 : 202, { success: true, id: s.id, jobId, jobName: name })
   })
 
   router.add('DELETE', 'snapshots/:id/devices', async (_ctx, m, req, res) => {

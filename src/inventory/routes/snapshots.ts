@@ -3,6 +3,8 @@ import type { ServerResponse } from 'node:http'
 import { ApiError } from '../../shared/errors.js'
 import { bodyChunks, readJson, readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
 import type { InventoryRequest } from '../context.js'
+import { reportedSnapshotVersion } from '../../shared/product.js'
+import { multipartBoundary, multipartFile } from '../../shared/http/multipart.js'
 import { startDiscovery, startNetworkDiscovery, planDiscovery, type InventoryServices } from '../discovery/index.js'
 import { countCredentials } from '../settings/credential-store.js'
 import { getNetworkSettings } from '../settings/network.js'
@@ -55,8 +57,11 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
   const limit = svc.config.server.bodyLimitBytes
   const user = (ctx: InventoryRequest) => ctx.principal?.username ?? null
 
-  router.add('GET', 'snapshots', async (_ctx, _m, _req, res) => {
-    sendJson(res, 200, (await listSnapshots(svc.db)).map(toApi))
+  // the version of a snapshot this product wrote, as the caller's generation is told it
+  const view = (ctx: InventoryRequest) => (stored: string) => reportedSnapshotVersion(stored, ctx.generation, svc.config.versioning.apiVersion)
+  router.add('GET', 'snapshots', async (ctx, _m, _req, res) => {
+    const versionView = view(ctx)
+    sendJson(res, 200, (await listSnapshots(svc.db)).map((s) => toApi(s, versionView)))
   })
 
   router.add('POST', 'snapshots', async (ctx, _m, req, res) => {
@@ -73,18 +78,21 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
   })
 
   router.add('POST', 'snapshots/upload', async (ctx, _m, req, res) => {
-    const { id, jobId } = await importSnapshot(svc, bodyChunks(req), user(ctx))
+    // the file as the raw body, or as the file part of a form (the Python SDK's snapshot_upload)
+    const boundary = multipartBoundary(req.headers['content-type'])
+    const file = boundary === undefined ? bodyChunks(req) : multipartFile(bodyChunks(req), boundary)
+    const { id, jobId } = await importSnapshot(svc, file, user(ctx))
     sendJson(res, 201, { success: true, id, jobId })
   })
 
-  router.add('GET', 'snapshots/:id', async (_ctx, m, _req, res) => {
-    sendJson(res, 200, toApi(await getSnapshot(svc.db, m.params.id!)))
+  router.add('GET', 'snapshots/:id', async (ctx, m, _req, res) => {
+    sendJson(res, 200, toApi(await getSnapshot(svc.db, m.params.id!), view(ctx)))
   })
 
-  router.add('PATCH', 'snapshots/:id', async (_ctx, m, req, res) => {
+  router.add('PATCH', 'snapshots/:id', async (ctx, m, req, res) => {
     await getSnapshot(svc.db, m.params.id!)
     const body = patchBody.parse(await readJsonObject(req, limit))
-    sendJson(res, 200, toApi(await patchSnapshot(svc, m.params.id!, body)))
+    sendJson(res, 200, toApi(await patchSnapshot(svc, m.params.id!, body), view(ctx)))
   })
 
   router.add('DELETE', 'snapshots/:id', async (_ctx, m, _req, res) => {
@@ -93,8 +101,8 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
   })
 
   for (const [action, lock] of [['lock', true], ['unlock', false]] as const) {
-    router.add('POST', `snapshots/:id/${action}`, async (_ctx, m, _req, res) => {
-      sendJson(res, 200, toApi(await setLocked(svc, m.params.id!, lock)))
+    router.add('POST', `snapshots/:id/${action}`, async (ctx, m, _req, res) => {
+      sendJson(res, 200, toApi(await setLocked(svc, m.params.id!, lock), view(ctx)))
     })
   }
   for (const [action, load] of [['load', true], ['unload', false]] as const) {
@@ -113,8 +121,11 @@ export function registerSnapshotRoutes(router: Router<InventoryRequest>, svc: In
 
   router.add('POST', 'snapshots/:id/clone', async (ctx, m, _req, res) => {
     const clone = await cloneSnapshot(svc, m.params.id!, user(ctx))
-    // A POST that created a resource: 201 with the new snapshot's id (the spec's status table).
-    sendJson(res, 201, { success: true, id: clone.id, jobId: clone.jobId }, { location: `/api/snapshots/${clone.id}`, 'x-snapshot-id': clone.id })
+    const headers = { location: `/api/snapshots/${clone.id}`, 'x-snapshot-id': clone.id }
+    // Version 1 (original and path generations): 204, as their clients test; version 2: a POST
+    // that created a resource, 201 with the new snapshot's id (the spec's status table).
+    if (ctx.apiVersion === 1) sendEmpty(res, 204, headers)
+    else sendJson(res, 201, { success: true, id: clone.id, jobId: clone.jobId }, headers)
   })
 
   router.add('GET', 'snapshots/:id/settings', async (_ctx, m, _req, res) => {

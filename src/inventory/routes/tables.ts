@@ -47,6 +47,18 @@ function tableOf(options: TableRouteOptions, path: string | undefined): TableDef
   return table
 }
 
+/**
+ * The rows a request without `pagination.limit` gets, by address generation: the original and
+ * path generations' clients expect every row (`query.legacyDefaultLimit`), the header
+ * generation's get a first page (`query.defaultLimit`). `_meta.truncated` tells either when rows
+ * were left out.
+ */
+function withDefaultLimit(deps: TableQueryDeps, generation: string): TableQueryDeps {
+  const { limits } = deps
+  if (generation === 'header' || limits.legacyDefaultLimit === undefined) return deps
+  return { ...deps, limits: { ...limits, defaultLimit: limits.legacyDefaultLimit } }
+}
+
 export function registerTableRoutes(
   router: Router<InventoryRequest>,
   deps: InventoryDeps,
@@ -82,7 +94,7 @@ export function registerTableRoutes(
     // one limit for the whole request from here: the wait for a turn, the page, the count
     const deadline = Deadline.after(deps.config.query.statementTimeoutMs)
     await admission.run(ctx.principal, async () => {
-      const prepared = await prepareTableQuery(queryDeps, table, body ?? {}, csv)
+      const prepared = await prepareTableQuery(withDefaultLimit(queryDeps, ctx.generation), table, body ?? {}, csv)
       if (csv) {
         const exportToFile = (body as { format?: { exportToFile?: unknown } }).format?.exportToFile === true
         await streamTableCsv(queryDeps, prepared, res, exportToFile ? `${table.path.replace(/\//g, '-')}.csv` : undefined)

@@ -112,9 +112,19 @@ export const NETWORK_PROPERTIES = {
 const keysOf = (props: object) => Object.keys(props).join(', ')
 
 /** `PATCH settings`: the simulator's and network discovery's settings (seeds have their own endpoint). */
+/** `networks: {include, exclude}`: the same two lists as the Python SDK's Discovery settings name them. */
+const SDK_NETWORKS = {
+  networks: Type.Optional(
+    Type.Object(
+      { include: NETWORK_PROPERTIES.include, exclude: NETWORK_PROPERTIES.exclude },
+      { additionalProperties: false, description: 'include and exclude, as the Python SDK sends them (the same lists as the top-level keys; give each once).', 'x-additional-message': 'is not allowed; allowed keys are [include, exclude]' },
+    ),
+  ),
+}
+
 export const SettingsPatch = Type.Object(
-  { ...SIMULATOR_PROPERTIES, ...NETWORK_PROPERTIES },
-  { additionalProperties: false, 'x-additional-message': `is not allowed; allowed keys are [${keysOf({ ...SIMULATOR_PROPERTIES, ...NETWORK_PROPERTIES })}]` },
+  { ...SIMULATOR_PROPERTIES, ...NETWORK_PROPERTIES, ...SDK_NETWORKS },
+  { additionalProperties: false, 'x-additional-message': `is not allowed; allowed keys are [${keysOf({ ...SIMULATOR_PROPERTIES, ...NETWORK_PROPERTIES, ...SDK_NETWORKS })}]` },
 )
 export type SettingsPatch = Static<typeof SettingsPatch>
 

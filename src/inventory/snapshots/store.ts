@@ -68,8 +68,11 @@ export function snapshotFigures(s: SnapshotRow) {
   }
 }
 
+/** How a caller is told a stored product version (`reportedSnapshotVersion` of src/shared/product.ts). */
+export type VersionView = (stored: string) => string
+
 /** The snapshot as `GET snapshots` and `GET snapshots/{id}` show it (COMPAT.md). */
-export function toApi(s: SnapshotRow): Record<string, unknown> {
+export function toApi(s: SnapshotRow, versionView: VersionView = (v) => v): Record<string, unknown> {
   const discovering = s.status === 'run' || s.status === 'finishing'
   return {
     id: s.id,
@@ -81,6 +84,8 @@ export function toApi(s: SnapshotRow): Record<string, unknown> {
     loading: s.loading,
     locked: s.locked,
     ...snapshotFigures(s),
+    version: versionView(s.version),
+    initialVersion: versionView(s.initial_version),
     tsChange: s.ts_change,
     loadedSize: s.loaded_size,
     unloadedSize: s.unloaded_size,

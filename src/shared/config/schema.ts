@@ -313,7 +313,14 @@ export const CONFIG_SCHEMA = {
           type: 'integer',
           default: 1000,
           min: 1,
-          description: 'Rows returned when a table request has no `pagination`.',
+          description: 'Rows returned when a table request of the header generation (`/api/<table>`) names no `pagination.limit`; `_meta.truncated` is true when matching rows were left out.',
+        },
+        legacyDefaultLimit: {
+          type: 'integer',
+          default: 100000,
+          min: 1,
+          description:
+            'Rows returned when a table request of the original or path generation (`/api/v1/…`, `/api/v<major>.<minor>/…`) names no `pagination.limit`: their clients (Nautobot\'s raw requests, aio-ipfabric) expect every row. A bound on the memory one answer takes; `_meta.truncated` is true when matching rows were left out.',
         },
         statementTimeoutMs: {
           type: 'integer',
@@ -327,7 +334,14 @@ export const CONFIG_SCHEMA = {
           default: 4,
           min: 1,
           description:
-            'Table queries one user (with all their API keys and sessions) may run at once on one inventory process; more are answered 429 with Retry-After. On the embedded database they take turns in the user\'s lane (one in the database at a time), so other users wait behind one of them at most.',
+            'Table queries one user (with all their API keys and sessions) may run at once on one inventory process; more wait for their turn (`maxQueuedPerPrincipal`). On the embedded database they take turns in the user\'s lane (one in the database at a time), so other users wait behind one of them at most.',
+        },
+        maxQueuedPerPrincipal: {
+          type: 'integer',
+          default: 200,
+          min: 0,
+          description:
+            'Table queries of one user that wait, in order, for one of their running ones to finish, each against its own `statementTimeoutMs` (503 `API_QUERY_TIMEOUT` with Retry-After past it); above running and waiting together, 429 with Retry-After. Fits clients that send every page at once and never retry a 429 (aio-ipfabric: all pages together, up to 100 connections); 0 answers 429 as soon as `maxConcurrentPerPrincipal` are running.',
         },
       },
     },
@@ -412,6 +426,6 @@ export interface Config {
     generations: { original: SunsetPolicy; path: SunsetPolicy }
     endpointSunsets: Record<string, { sunset: string | null; enforce: boolean }>
   }
-  query: { maxLimit: number; defaultLimit: number; statementTimeoutMs: number; maxConcurrentPerPrincipal: number }
+  query: { maxLimit: number; defaultLimit: number; legacyDefaultLimit: number; statementTimeoutMs: number; maxConcurrentPerPrincipal: number; maxQueuedPerPrincipal: number }
   auth: { cacheTtlMs: number; cacheMax: number; passwordChecks: { concurrency: number; queue: number } }
 }

@@ -8,6 +8,8 @@ export interface RequestBody {
   schema: TSchema
   /** Media type; application/json unless set. */
   contentType?: string
+  /** Other media types the same body may come in, with their schemas (e.g. a form with the file). */
+  alsoAccepts?: Readonly<Record<string, TSchema>>
   /** Whether a request may come without a body (then the handler takes `{}`). */
   optional?: boolean
 }

@@ -4,6 +4,7 @@
  * request bodies: all of it generated from the route table, the catalog and the body schemas.
  */
 import { Validator } from '@seriousme/openapi-schema-validator'
+import { validate as readmeValidate, compileErrors } from '@readme/openapi-parser'
 import t, { type Test } from 'tap'
 import { TABLES, type TableDef } from '../../../src/inventory/catalog/index.js'
 import { compileConfig } from '../../../src/shared/config/index.js'
@@ -12,6 +13,8 @@ import { UserCreate } from '../../../src/gateway/handlers/schemas.js'
 import { Route } from '../../../src/gateway/routes/table.js'
 import { undescribedTableKeys } from '../../../src/gateway/openapi/tables.js'
 import { TABLE_REQUEST_KEYS } from '../../../src/inventory/query/parse.js'
+import { summarizeTable } from '../../../src/inventory/query/describe.js'
+import { ERRORS, type ErrorCode } from '../../../src/shared/errors.js'
 import type { Upstream } from '../../../src/gateway/upstreams/settings.js'
 import { startTestGateway as start, type Teardown } from '../helpers.js'
 
@@ -20,6 +23,13 @@ const RELAXED = { versioning: { generations: { path: { enforce: false } } } }
 const startTestGateway = (t: Teardown) => start(t, { config: RELAXED })
 
 type Doc = { openapi: string; servers: Array<{ url: string }>; paths: Record<string, Record<string, Record<string, unknown>>>; components: { schemas: Record<string, Record<string, unknown>> } }
+
+/** A `$ref` of the document followed to what it names. */
+function resolveRef(doc: unknown, node: unknown): unknown {
+  const ref = (node as { $ref?: string }).$ref
+  if (ref === undefined) return node
+  return ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], doc)
+}
 
 async function fetchDoc(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; doc: Doc }> {
   const res = await fetch(`${base}${path}`, { headers })
@@ -32,6 +42,12 @@ async function expectValid(t: Test, doc: unknown, what: string): Promise<void> {
   t.ok(result.valid, `${what} is a valid OpenAPI document`)
   if (!result.valid) t.comment(JSON.stringify(result.errors, null, 1).slice(0, 3000))
   t.equal(validator.version, '3.1', `${what}: version 3.1`)
+  // A second, independent validator that also checks what the schema cannot: path parameters
+  // that match their path, unique operation ids, component names (code generators need these).
+  const readme = await readmeValidate(structuredClone(doc) as Parameters<typeof readmeValidate>[0])
+  t.ok(readme.valid, `${what} passes @readme/openapi-parser`)
+  if (!readme.valid) t.comment(compileErrors(readme).slice(0, 3000))
+  t.same(readme.warnings, [], `${what}: no warnings of @readme/openapi-parser`)
 }
 
 t.test('every generation has a valid OpenAPI 3.1 document, without credentials', async (t) => {
@@ -162,4 +178,57 @@ t.test('an endpoint the document code knows nothing of appears from the route ta
   t.match(get.responses, { '2XX': {}, '4XX': {}, 429: {}, 502: {} }, 'the backend\'s answers are its own')
   t.same(operationsWithoutBodySchema([widget]), [], 'route files are not ours to describe')
   await expectValid(t, doc, 'a document with a route file')
+})
+
+/** Text of `description` and `summary` fields with an HTML-like `<word>` outside a code span. */
+function htmlLikeTexts(node: unknown, at: string, out: string[]): string[] {
+  if (Array.isArray(node)) node.forEach((x, i) => htmlLikeTexts(x, `${at}/${i}`, out))
+  else if (node !== null && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if ((k === 'description' || k === 'summary') && typeof v === 'string' && /<[A-Za-z!/][^>]*>/.test(v.replace(/`[^`]*`/g, ''))) out.push(`${at}/${k}: ${v}`)
+      else htmlLikeTexts(v, `${at}/${k}`, out)
+    }
+  }
+  return out
+}
+
+t.test('the explorer renders every description as written: no text it would take for HTML', async (t) => {
+  const gw = await startTestGateway(t)
+  for (const path of ['/api/openapi.json', '/api/v1/openapi.json', '/api/v6.0/openapi.json']) {
+    const { doc } = await fetchDoc(gw.url, path)
+    t.same(htmlLikeTexts(doc, '#', []), [], `${path}: "<...>" only inside code spans`)
+  }
+})
+
+t.test('documented answers: GET tables lists every key; error examples carry real codes', async (t) => {
+  const gw = await startTestGateway(t)
+  const { doc } = await fetchDoc(gw.url, '/api/openapi.json')
+  const keys = Object.keys(summarizeTable(TABLES[0]!)).sort()
+  const content = (doc.paths['/tables']!.get!.responses as Record<string, { content: Record<string, { schema: unknown }> }>)['200']!.content['application/json']!.schema as { items: unknown }
+  const item = resolveRef(doc, content.items) as { properties: Record<string, unknown>; required: string[] }
+  t.same(Object.keys(item.properties).sort(), keys, 'every key GET tables answers with is described')
+  t.same([...item.required].sort(), keys, 'and required')
+  const shared = (doc.components as unknown as { responses: Record<string, { content?: Record<string, { example?: { code: string; message: string } }> }> }).responses
+  for (const [status, response] of Object.entries(shared)) {
+    const example = response.content?.['application/json']?.example
+    if (!/^\d+$/.test(status) || status === '410') continue
+    t.ok(example, `${status}: an example body`)
+    const entry = ERRORS[example!.code as ErrorCode]
+    t.equal(entry?.status, Number(status), `${status}: its example code ${example!.code} is a real code of that status`)
+    t.equal(example!.message, entry?.message)
+  }
+})
+
+t.test('statuses per endpoint version: the older generations document what their clients test', async (t) => {
+  const gw = await startTestGateway(t)
+  const statuses = (doc: Doc, path: string) => Object.keys(doc.paths[path]!.post!.responses as object).filter((s) => /^2/.test(s))
+  for (const prefix of ['/api/v1', '/api/v6.0']) {
+    const { doc } = await fetchDoc(gw.url, `${prefix}/openapi.json`)
+    t.same(statuses(doc, '/snapshots/{id}/clone'), ['204'], `${prefix}: clone answers 204`)
+    t.same(statuses(doc, '/snapshots/{id}/devices'), ['200'], `${prefix}: rediscovery answers 200`)
+  }
+  const { doc } = await fetchDoc(gw.url, '/api/openapi.json')
+  t.same(statuses(doc, '/snapshots/{id}/clone'), ['201', '204'], 'header generation: either version')
+  t.match(doc.paths['/snapshots/{id}/clone']!.post!.responses, { 201: { description: 'Done (version 2).' }, 204: { description: 'Done; no body (version 1).' } })
+  t.same(statuses(doc, '/snapshots/{id}/devices'), ['200', '202'])
 })

@@ -102,3 +102,44 @@ t.test('on PostgreSQL (a pool of sessions) a user\'s queries run at once, up to 
   await Promise.all(two)
   t.same(how, ['running', 'running'])
 })
+
+t.test('queries past the running ones wait their turn, in order, instead of a 429 that clients do not retry', async (t) => {
+  const admission = new QueryAdmission({ maxPerPrincipal: 2, maxQueuedPerPrincipal: 3 })
+  const release: Array<() => void> = []
+  const started: number[] = []
+  const admitted: Admitted[] = []
+  const query = (n: number) =>
+    admission.run(
+      HEAVY_USER,
+      () =>
+        new Promise<number>((resolve) => {
+          started.push(n)
+          release.push(() => resolve(n))
+        }),
+      Deadline.after(60_000),
+      (how) => admitted.push(how),
+    )
+  const five = [1, 2, 3, 4, 5].map(query)
+  await new Promise((resolve) => setImmediate(resolve))
+  t.same(started, [1, 2], 'two run')
+  t.same(admitted, ['running', 'running', 'waiting', 'waiting', 'waiting'], 'three wait')
+  const sixth = await admission.run(HEAVY_USER, async () => 6).catch((e: unknown) => e)
+  t.ok(sixth instanceof ApiError && sixth.code === 'API_TOO_MANY_REQUESTS', 'the sixth is refused: 429')
+  t.equal((sixth as ApiError).headers?.['retry-after'], '1', 'with Retry-After')
+  t.equal(await admission.run(OTHER_USER, async () => 'other'), 'other', 'another user is not held up')
+  for (let i = 0; i < 5; i++) {
+    while (release.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    release.shift()!()
+  }
+  t.same(await Promise.all(five), [1, 2, 3, 4, 5], 'every waiting query is answered')
+  t.same(started, [1, 2, 3, 4, 5], 'in the order they came')
+  t.equal(admission.count(HEAVY_USER), 0)
+
+  const late = new QueryAdmission({ maxPerPrincipal: 1, maxQueuedPerPrincipal: 1 })
+  let free: () => void = () => {}
+  const holder = late.run(HEAVY_USER, () => new Promise<void>((resolve) => (free = resolve)))
+  const waiter = await late.run(HEAVY_USER, async () => 'ran', Deadline.after(1)).catch((e: unknown) => e)
+  t.ok(waiter instanceof ApiError && waiter.code === 'API_QUERY_TIMEOUT', 'a query that waits past its deadline is a 503, never started')
+  free()
+  await holder
+})

@@ -38,7 +38,7 @@ t.test('network settings: validated, stored, shown beside the simulator settings
   t.same(
     (bad.body as { errors: Array<{ message: string }> }).errors.map((e) => e.message),
     [
-      '"color" is not allowed; allowed keys are [profile, seed, sites, include, exclude, allowedSpecialNetworks, limits, siteRules, defaultSite, schedule]',
+      '"color" is not allowed; allowed keys are [profile, seed, sites, include, exclude, allowedSpecialNetworks, limits, siteRules, defaultSite, schedule, networks]',
       '"include[0]" must be an IPv4 network such as "10.0.0.0/8": "10.0.0.0/33"',
       '"include[1]" must be an IPv4 network such as "10.0.0.0/8": "x"',
       '"limits.concurrency" must be an integer between 1 and 256',
@@ -142,4 +142,18 @@ t.test('POST snapshots picks the source', async (t) => {
   t.match((await api.call('POST', 'snapshots', { source: 'simulator', seeds: ['10.0.0.1'] })).body, { errors: [{ message: /^"seeds" is not allowed; allowed keys are \[snapshotName, snapshotNote, source, profile, seed, sites\]/ }] })
   t.equal((await api.call('PUT', 'settings/seed', ['10.0.0.1'])).status, 200)
   t.match((await api.call('POST', 'snapshots', {})).body, { errors: [{ message: /no SNMP credential/ }] }, 'with seeds stored, the network is the default source')
+})
+
+t.test('the Python SDK\'s Discovery settings: networks.include and networks.exclude read and written', async (t) => {
+  const api = await startApp(t, await freshDb(t, 'pglite'))
+  t.same(((await api.call('GET', 'settings')).body as { networks: unknown }).networks, { include: [], exclude: [] }, 'GET settings has the networks object')
+  // update_discovery_networks: the new exclude list with the current include list
+  const patched = await api.call('PATCH', 'settings', { networks: { exclude: ['10.66.0.0/16'], include: [] } })
+  t.equal(patched.status, 200, patched.text)
+  t.match(patched.body, { networks: { include: [], exclude: ['10.66.0.0/16'] }, exclude: ['10.66.0.0/16'] }, 'the same lists as the top-level keys')
+  const both = await api.call('PATCH', 'settings', { exclude: ['10.0.0.0/8'], networks: { exclude: ['10.66.0.0/16'] } })
+  t.equal(both.status, 422)
+  t.match(both.body, { errors: [{ message: '"networks.exclude" and "exclude" are the same list: give it once' }] })
+  const wrong = await api.call('PATCH', 'settings', { networks: { include: ['nope'], other: 1 } })
+  t.equal(wrong.status, 422)
 })

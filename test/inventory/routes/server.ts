@@ -25,6 +25,13 @@ export interface TestServer {
 
 type Handle = (req: IncomingMessage, res: ServerResponse) => void
 
+const PRINCIPAL = encodePrincipal({ id: 'u1', username: 'alice', scopes: ['read', 'settings', 'write'], isAdmin: true, method: 'apiKey' })
+
+/** The internal header of a request the gateway forwards from `generation` (for `request`'s headers). */
+export function fromGeneration(generation: 'header' | 'original' | 'path', apiVersion = 1): Record<string, string> {
+  return { [INTERNAL_HEADER]: encodeInternal({ secret: SECRET, principal: PRINCIPAL, apiVersion, generation }) }
+}
+
 /** The real inventory app (every route of the product). */
 export async function startInventory(t: Teardown, db: Db, config: Record<string, unknown> = {}): Promise<TestServer> {
   const app = await createInventoryApp({ db, config: compileConfig(config), log: silentLogger(), internalSecret: SECRET })
@@ -38,7 +45,7 @@ export async function startRoutes(t: Teardown, db: Db, register: (router: Router
   register(router, deps)
   return listen(t, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
-    const ctx: InventoryRequest = { deps, log: deps.log, principal: null, apiVersion: 1, query: url.searchParams }
+    const ctx: InventoryRequest = { deps, log: deps.log, principal: null, apiVersion: 1, generation: 'header', query: url.searchParams }
     void (async () => {
       try {
         const { handler, match } = router.resolve(req.method ?? 'GET', url.pathname.replace(/^\/api\//, ''))
@@ -59,14 +66,13 @@ async function listen(t: Teardown, handle: Handle, close: () => Promise<void>): 
     await close()
   })
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const principal = encodePrincipal({ id: 'u1', username: 'alice', scopes: ['read', 'settings', 'write'], isAdmin: true, method: 'apiKey' })
   return {
     url,
     async request(method, path, body, headers = {}) {
       const res = await fetch(`${url}/api/${path}`, {
         method,
         headers: {
-          [INTERNAL_HEADER]: encodeInternal({ secret: SECRET, principal, apiVersion: 1, generation: 'header' }),
+          ...fromGeneration('header'),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           ...headers,
         },

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { ENGINES, freshDb } from '../../helpers/db.js'
-import { startApp } from '../app.js'
+import { asVersion, startApp } from '../app.js'
 
 type Snap = Record<string, unknown>
 
@@ -70,6 +70,11 @@ for (const engine of ENGINES) {
     t.equal(cloned.headers.get('location'), `/api/snapshots/${cloneId}`)
     const clone = (await api.call('GET', `snapshots/${cloneId}`)).body as Snap
     t.match(clone, { state: 'unloaded', status: 'unloaded', finishStatus: 'done', locked: false, totalDevCount: snap.totalDevCount, interfaceCount: snap.interfaceCount })
+    // version 1, which the original and path generations use: 204 without a body, as their clients test
+    const older = await api.call('POST', `snapshots/${id}/clone`, undefined, asVersion(1, 'path'))
+    t.equal(older.status, 204, 'version 1: 204')
+    t.equal(older.text, '')
+    t.match((await api.call('GET', `snapshots/${older.headers.get('x-snapshot-id')}`)).body, { name: /clone/, tsStart: snap.tsStart }, 'found by name and start time')
     const hiddenCopy = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM inventory.interfaces WHERE snapshot_id = $1', [cloneId])
     t.equal(hiddenCopy.rows[0]!.n, 0, 'a clone starts unloaded')
     t.equal((await api.call('POST', `snapshots/${cloneId}/load`)).status, 204)

@@ -2,7 +2,7 @@ import t from 'tap'
 import { freshDb } from '../../helpers/db.js'
 import { TABLES } from '../../../src/inventory/catalog/index.js'
 import { LAB_ID, labSnapshot } from '../reports/lab.js'
-import { startInventory } from './server.js'
+import { fromGeneration, startInventory } from './server.js'
 
 t.test('table endpoints over HTTP', async (t) => {
   const db = await freshDb(t, 'postgres')
@@ -100,4 +100,27 @@ t.test('table endpoints over HTTP', async (t) => {
     t.equal((await server.request('DELETE', `reports/${id}`)).status, 204)
     t.equal((await server.request('GET', `reports/${id}`)).status, 404)
   })
+})
+
+t.test('a request without pagination: every row for the older generations, a first page for the header one, never cut silently', async (t) => {
+  const db = await freshDb(t, 'postgres')
+  const counts = await labSnapshot(db)
+  const server = await startInventory(t, db, { query: { defaultLimit: 2, legacyDefaultLimit: 5000 } })
+  const total = counts['inventory/interfaces']!
+  t.ok(total > 2, `the lab has ${total} interfaces`)
+  const body = { snapshot: LAB_ID, columns: ['id', 'intName'] }
+  for (const generation of ['original', 'path'] as const) {
+    const r = await server.request('POST', 'tables/inventory/interfaces', body, fromGeneration(generation))
+    const json = r.json as { data: unknown[]; _meta: Record<string, unknown> }
+    t.equal(json.data.length, total, `${generation}: every row`)
+    t.same(json._meta, { limit: 5000, start: 0, count: total, size: total }, `${generation}: nothing left out, nothing to say`)
+  }
+  const first = (await server.request('POST', 'tables/inventory/interfaces', body)).json as { data: unknown[]; _meta: Record<string, unknown> }
+  t.equal(first.data.length, 2, 'header generation: the default page')
+  t.same(first._meta, { limit: 2, start: 0, count: total, size: 2, truncated: true }, '_meta says rows were left out')
+  const paged = (await server.request('POST', 'tables/inventory/interfaces', { ...body, pagination: { start: 0, limit: 2 } })).json as { _meta: Record<string, unknown> }
+  t.same(paged._meta, { limit: 2, start: 0, count: total, size: 2 }, 'a page the client asked for is no truncation')
+  const capped = await startInventory(t, db, { query: { defaultLimit: 2, legacyDefaultLimit: 3 } })
+  const cut = (await capped.request('POST', 'tables/inventory/interfaces', body, fromGeneration('original'))).json as { _meta: Record<string, unknown> }
+  t.same(cut._meta, { limit: 3, start: 0, count: total, size: 3, truncated: true }, 'past the bound of the older generations: said too')
 })
