@@ -27,6 +27,7 @@ import { compileRouteTable, type RouteTable } from './routes/table.js'
 import { readinessProbe, readyBody, type Readiness } from './readiness.js'
 import { resolveUpstreams } from './upstreams/settings.js'
 import { GatewayRequest } from './request.js'
+import { createUpstreamDocuments, type UpstreamDocuments } from './upstreams/documents.js'
 import type { Limiter } from './ratelimit/types.js'
 
 export interface GatewayDeps {
@@ -48,9 +49,8 @@ export interface GatewayDeps {
   now?: () => number
   metrics?: GatewayMetrics
   /**
-   * For the built-in table's inventory endpoints with a `*`, by path: which paths under it exist
-   * (netinv's table catalog, given by the launcher: src/inventory/paths.ts). A path one does not
-   * know is 404 for every method. Absent: every path under `*` is forwarded.
+   * For the built-in table's inventory endpoints with a `*`, by path: which paths under it exist,
+   * fixed (tests). Absent: what the upstream's document lists (upstreams/documents.ts).
    */
   wildcards?: Readonly<Record<string, (rest: string) => boolean>>
   /** Readiness of Redis, when the rate limiter uses it. */
@@ -79,6 +79,10 @@ export interface Gateway {
    */
   setConfig(config: Readonly<Config>): void
   metrics: GatewayMetrics
+  /** The documents the upstreams publish (what the public document is composed from). */
+  documents: UpstreamDocuments
+  /** Resolves once every upstream's document was asked for once (the listeners wait for it). */
+  documentsRead(): Promise<void>
   /** From now on /readyz answers 503 (the listener's drain closes connections: server.ts). */
   startDrain(): void
   ready(): Promise<Readiness>
@@ -136,11 +140,21 @@ export function createGateway(deps: GatewayDeps): Gateway {
   function compile(next: Readonly<Config>): RouteTable {
     const upstreams = resolveUpstreams(next, { inventoryUrl: deps.inventoryUrl, internalSecret: deps.internalSecret, readFiles: true })
     const files = deps.routesDir === undefined ? [] : readRouteFiles(deps.routesDir)
-    return compileRouteTable({ builtIn: ENDPOINTS, files, upstreams, canMintTokens: deps.auth.upstreamTokens !== undefined, ...(deps.wildcards ? { wildcards: deps.wildcards } : {}) })
+    return compileRouteTable({
+      builtIn: ENDPOINTS,
+      files,
+      upstreams,
+      canMintTokens: deps.auth.upstreamTokens !== undefined,
+      ...(deps.wildcards ? { wildcards: deps.wildcards } : {}),
+      published: (upstream, pattern) => documents.exists(upstream, pattern),
+    })
   }
+
+  const documents = createUpstreamDocuments({ log, refreshMs: () => config.upstream.documentRefreshMs })
 
   function putInService(next: RouteTable): void {
     forwarder.adopt(next.upstreams.values())
+    documents.follow(next.upstreams.values())
     table = next
     for (const note of next.notes) log.info(note)
   }
@@ -148,7 +162,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   let table: RouteTable = compile(config)
   putInService(table)
 
-  const handlers = new Map<string, LocalHandler>([...metaHandlers(() => config), ...openApiHandlers({ config: () => config, routes: () => table }), ...deps.auth.handlers])
+  const handlers = new Map<string, LocalHandler>([...metaHandlers(() => config), ...openApiHandlers({ config: () => config, routes: () => table, documents }), ...deps.auth.handlers])
   const stageDeps: StageDeps = {
     config: () => config,
     routes: () => table,
@@ -257,11 +271,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
       config = next
     },
     metrics,
+    documents,
+    documentsRead: () => documents.ready(),
     startDrain() {
       draining = true
     },
     ready: () => readiness.ready(),
     async close() {
+      documents.close()
       forwarder.close()
       access.flush()
     },

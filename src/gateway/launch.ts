@@ -12,7 +12,6 @@ import { watchConfig } from './config-watch.js'
 import { createMetrics } from './metrics.js'
 import { createLimiter, type Limiter } from './ratelimit/index.js'
 import { startGateway, type RunningGateway } from './server.js'
-import { tableWildcards } from '../inventory/paths.js'
 
 export interface GatewayLaunch {
   db: Db
@@ -58,8 +57,6 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
     inventoryUrl: options.inventoryUrl,
     internalSecret: options.internalSecret,
     routesDir: join(rt.env.configDir, 'routes'),
-    // The tables netinv's inventory has: an unknown table is 404 here for every method.
-    wildcards: tableWildcards(),
     port: options.port,
     host: options.host ?? rt.env.host,
     adminPort: rt.env.adminPort ?? rt.config.server.adminPort,

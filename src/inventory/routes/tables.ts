@@ -26,6 +26,14 @@ export interface TableRouteOptions {
 /** The catalog's tables and the snapshot store's resolution (tests may pass their own). */
 export const DEFAULT_TABLE_ROUTE_OPTIONS: TableRouteOptions = { findTable, resolveSnapshot, previousSnapshot, tables: TABLES }
 
+/** The table routes' options for a catalog of `tables` (by path and v4 camelCase path). */
+export function tableRouteOptions(tables: readonly TableDef[] | undefined): TableRouteOptions {
+  if (tables === undefined || tables === TABLES) return DEFAULT_TABLE_ROUTE_OPTIONS
+  const byPath = new Map<string, TableDef>()
+  for (const table of tables) for (const p of [table.path, ...(table.legacyPaths ?? [])]) byPath.set(p, table)
+  return { ...DEFAULT_TABLE_ROUTE_OPTIONS, tables, findTable: (path) => byPath.get(path.replace(/^\/+|\/+$/g, '')) }
+}
+
 const JSON_TYPE = 'application/json'
 const CSV_TYPE = 'text/csv'
 
