@@ -9,6 +9,7 @@ import { ApiError, toErrorResponse } from '../shared/errors.js'
 import { ENDPOINTS } from '../shared/manifest.js'
 import type { Maybe } from '../shared/maybe.js'
 import { closeAfterBody, sendJson } from '../shared/http/index.js'
+import { METRICS_CONTENT_TYPE, renderWith } from '../shared/metrics/runtime.js'
 import type { AuthService } from './auth/types.js'
 import { handlerKey, type LocalHandler, type RequestContext } from './context.js'
 import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/index.js'
@@ -53,6 +54,11 @@ export interface GatewayDeps {
    * fixed (tests). Absent: what the upstream's document lists (upstreams/documents.ts).
    */
   wildcards?: Readonly<Record<string, (rest: string) => boolean>>
+  /**
+   * More families for the admin /metrics, after the gateway's own and before the process's
+   * (`netinv serve` passes the inventory's: one process, one scrape).
+   */
+  moreMetrics?: ReadonlyArray<{ metrics(): Promise<string> }>
   /** Readiness of Redis, when the rate limiter uses it. */
   redisReady?: () => Promise<boolean>
   /** How long (ms) a probe of the dependencies answers later /readyz calls too (default 1000). */
@@ -242,11 +248,20 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
       // The Redis and upstream gauges are taken at scrape time (the upstreams' from the last
       // probe of the dependencies, shared with /readyz).
-      void readiness.refresh().then(() => {
-        const text = metrics.render()
-        res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) })
-        res.end(text)
-      })
+      void readiness
+        .refresh()
+        .then(() => renderWith(...(deps.moreMetrics ?? [])))
+        .then(
+          (more) => {
+            const text = metrics.render() + more
+            res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) })
+            res.end(req.method === 'HEAD' ? undefined : text)
+          },
+          (err: unknown) => {
+            log.error({ err }, 'metrics could not be rendered')
+            sendJson(res, 500, { code: 'API_INTERNAL_ERROR', message: 'Internal Server Error' })
+          },
+        )
       return
     }
     sendJson(res, 404, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' })

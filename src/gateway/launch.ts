@@ -20,6 +20,8 @@ export interface GatewayLaunch {
   internalSecret?: string | undefined
   port: number
   host?: string
+  /** More families for the admin /metrics (`serve`: the inventory's). */
+  moreMetrics?: ReadonlyArray<{ metrics(): Promise<string> }>
 }
 
 /**
@@ -59,6 +61,7 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
     routesDir: join(rt.env.configDir, 'routes'),
     port: options.port,
     host: options.host ?? rt.env.host,
+    ...(options.moreMetrics ? { moreMetrics: options.moreMetrics } : {}),
     adminPort: rt.env.adminPort ?? rt.config.server.adminPort,
     adminHost: rt.env.adminHost,
     ...(limits.redisReady ? { redisReady: limits.redisReady } : {}),

@@ -5,6 +5,7 @@
  * one statement of the comparison a table request with `compare` runs, counted in the database
  * under the same settings, all of them before one deadline (the query time limit).
  */
+import { changesDuration, outcomeOf } from '../metrics.js'
 import { Deadline, queryBefore } from '../../shared/db/index.js'
 import { invalidInput } from '../../shared/errors.js'
 import { sendJson, type Router } from '../../shared/http/index.js'
@@ -28,7 +29,7 @@ const COUNT_CONCURRENCY = 2
 export function registerChangeRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, admission: QueryAdmission): void {
   const comparable = TABLES.filter((table) => notComparable(table) === undefined)
 
-  router.add('GET', 'snapshots/:id/changes', async (ctx, m, _req, res) => {
+  router.add('GET', 'snapshots/:id/changes', timed(async (ctx, m, _req, res) => {
     for (const key of ctx.query.keys()) if (!QUERY_KEYS.has(key)) throw invalidInput([{ message: `"${key}" is not allowed; allowed query parameters are [against, volatile]` }])
     const against = ctx.query.get('against') ?? '$prev'
     if (against === '') throw invalidInput([{ message: '"against" must be a snapshot id or one of [$prev, $last, $lastLocked]' }])
@@ -68,5 +69,21 @@ export function registerChangeRoutes(router: Router<InventoryRequest>, deps: Inv
       return out
     }, deadline)
     sendJson(res, 200, { snapshot: newer, against: older, tables })
-  })
+  }))
+}
+
+/** The handler, its duration observed by outcome (`netinv_inventory_changes_duration_seconds`). */
+function timed<A extends unknown[]>(handler: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args) => {
+    const started = performance.now()
+    let failure: unknown
+    try {
+      await handler(...args)
+    } catch (err) {
+      failure = err
+      throw err
+    } finally {
+      changesDuration.observe({ outcome: outcomeOf(failure) }, (performance.now() - started) / 1000)
+    }
+  }
 }
