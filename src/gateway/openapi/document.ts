@@ -223,7 +223,7 @@ interface Operation {
   path: string
   /** What the upstream publishes of it (absent: described from the route table alone). */
   published?: JsonSchema
-  /** A path under the route's `*` that the upstream lists: no `path` parameter. */
+  /** A path under the route's `*` that the upstream lists: no `path` parameter (but its own, if templated). */
   expanded?: boolean
   description?: string
 }
@@ -238,6 +238,7 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
     .split('/')
     .filter((s) => s.startsWith(':') || (s === '*' && op.expanded !== true))
     .map((s) => ({ name: s === '*' ? 'path' : s.slice(1), in: 'path', required: true, schema: { type: 'string' } }))
+  if (op.expanded) for (const m of op.path.matchAll(/\{([^}/]+)\}/g)) parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })
   if (options.generation === 'header') parameters.push(versionParameter(route, options))
   const responses: Record<string, JsonSchema> = {}
   const headers = commonHeaders(true)
@@ -321,7 +322,8 @@ function operationsOf(route: Route, routes: readonly Route[], options: DocumentO
   for (const [method, access] of Object.entries(route.methods) as Array<[Method, Access]>) {
     const m = method.toLowerCase()
     if (route.path.includes('*') && description) {
-      for (const c of description.concrete) {
+      const templated = [...description.byShape.values()].filter((x) => x.path.includes('{')).map((x) => ({ path: x.path.slice(1), item: x.item, aliases: [] as readonly string[] }))
+      for (const c of [...description.concrete, ...templated]) {
         if (restUnder(route.path, c.path) === undefined || !wildcardOwner(c.path, route, routes)) continue
         const published = c.item[m] as JsonSchema | undefined
         if (published === undefined) continue

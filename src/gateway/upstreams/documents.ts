@@ -36,8 +36,8 @@ export type DescriptionState = UpstreamDescription | null | undefined
 interface Followed {
   upstream: Upstream
   state: DescriptionState
-  /** Concrete paths (and aliases) by `*` pattern → the rests that exist. */
-  rests: Map<string, Set<string>>
+  /** Concrete paths (and aliases) by `*` pattern → the rests that exist, and the shapes of templated ones. */
+  rests: Map<string, { exact: Set<string>; shapes: RegExp[] }>
   timer: NodeJS.Timeout | undefined
   inFlight: Promise<void> | undefined
 }
@@ -154,22 +154,28 @@ export function createUpstreamDocuments(options: DocumentOptions): UpstreamDocum
     f.rests.clear()
   }
 
-  function restsOf(f: Followed, pattern: string): Set<string> {
-    let set = f.rests.get(pattern)
-    if (set === undefined) {
-      set = new Set()
+  function restsOf(f: Followed, pattern: string): { exact: Set<string>; shapes: RegExp[] } {
+    let known = f.rests.get(pattern)
+    if (known === undefined) {
+      known = { exact: new Set(), shapes: [] }
       const state = f.state
       if (state) {
         for (const c of state.concrete) {
           for (const p of [c.path, ...c.aliases]) {
             const rest = restUnder(pattern, p)
-            if (rest !== undefined) set.add(rest)
+            if (rest !== undefined) known.exact.add(rest)
           }
         }
+        // "/widgets/{id}/parts" under "widgets/*": any one segment where the parameter is.
+        for (const { path } of state.byShape.values()) {
+          if (!path.includes('{')) continue
+          const rest = restUnder(pattern, path.slice(1))
+          if (rest !== undefined) known.shapes.push(new RegExp(`^${rest.split(/\{[^}/]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`))
+        }
       }
-      f.rests.set(pattern, set)
+      f.rests.set(pattern, known)
     }
-    return set
+    return known
   }
 
   function changed(f: Followed, state: DescriptionState): void {
@@ -268,7 +274,8 @@ export function createUpstreamDocuments(options: DocumentOptions): UpstreamDocum
         if (state === undefined) {
           throw new ApiError('API_SERVICE_UNAVAILABLE', `The gateway has not read yet which paths upstream ${name} serves; retry later`, { headers: { 'retry-after': '1' } })
         }
-        return restsOf(f, pattern).has(rest)
+        const known = restsOf(f, pattern)
+        return known.exact.has(rest) || known.shapes.some((shape) => shape.test(rest))
       }
     },
     close() {

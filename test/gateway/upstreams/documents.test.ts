@@ -3,10 +3,14 @@
  * front of a real inventory with one more table than the catalog the gateway was built with
  * serves and describes it, and in front of one with one fewer, the missing table is 404 for every
  * method before any credential is checked. A changed document is followed; the last good one is
- * kept while the upstream is away; an upstream never reached yet answers 503 for its tables.
+ * kept while the upstream is away; an upstream never reached yet answers 503 for its tables. A
+ * backend of a route file that publishes a document is described and checked the same way.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import t, { type Test } from 'tap'
 import { TABLES, type TableDef } from '../../../src/inventory/catalog/index.js'
@@ -145,4 +149,42 @@ t.test('an upstream never reached: its tables are 503 until its document is read
   const other = await startTestGateway(t, { upstreamUrl: plain.url })
   const forwarded = await send(other.url, '/api/tables/whatever/it-is', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': 'reader-key' }, body: TABLE_REQUEST })
   t.equal(forwarded.status, 200, 'forwarded: the upstream answers for its own paths')
+})
+
+t.test('a legacy backend that publishes a document (documentPath) is described and its `*` paths checked the same way', async (t) => {
+  const published = {
+    openapi: '3.0.3',
+    info: { title: 'shop', version: '1' },
+    paths: {
+      '/widgets/blue': { get: { summary: 'The blue widget.', responses: { 200: { description: 'A widget.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } } } } } },
+      '/widgets/{id}/parts': { get: { summary: 'Parts.', responses: { 200: { description: 'Parts.' } } } },
+    },
+    components: { schemas: { Widget: { type: 'object', properties: { colour: { type: 'string' } } } } },
+  }
+  const shop = await startUpstream(
+    t,
+    (req, res) => {
+      if (req.url === '/doc.json') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        return res.end(JSON.stringify(published))
+      }
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end('{"colour":"blue"}')
+    },
+    null,
+  )
+  const dir = mkdtempSync(join(tmpdir(), 'netinv-documents-routes-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  writeFileSync(join(dir, 'shop.json'), JSON.stringify([{ path: 'widgets/*', upstream: 'shop', methods: { GET: 'read' }, description: 'Widgets.' }]))
+  const gw = await startTestGateway(t, { upstreamUrl: null, config: { upstreams: { shop: { url: shop.url, documentPath: '/doc.json' } } }, routesDir: dir })
+  const doc = await documentOf(gw.url)
+  const blue = doc.paths['/widgets/blue']?.get
+  t.match(blue, { summary: 'The blue widget.', 'x-upstream': 'shop', responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } } } } }, 'its operation, with its answer')
+  t.ok(doc.components.schemas.Widget, 'and its schemas')
+  t.notOk(doc.paths['/widgets/{path}'], 'the path it lists instead of the route\'s pattern')
+  t.equal((await send(gw.url, '/api/widgets/blue', { headers: { 'x-api-token': 'reader-key' } })).status, 200, 'a path it lists is forwarded')
+  t.equal((await send(gw.url, '/api/widgets/red')).status, 404, 'one it does not is 404 before credentials')
+  t.equal((await send(gw.url, '/api/widgets/red/parts', { headers: { 'x-api-token': 'reader-key' } })).status, 200, 'a path of a templated one it lists is forwarded')
+  t.equal((await send(gw.url, '/api/widgets/red/wheels')).status, 404)
+  t.ok(doc.paths['/widgets/{id}/parts']?.get, 'and described with its parameter')
 })
