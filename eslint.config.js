@@ -15,6 +15,26 @@ export default tseslint.config(
     },
   },
   {
+    // The gateway knows its upstreams only by what they publish (their OpenAPI documents):
+    // nothing of src/gateway imports src/inventory, so the two are released and scaled apart.
+    files: ['src/gateway/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)inventory/', message: 'the gateway imports nothing of the inventory: read what it publishes (src/gateway/upstreams/documents.ts); share code through src/shared/' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/inventory/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)gateway/', message: 'the inventory imports nothing of the gateway; share code through src/shared/' }] },
+      ],
+    },
+  },
+  {
     // a process a test starts dies with the test process: spawnOwned (test/helpers/owned.ts)
     files: ['test/**/*.ts'],
     ignores: ['test/helpers/owned.ts'],

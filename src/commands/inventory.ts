@@ -18,6 +18,8 @@ export const inventoryCommand: Command = {
       internalSecret: rt.env.internalSecret,
       port: rt.env.inventoryPort,
       host: rt.env.inventoryHost,
+      adminPort: rt.env.inventoryAdminPort,
+      adminHost: rt.env.adminHost,
     })
     onShutdown(rt.log, async () => {
       await inv.close(rt.config.server.shutdownGraceMs)

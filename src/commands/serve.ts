@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { launchGateway } from '../gateway/launch.js'
+import { inventoryRegistry } from '../inventory/metrics.js'
 import { startInventory } from '../inventory/server.js'
 import type { Command } from './index.js'
 import { checkPorts } from './ports.js'
@@ -22,7 +23,8 @@ export const serveCommand: Command = {
       port: 0,
       host: '127.0.0.1',
     })
-    const gw = await launchGateway(rt, { db, inventoryUrl: inv.url, internalSecret, port: rt.env.port })
+    // One process: the gateway's admin /metrics renders the inventory's families too.
+    const gw = await launchGateway(rt, { db, inventoryUrl: inv.url, internalSecret, port: rt.env.port, moreMetrics: [inventoryRegistry] })
     const graceMs = rt.config.server.shutdownGraceMs
     // The gateway drains first (its requests in flight still need the inventory), then the
     // inventory, which by then has no connection left, within what is left of the grace.

@@ -9,6 +9,7 @@ import { ApiError, toErrorResponse } from '../shared/errors.js'
 import { ENDPOINTS } from '../shared/manifest.js'
 import type { Maybe } from '../shared/maybe.js'
 import { closeAfterBody, sendJson } from '../shared/http/index.js'
+import { METRICS_CONTENT_TYPE, renderWith } from '../shared/metrics/runtime.js'
 import type { AuthService } from './auth/types.js'
 import { handlerKey, type LocalHandler, type RequestContext } from './context.js'
 import { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './handlers/index.js'
@@ -27,6 +28,8 @@ import { compileRouteTable, type RouteTable } from './routes/table.js'
 import { readinessProbe, readyBody, type Readiness } from './readiness.js'
 import { resolveUpstreams } from './upstreams/settings.js'
 import { GatewayRequest } from './request.js'
+import { createUpstreamDocuments, type UpstreamDocuments } from './upstreams/documents.js'
+import { unknownTableDetail } from './unknown-table.js'
 import type { Limiter } from './ratelimit/types.js'
 
 export interface GatewayDeps {
@@ -48,13 +51,20 @@ export interface GatewayDeps {
   now?: () => number
   metrics?: GatewayMetrics
   /**
-   * For the built-in table's inventory endpoints with a `*`, by path: which paths under it exist
-   * (netinv's table catalog, given by the launcher: src/inventory/paths.ts). A path one does not
-   * know is 404 for every method. Absent: every path under `*` is forwarded.
+   * For the built-in table's inventory endpoints with a `*`, by path: which paths under it exist,
+   * fixed (tests). Absent: what the upstream's document lists (upstreams/documents.ts).
    */
   wildcards?: Readonly<Record<string, (rest: string) => boolean>>
-  /** The `detail` of a 404 for an endpoint path no route matches (e.g. the tables it may have meant). */
+  /**
+   * The `detail` of a 404 for an endpoint path no route matches. Absent: for a path under
+   * `tables/`, the tables the upstreams publish that it may have meant (unknown-table.ts).
+   */
   unknownPath?: (endpointPath: string) => string | undefined
+  /**
+   * More families for the admin /metrics, after the gateway's own and before the process's
+   * (`netinv serve` passes the inventory's: one process, one scrape).
+   */
+  moreMetrics?: ReadonlyArray<{ metrics(): Promise<string> }>
   /** Readiness of Redis, when the rate limiter uses it. */
   redisReady?: () => Promise<boolean>
   /** How long (ms) a probe of the dependencies answers later /readyz calls too (default 1000). */
@@ -81,6 +91,10 @@ export interface Gateway {
    */
   setConfig(config: Readonly<Config>): void
   metrics: GatewayMetrics
+  /** The documents the upstreams publish (what the public document is composed from). */
+  documents: UpstreamDocuments
+  /** Resolves once every upstream's document was asked for once (the listeners wait for it). */
+  documentsRead(): Promise<void>
   /** From now on /readyz answers 503 (the listener's drain closes connections: server.ts). */
   startDrain(): void
   ready(): Promise<Readiness>
@@ -138,11 +152,21 @@ export function createGateway(deps: GatewayDeps): Gateway {
   function compile(next: Readonly<Config>): RouteTable {
     const upstreams = resolveUpstreams(next, { inventoryUrl: deps.inventoryUrl, internalSecret: deps.internalSecret, readFiles: true })
     const files = deps.routesDir === undefined ? [] : readRouteFiles(deps.routesDir)
-    return compileRouteTable({ builtIn: ENDPOINTS, files, upstreams, canMintTokens: deps.auth.upstreamTokens !== undefined, ...(deps.wildcards ? { wildcards: deps.wildcards } : {}) })
+    return compileRouteTable({
+      builtIn: ENDPOINTS,
+      files,
+      upstreams,
+      canMintTokens: deps.auth.upstreamTokens !== undefined,
+      ...(deps.wildcards ? { wildcards: deps.wildcards } : {}),
+      published: (upstream, pattern) => documents.exists(upstream, pattern),
+    })
   }
+
+  const documents = createUpstreamDocuments({ log, refreshMs: () => config.upstream.documentRefreshMs })
 
   function putInService(next: RouteTable): void {
     forwarder.adopt(next.upstreams.values())
+    documents.follow(next.upstreams.values())
     table = next
     for (const note of next.notes) log.info(note)
   }
@@ -150,7 +174,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   let table: RouteTable = compile(config)
   putInService(table)
 
-  const handlers = new Map<string, LocalHandler>([...metaHandlers(() => config), ...openApiHandlers({ config: () => config, routes: () => table }), ...deps.auth.handlers])
+  const handlers = new Map<string, LocalHandler>([...metaHandlers(() => config), ...openApiHandlers({ config: () => config, routes: () => table, documents }), ...deps.auth.handlers])
   const stageDeps: StageDeps = {
     config: () => config,
     routes: () => table,
@@ -160,7 +184,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     handlers,
     forward: (ctx) => forwarder.forward(ctx),
     metrics,
-    ...(deps.unknownPath ? { unknownPath: deps.unknownPath } : {}),
+    unknownPath: deps.unknownPath ?? ((endpointPath) => unknownTableDetail(endpointPath, documents.paths())),
   }
   const stages = buildStages(stageDeps, log)
 
@@ -232,11 +256,20 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
       // The Redis and upstream gauges are taken at scrape time (the upstreams' from the last
       // probe of the dependencies, shared with /readyz).
-      void readiness.refresh().then(() => {
-        const text = metrics.render()
-        res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) })
-        res.end(text)
-      })
+      void readiness
+        .refresh()
+        .then(() => renderWith(...(deps.moreMetrics ?? [])))
+        .then(
+          (more) => {
+            const text = metrics.render() + more
+            res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) })
+            res.end(req.method === 'HEAD' ? undefined : text)
+          },
+          (err: unknown) => {
+            log.error({ err }, 'metrics could not be rendered')
+            sendJson(res, 500, { code: 'API_INTERNAL_ERROR', message: 'Internal Server Error' })
+          },
+        )
       return
     }
     sendJson(res, 404, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' })
@@ -261,11 +294,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
       config = next
     },
     metrics,
+    documents,
+    documentsRead: () => documents.ready(),
     startDrain() {
       draining = true
     },
     ready: () => readiness.ready(),
     async close() {
+      documents.close()
       forwarder.close()
       access.flush()
     },

@@ -12,7 +12,6 @@ import { watchConfig } from './config-watch.js'
 import { createMetrics } from './metrics.js'
 import { createLimiter, type Limiter } from './ratelimit/index.js'
 import { startGateway, type RunningGateway } from './server.js'
-import { tableWildcards, unknownTableDetail } from '../inventory/paths.js'
 
 export interface GatewayLaunch {
   db: Db
@@ -21,6 +20,8 @@ export interface GatewayLaunch {
   internalSecret?: string | undefined
   port: number
   host?: string
+  /** More families for the admin /metrics (`serve`: the inventory's). */
+  moreMetrics?: ReadonlyArray<{ metrics(): Promise<string> }>
 }
 
 /**
@@ -58,11 +59,9 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
     inventoryUrl: options.inventoryUrl,
     internalSecret: options.internalSecret,
     routesDir: join(rt.env.configDir, 'routes'),
-    // The tables netinv's inventory has: an unknown table is 404 here for every method.
-    wildcards: tableWildcards(),
-    unknownPath: unknownTableDetail,
     port: options.port,
     host: options.host ?? rt.env.host,
+    ...(options.moreMetrics ? { moreMetrics: options.moreMetrics } : {}),
     adminPort: rt.env.adminPort ?? rt.config.server.adminPort,
     adminHost: rt.env.adminHost,
     ...(limits.redisReady ? { redisReady: limits.redisReady } : {}),

@@ -45,6 +45,10 @@ function urlOf(host: string, port: number): string {
 
 export async function startGateway(options: StartGatewayOptions): Promise<RunningGateway> {
   const gateway = createGateway(options)
+  // What the upstreams publish (which tables exist, the document) is read before the first
+  // request is answered; an upstream that is away does not hold the start (its `*` paths are 503
+  // until it is read: upstreams/documents.ts).
+  await gateway.documentsRead()
   const host = options.host ?? '0.0.0.0'
   const adminHost = options.adminHost ?? '127.0.0.1'
   const { headersTimeoutMs } = options.config.server

@@ -12,6 +12,8 @@ import { RELEASE_VERSION } from '../shared/product.js'
 import { assertRoutesMatchManifest, servedEndpoint } from './manifest.js'
 import type { InventoryDeps, InventoryRequest } from './context.js'
 import { registerRoutes } from './routes/index.js'
+import { TABLES } from './catalog/index.js'
+import { publishDocument } from './openapi/document.js'
 
 export interface InventoryApp {
   handle(req: IncomingMessage, res: ServerResponse): void
@@ -37,6 +39,10 @@ export async function createInventoryApp(options: InventoryOptions): Promise<Inv
     throw err
   }
 
+  // What it answers, for the gateway in front (and anyone on the internal network): public
+  // knowledge, so no internal secret is asked for it.
+  const published = publishDocument(deps.tables ?? TABLES)
+
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID()
     const log = deps.log.child({ reqId: requestId })
@@ -44,6 +50,14 @@ export async function createInventoryApp(options: InventoryOptions): Promise<Inv
       try {
         const url = new URL(req.url ?? '/', 'http://inventory')
         if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' })
+        if (url.pathname === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
+          if (req.headers['if-none-match'] === published.etag) {
+            res.writeHead(304, { etag: published.etag })
+            return res.end()
+          }
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(published.text), etag: published.etag, 'cache-control': 'no-cache' })
+          return res.end(req.method === 'HEAD' ? undefined : published.text)
+        }
         if (url.pathname === '/readyz') {
           const ok = await deps.db.ping()
           return sendJson(res, ok ? 200 : 503, { status: ok ? 'ready' : 'database unavailable' })

@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../shared/config/index.js'
 import type { Db } from '../shared/db/index.js'
 import type { Principal } from '../shared/principal.js'
+import type { TableDef } from './catalog/index.js'
 
 export interface InventoryDeps {
   db: Db
@@ -10,6 +11,8 @@ export interface InventoryDeps {
   log: Logger
   /** Key that seals SNMP credentials at rest; without one, a key for this process only (with a warning). */
   credentialKey?: Buffer
+  /** The tables it serves and describes (default: the whole catalog; a test serves another). */
+  tables?: readonly TableDef[]
 }
 
 export interface InventoryRequest {

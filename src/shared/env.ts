@@ -20,6 +20,8 @@ export interface Env {
   redisUrl: string | undefined
   inventoryUrl: string | undefined
   inventoryPort: number
+  /** The standalone inventory's admin listener (/metrics, /healthz) on ADMIN_HOST. */
+  inventoryAdminPort: number
   internalSecret: string | undefined
   jwtPrivateKeyFile: string | undefined
   /** Directory of `*.pem` public keys of earlier signing keys that still verify (key rotation). */
@@ -70,6 +72,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     redisUrl: optional(source.REDIS_URL),
     inventoryUrl: optional(source.INVENTORY_URL),
     inventoryPort: port('INVENTORY_PORT', source.INVENTORY_PORT, 8081),
+    inventoryAdminPort: port('INVENTORY_ADMIN_PORT', source.INVENTORY_ADMIN_PORT, 9091),
     internalSecret: internalSecret(source.INTERNAL_SECRET),
     jwtPrivateKeyFile: optional(source.JWT_PRIVATE_KEY_FILE),
     jwtPreviousPublicKeysDir: optional(source.JWT_PREVIOUS_PUBLIC_KEYS_DIR),

@@ -14,6 +14,8 @@ import type { LocalHandlers } from '../../src/gateway/context.js'
 import { createMemoryLimiter, type Limiter } from '../../src/gateway/ratelimit/index.js'
 import { startGateway, type RunningGateway } from '../../src/gateway/server.js'
 import type { GatewayMetrics } from '../../src/gateway/metrics.js'
+import { publishDocument } from '../../src/inventory/openapi/document.js'
+import { TABLES, type TableDef } from '../../src/inventory/catalog/index.js'
 
 export interface Teardown {
   teardown(fn: () => unknown): void
@@ -45,9 +47,19 @@ export const KEYS = { 'reader-key': READER, 'writer-key': WRITER }
 
 export type UpstreamHandler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void
 
-/** An upstream that echoes what it received as JSON, unless given a handler. */
-export async function startUpstream(t: Teardown, handler?: UpstreamHandler): Promise<{ server: Server; url: string; port: number }> {
+/**
+ * An upstream that echoes what it received as JSON, unless given a handler. Unless told
+ * otherwise (`publishes: null`), it publishes the document netinv's inventory publishes at
+ * GET /openapi.json (of the whole catalog, or of `publishes`): the gateway learns the tables from it.
+ */
+export async function startUpstream(t: Teardown, handler?: UpstreamHandler, publishes: readonly TableDef[] | null = TABLES): Promise<{ server: Server; url: string; port: number }> {
+  const published = publishes === null ? null : publishDocument(publishes)
   const server = createServer((req, res) => {
+    if (published !== null && req.url === '/openapi.json' && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json', etag: published.etag })
+      res.end(published.text)
+      return
+    }
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {

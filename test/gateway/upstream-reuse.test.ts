@@ -70,6 +70,8 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 t.test('an upstream that closes kept-alive connections after 100 ms idle, reused after 150 ms: the gateway closed them first, no 502', async (t) => {
   const up = await expiringUpstream(t, 100)
   const gw = await startTestGateway(t, { upstreamUrl: up.url, config: { upstream: { idleTimeoutMs: 50 } } })
+  // The gateway read the upstream's document on a connection of its own before it listened.
+  const before = up.seen.connections
   const statuses: number[] = []
   for (let i = 0; i < 5; i++) {
     statuses.push((await send(gw.url, '/api/snapshots', { headers: reader })).status)
@@ -77,7 +79,7 @@ t.test('an upstream that closes kept-alive connections after 100 ms idle, reused
   }
   t.same(statuses, [200, 200, 200, 200, 200])
   t.equal(up.seen.closedUnder, 0, 'no request went out on a connection the upstream was closing')
-  t.equal(up.seen.connections, 5, 'each request after a pause went on a new connection')
+  t.equal(up.seen.connections - before, 5, 'each request after a pause went on a new connection')
 })
 
 t.test('the same upstream with the default idle timeout: an idempotent request without a body is sent again on a new connection; a POST is not', async (t) => {

@@ -1,19 +1,19 @@
 /**
- * THE OpenAPI 3.1 document of a running gateway, generated from what serves requests: the route
+ * THE OpenAPI 3.1 document of a running gateway, composed from what serves requests: the route
  * table (the manifest and the operators' route files: paths, methods, access rules, versions,
- * deprecations and sunsets), the table catalog (a request and a response schema per table) and
- * the request-body schemas the handlers check bodies with. Nothing is written by hand twice, so
- * a new endpoint appears here when it is added to the manifest.
+ * deprecations and sunsets), the gateway's own request-body schemas, and the documents its
+ * upstreams publish (upstreams/documents.ts: netinv's inventory publishes its tables, their
+ * request and response schemas and its body schemas). Nothing is written by hand twice, and the
+ * gateway knows of an upstream only what it publishes: a route whose upstream publishes no
+ * document is described from the route table alone.
  *
  * One document describes one version set: per endpoint, the version a request of that address
  * generation gets without choosing: the header generation's default versions (or, with
  * `versions: "latest"`, the newest), the version a product release used (path generation), or
  * version 1 (original generation).
  */
-import { TABLES, type TableDef } from '../../inventory/catalog/index.js'
-import { INVENTORY_BODIES } from '../../inventory/routes/schemas.js'
 import type { Config } from '../../shared/config/index.js'
-import { latestVersion, versionForRelease, type Access, type Method } from '../../shared/manifest.js'
+import { compareSpecificity, latestVersion, versionForRelease, type Access, type Method } from '../../shared/manifest.js'
 import { ERRORS, type ErrorCode } from '../../shared/errors.js'
 import { RELEASE_VERSION } from '../../shared/product.js'
 import type { RequestBody } from '../../shared/schema/index.js'
@@ -24,8 +24,8 @@ import { SESSION_ONLY_OPERATIONS } from '../handlers/rights.js'
 import { GATEWAY_BODIES } from '../handlers/schemas.js'
 import { endpointVersionPolicy } from '../pipeline/version.js'
 import type { Route } from '../routes/table.js'
+import { pathShape, restUnder, type DescriptionState, type UpstreamDescription } from '../upstreams/documents.js'
 import { BODY_COMPONENTS, codesOf, errorStatuses, successBody, successStatuses } from './responses.js'
-import { tableComponents, tableRequestSchema, tableResponseSchema, tableRowSchema, tableSchemaName } from './tables.js'
 import type { JsonSchema } from './types.js'
 
 export interface DocumentOptions {
@@ -35,20 +35,20 @@ export interface DocumentOptions {
   /** Header generation: each endpoint's default version (as served without X-API-Version) or its newest. */
   versions?: 'default' | 'latest'
   config: Readonly<Config>
-  /** The tables behind `tables/*` (the catalog). */
-  tables?: readonly TableDef[]
+  /** What an upstream publishes, by name (absent: nothing). */
+  described?: (upstream: string) => DescriptionState
 }
 
 const REF = (kind: string, name: string): JsonSchema => ({ $ref: `#/components/${kind}/${name}` })
 
-/** Every request body schema, by `METHOD path`. */
-export const REQUEST_BODIES: Readonly<Record<string, RequestBody>> = { ...GATEWAY_BODIES, ...INVENTORY_BODIES }
+/** Every request body schema of the gateway's own operations, by `METHOD path`. */
+export const REQUEST_BODIES: Readonly<Record<string, RequestBody>> = GATEWAY_BODIES
 
-/** Operations that take a body (every POST, PUT and PATCH) but have no schema for it yet. */
+/** The gateway's own operations that take a body (every POST, PUT and PATCH) but have no schema for it yet. */
 export function operationsWithoutBodySchema(routes: readonly Route[]): string[] {
   const out: string[] = []
   for (const r of routes) {
-    if (r.service === undefined || r.path.startsWith('tables/')) continue
+    if (r.target !== null) continue
     for (const method of Object.keys(r.methods) as Method[]) {
       const key = `${method} ${r.path}`
       if ((method === 'POST' || method === 'PUT' || method === 'PATCH') && !REQUEST_BODIES[key] && !NO_BODY.has(key)) out.push(key)
@@ -58,15 +58,7 @@ export function operationsWithoutBodySchema(routes: readonly Route[]): string[] 
 }
 
 /** POSTs that take no body: actions on a resource named by the path. */
-const NO_BODY: ReadonlySet<string> = new Set([
-  'POST auth/logout',
-  'POST snapshots/:id/lock',
-  'POST snapshots/:id/unlock',
-  'POST snapshots/:id/load',
-  'POST snapshots/:id/unload',
-  'POST snapshots/:id/clone',
-  'POST jobs/:id/stop',
-])
+const NO_BODY: ReadonlySet<string> = new Set(['POST auth/logout'])
 
 function headerComponents(): Record<string, JsonSchema> {
   const h = (description: string, schema: JsonSchema = { type: 'string' }, required = false): JsonSchema => ({ description, schema, ...(required ? { required } : {}) })
@@ -239,37 +231,56 @@ interface Operation {
   access: Access
   /** The document path. */
   path: string
-  table?: TableDef
-  /** One of the per-table operations of a `tables/*` route: its `*` is spelled out in the path. */
-  perTable?: boolean
-  /** A v4-era camelCase path of a table (its operation id would equal the kebab-case one's). */
+  /** What the upstream publishes of it (absent: described from the route table alone). */
+  published?: JsonSchema
+  /** A path under the route's `*` that the upstream lists: no `path` parameter (but its own, if templated). */
+  expanded?: boolean
+  /** An alias the upstream lists for a path (a v4-era camelCase table path): its operation id would equal the path's. */
   legacyPath?: boolean
   description?: string
 }
 
 function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
-  const { route, method, access, table } = op
+  const { route, method, access, published } = op
   const v = versionOf(route, options)
   const key = `${method} ${route.path}`
-  const body = REQUEST_BODIES[key]
+  const body = route.target === null ? REQUEST_BODIES[key] : undefined
   const forwarded = route.target !== null
   const parameters: JsonSchema[] = route.path
     .split('/')
-    .filter((s) => s.startsWith(':') || (s === '*' && op.perTable !== true))
+    .filter((s) => s.startsWith(':') || (s === '*' && op.expanded !== true))
     .map((s) => ({ name: s === '*' ? 'path' : s.slice(1), in: 'path', required: true, schema: { type: 'string' } }))
+  if (op.expanded) for (const m of op.path.matchAll(/\{([^}/]+)\}/g)) parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })
   if (options.generation === 'header') parameters.push(versionParameter(route, options))
   const responses: Record<string, JsonSchema> = {}
   const headers = commonHeaders(true)
-  // An operator's backend: what it answers on success is its own.
-  const statuses = route.service === undefined ? new Map<number, number[] | undefined>() : successStatusesOf(method, route, v.version, options)
-  for (const status of route.service === undefined ? ['2XX' as const] : [...statuses.keys()]) {
-    const only = typeof status === 'number' ? statuses.get(status) : undefined
-    const which = only === undefined ? '' : ` (version ${only.join(', ')})`
-    const answer: JsonSchema = { description: status === 204 ? `Done; no body${which}.` : status === '2XX' ? `What ${route.upstream ?? 'the upstream'} answers.` : `Done${which}.`, headers }
-    if (status === '2XX') answer.content = { '*/*': { schema: {} } }
-    else if (status !== 204) answer.content = successContent(method, route, table)
-    responses[String(status)] = answer
+  const answers = published && typeof published.responses === 'object' && published.responses !== null ? (published.responses as Record<string, JsonSchema>) : undefined
+  // An upstream names the endpoint versions a status belongs to (`x-api-versions`) where not all
+  // answer with it: the header generation describes every version X-API-Version may pick, the
+  // others only the version their address maps to.
+  const ofVersion = (answer: JsonSchema): boolean => {
+    const only = answer['x-api-versions']
+    return options.generation === 'header' || !Array.isArray(only) || only.includes(v.version)
   }
+  const successes = answers ? Object.keys(answers).filter((s) => /^2(\d\d|XX)$/.test(s) && ofVersion(answers[s]!)) : []
+  if (successes.length > 0) {
+    // What the upstream says it answers on success, with the gateway's headers.
+    for (const status of successes) {
+      const answer = answers![status]!
+      const out: JsonSchema = { description: typeof answer.description === 'string' ? answer.description : 'Done.', headers }
+      if (answer.content !== undefined) out.content = answer.content
+      responses[status] = out
+    }
+  } else if (route.target === null) {
+    for (const status of successStatuses(method, route.path)) {
+      const answer: JsonSchema = { description: status === 204 ? 'Done; no body.' : 'Done.', headers }
+      if (status !== 204) answer.content = successContent(method, route)
+      responses[String(status)] = answer
+    }
+  } else {
+    responses['2XX'] = { description: `What ${route.upstream ?? 'the upstream'} answers.`, headers, content: { '*/*': { schema: {} } } }
+  }
+  const requestBody: JsonSchema | undefined = published?.requestBody !== undefined ? (published.requestBody as JsonSchema) : body ? { required: body.optional !== true, content: { [body.contentType ?? 'application/json']: { schema: body.schema } } } : undefined
   const plain = PLAIN_TEXT_ERROR_ENDPOINTS.has(handlerKey(method, route.path))
   if (route.service === undefined) {
     // An operator's backend answers its own errors in its own shape; the gateway's own refusals are ours.
@@ -277,7 +288,7 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
     responses['4XX'] = REF('responses', 'UpstreamError')
     responses['5XX'] = REF('responses', 'UpstreamError')
   } else {
-    for (const status of errorStatuses(method, access, { hasBody: body !== undefined || table !== undefined, forwarded, table: table !== undefined })) {
+    for (const status of errorStatuses(method, access, { hasBody: requestBody !== undefined, forwarded, table: false })) {
       responses[String(status)] = plain && (status === 401 || status === 403) ? REF('responses', 'PlainUnauthorized') : REF('responses', String(status))
     }
   }
@@ -297,60 +308,55 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
     operation.deprecated = true
     operation['x-sunset'] = v.sunset
   }
-  if (table) {
-    operation.requestBody = { required: true, content: { 'application/json': { schema: REF('schemas', `${tableSchemaName(table)}Request`) } } }
-  } else if (body) {
-    const also = Object.fromEntries(Object.entries(body.alsoAccepts ?? {}).map(([type, schema]) => [type, { schema }]))
-    operation.requestBody = { required: body.optional !== true, content: { [body.contentType ?? 'application/json']: { schema: body.schema }, ...also } }
-  }
+  if (requestBody !== undefined) operation.requestBody = requestBody
   return operation
 }
 
-/**
- * Success statuses of an operation → the endpoint versions that answer with it, when not all do.
- * The header generation's document describes every version X-API-Version may pick; the others
- * the one version their address maps to.
- */
-function successStatusesOf(method: Method, route: Route, version: number, options: DocumentOptions): Map<number, number[] | undefined> {
-  const versions = options.generation === 'header' ? route.versions.map((x) => x.version) : [version]
-  const by = new Map<number, number[]>()
-  for (const x of versions) for (const status of successStatuses(method, route.path, x)) by.set(status, [...(by.get(status) ?? []), x])
-  const out = new Map<number, number[] | undefined>()
-  for (const [status, of] of [...by].sort(([a], [b]) => a - b)) out.set(status, of.length === versions.length || versions.length === 1 ? undefined : of)
-  return out
-}
-
-function successContent(method: Method, route: Route, table: TableDef | undefined): JsonSchema {
-  const path = route.path
-  if (table) {
-    return {
-      'application/json': { schema: REF('schemas', `${tableSchemaName(table)}Response`) },
-      'text/csv': { schema: { type: 'string', description: 'With format.dataType "csv" (or exportToFile), or Accept: text/csv.' } },
-    }
-  }
+function successContent(method: Method, route: Route): JsonSchema {
   // Media types other than JSON come from the route table (the manifest's `produces`), as the 406 stage reads them.
   const produces = route.answersIn ?? []
   if (produces.length > 0 && !produces.includes('application/json')) return Object.fromEntries(produces.map((type) => [type, { schema: { type: 'string' } }]))
-  return { 'application/json': { schema: successBody(method, path) } }
+  return { 'application/json': { schema: successBody(method, route.path) } }
 }
 
-/** The operations of a route: one per method, `tables/*` once per table. */
-function operationsOf(route: Route, options: DocumentOptions): Operation[] {
+function described(route: Route, options: DocumentOptions): UpstreamDescription | undefined {
+  if (route.upstream === undefined) return undefined
+  return options.described?.(route.upstream) ?? undefined
+}
+
+/** The routes of the same upstream with a `*`, most specific first: a listed path belongs to the first that matches it. */
+function wildcardOwner(path: string, route: Route, routes: readonly Route[]): boolean {
+  let owner: Route | undefined
+  for (const r of routes) {
+    if (r.upstream !== route.upstream || !r.path.includes('*') || restUnder(r.path, path) === undefined) continue
+    if (owner === undefined || compareSpecificity(r.path, owner.path) < 0) owner = r
+  }
+  return owner === route
+}
+
+/** The operations of a route: one per method; under a `*`, one per path its upstream lists. */
+function operationsOf(route: Route, routes: readonly Route[], options: DocumentOptions): Operation[] {
   const out: Operation[] = []
-  const tables = options.tables ?? TABLES
+  const description = described(route, options)
   for (const [method, access] of Object.entries(route.methods) as Array<[Method, Access]>) {
-    if (route.service === 'inventory' && route.path.startsWith('tables/*')) {
-      const suffix = route.path.slice('tables/*'.length)
-      for (const table of tables) {
-        const paths = [table.path, ...(options.generation === 'original' ? (table.legacyPaths ?? []) : [])]
-        for (const p of paths) {
-          const described = suffix === '' ? { table } : {}
-          out.push({ route, method, access, path: `/tables/${p}${suffix}`, perTable: true, legacyPath: p !== table.path, ...described, description: `${table.title}: ${suffix === '' ? table.description : 'columns, types and an example request.'}` })
+    const m = method.toLowerCase()
+    if (route.path.includes('*') && description) {
+      const templated = [...description.byShape.values()].filter((x) => x.path.includes('{')).map((x) => ({ path: x.path.slice(1), item: x.item, aliases: [] as readonly string[] }))
+      for (const c of [...description.concrete, ...templated]) {
+        if (restUnder(route.path, c.path) === undefined || !wildcardOwner(c.path, route, routes)) continue
+        const published = c.item[m] as JsonSchema | undefined
+        if (published === undefined) continue
+        const summary = typeof published.summary === 'string' ? published.summary : undefined
+        for (const p of [c.path, ...(options.generation === 'original' ? c.aliases : [])]) {
+          out.push({ route, method, access, path: `/${p}`, published, expanded: true, legacyPath: p !== c.path, ...(summary !== undefined ? { description: summary } : {}) })
         }
       }
       continue
     }
-    out.push({ route, method, access, path: openApiPath(route.path) })
+    const path = openApiPath(route.path)
+    const item = description?.byShape.get(pathShape(path))?.item
+    const published = item?.[m] as JsonSchema | undefined
+    out.push({ route, method, access, path, ...(published !== undefined ? { published } : {}) })
   }
   return out
 }
@@ -370,21 +376,24 @@ const GENERATIONS_TEXT =
   '`Sunset`; here they are `deprecated: true` with `x-sunset`.'
 
 export function buildDocument(routes: readonly Route[], options: DocumentOptions): JsonSchema {
-  const tables = options.tables ?? TABLES
   const paths: Record<string, Record<string, JsonSchema>> = {}
+  const upstreamSchemas: Record<string, JsonSchema> = {}
+  const seen = new Set<string>()
   for (const route of routes) {
-    for (const op of operationsOf(route, options)) {
+    const description = described(route, options)
+    if (description && !seen.has(route.upstream!)) {
+      seen.add(route.upstream!)
+      const components = description.document.components as Record<string, unknown> | undefined
+      const schemas = components?.schemas
+      if (schemas !== null && typeof schemas === 'object') Object.assign(upstreamSchemas, schemas)
+    }
+    for (const op of operationsOf(route, routes, options)) {
       const item = (paths[op.path] ??= {})
       item[op.method.toLowerCase()] = buildOperation(op, options)
     }
   }
-  const schemas: Record<string, JsonSchema> = { ...sharedSchemas(), ...tableComponents(), ...BODY_COMPONENTS }
-  for (const table of tables) {
-    const name = tableSchemaName(table)
-    schemas[`${name}Request`] = tableRequestSchema(table)
-    schemas[`${name}Row`] = tableRowSchema(table)
-    schemas[`${name}Response`] = tableResponseSchema(table)
-  }
+  // The gateway's own schemas win over an upstream's of the same name.
+  const schemas: Record<string, JsonSchema> = { ...upstreamSchemas, ...sharedSchemas(), ...BODY_COMPONENTS }
   const versionSet = options.generation === 'header' ? (options.versions === 'latest' ? 'newest versions' : 'default versions') : options.generation === 'original' ? 'version 1 of each endpoint' : `the versions of release ${options.release ?? ''}`
   return {
     openapi: '3.1.0',

@@ -3,7 +3,8 @@
  * `/api/v1/openapi.json`, `/api/v6.0/openapi.json`) and the API explorer at GET docs: Swagger UI
  * from the swagger-ui-dist package, served from local files (no CDN), reading the document of
  * the same generation; "Try it out" sends the API key given under "Authorize" (X-API-Token).
- * A document is built once per route table (a configuration reload builds a new one).
+ * A document is built once per route table and upstream documents (a configuration reload, or
+ * a changed document of an upstream, builds a new one).
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -13,11 +14,14 @@ import { invalidInput, notFound } from '../../shared/errors.js'
 import { ownValue } from '../../shared/own.js'
 import { handlerKey, type LocalHandler, type RequestContext } from '../context.js'
 import type { RouteTable } from '../routes/table.js'
+import type { UpstreamDocuments } from '../upstreams/documents.js'
 import { buildDocument, type DocumentOptions } from './document.js'
 
 export interface OpenApiDeps {
   config(): Readonly<Config>
   routes(): RouteTable
+  /** What the upstreams publish (composed into the document; a change builds it again). */
+  documents?: UpstreamDocuments
 }
 
 const VERSION_SETS = ['default', 'latest'] as const
@@ -75,21 +79,23 @@ function send(ctx: RequestContext, type: string, body: string | Buffer, headers:
 }
 
 export function openApiHandlers(deps: OpenApiDeps): Map<string, LocalHandler> {
-  const built = new WeakMap<RouteTable, { config: Readonly<Config>; texts: Map<string, string> }>()
+  const built = new WeakMap<RouteTable, { config: Readonly<Config>; published: number; texts: Map<string, string> }>()
   const files = new Map<string, Buffer>()
 
   function documentText(options: Omit<DocumentOptions, 'config'>): string {
     const table = deps.routes()
     const config = deps.config()
+    const published = deps.documents?.version() ?? 0
     let cache = built.get(table)
-    if (!cache || cache.config !== config) {
-      cache = { config, texts: new Map() }
+    if (!cache || cache.config !== config || cache.published !== published) {
+      cache = { config, published, texts: new Map() }
       built.set(table, cache)
     }
     const key = `${options.generation} ${options.release ?? ''} ${options.versions ?? ''}`
     let text = cache.texts.get(key)
     if (text === undefined) {
-      text = JSON.stringify(buildDocument(table.listed, { ...options, config }))
+      const documents = deps.documents
+      text = JSON.stringify(buildDocument(table.listed, { ...options, config, ...(documents ? { described: (name: string) => documents.state(name) } : {}) }))
       cache.texts.set(key, text)
     }
     return text

@@ -6,7 +6,7 @@
  */
 import { ENDPOINTS, bySpecificity, type Endpoint } from '../../shared/manifest.js'
 
-/** An endpoint that may say which paths under its `*` exist (see src/inventory/paths.ts). */
+/** An endpoint that may say which paths under its `*` exist (from its upstream's document: upstreams/documents.ts). */
 export interface KnownPaths {
   readonly exists?: ((rest: string) => boolean) | null
 }

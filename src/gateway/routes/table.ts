@@ -39,7 +39,7 @@ export class Route implements Endpoint {
   readonly pathReleases: ReadonlyMap<number, string> | null
   /** `versioning: original`: endpoint path → its declared camelCase alias. */
   readonly aliases: ReadonlyMap<string, string> | null
-  /** Which paths under `*` exist (built-in inventory endpoints, when told); null: all of them. */
+  /** Which paths under `*` exist (from what the upstream publishes); null: all of them. */
   readonly exists: ((rest: string) => boolean) | null
 
   constructor(
@@ -107,10 +107,19 @@ export interface TableSources {
   /** Whether the gateway can mint tokens for `jwt` identity (it holds a signing key). */
   canMintTokens: boolean
   /**
-   * For built-in inventory endpoints with a `*`, by path: which paths under it exist (the table
-   * catalog: src/inventory/paths.ts). One it does not know matches no route: 404 for every method.
+   * For built-in inventory endpoints with a `*`, by path: which paths under it exist, when fixed
+   * (tests). One it does not know matches no route: 404 for every method.
    */
   wildcards?: Readonly<Record<string, (rest: string) => boolean>>
+  /**
+   * Which paths under a `*` route of an upstream exist, from the document it publishes
+   * (upstreams/documents.ts); null: every one (it publishes none).
+   */
+  published?: (upstream: Upstream, pattern: string) => ((rest: string) => boolean) | null
+}
+
+function publishedPaths(sources: TableSources, upstream: Upstream, pattern: string): ((rest: string) => boolean) | null {
+  return pattern.includes('*') && sources.published ? sources.published(upstream, pattern) : null
 }
 
 export function compileRouteTable(sources: TableSources): RouteTable {
@@ -121,7 +130,7 @@ export function compileRouteTable(sources: TableSources): RouteTable {
   sources.builtIn.forEach((raw, i) => {
     const e = parseEntry(raw, `${BUILT_IN}[${i}]`, true)
     if (e.service === 'gateway') routes.push(new Route(e, null, BUILT_IN))
-    else if (inventory) routes.push(new Route(e, inventory, BUILT_IN, sources.wildcards?.[e.path] ?? null))
+    else if (inventory) routes.push(new Route(e, inventory, BUILT_IN, sources.wildcards?.[e.path] ?? publishedPaths(sources, inventory, e.path)))
   })
   if (!inventory) notes.push('no inventory upstream (INVENTORY_URL or upstreams.inventory): netinv\'s inventory endpoints are not served')
   for (const file of sources.files) {
@@ -130,7 +139,7 @@ export function compileRouteTable(sources: TableSources): RouteTable {
       if (!target) {
         throw new RouteError(`${file.source}[${i}] (${e.path}).upstream`, `"${e.upstream}" is not an upstream of api.json (configured: ${[...upstreams.keys()].join(', ') || 'none'})`)
       }
-      routes.push(new Route(e, target, file.source))
+      routes.push(new Route(e, target, file.source, publishedPaths(sources, target, e.path)))
     })
   }
   const listed = [...routes]

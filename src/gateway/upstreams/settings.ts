@@ -56,6 +56,8 @@ export interface Upstream {
   readonly idleTimeoutMs: number
   readonly healthPath: string
   readonly healthRequired: boolean
+  /** Where it publishes its OpenAPI document ("": nowhere). */
+  readonly documentPath: string
   /** Upstreams with the same key share their connections, also across reloads. */
   readonly poolKey: string
   /** Set by the forwarder when a route table with this upstream is put in service. */
@@ -189,6 +191,7 @@ function resolveOne(name: string, c: UpstreamConfig, config: Readonly<Config>, s
     idleTimeoutMs,
     healthPath: c.healthPath !== '' ? c.healthPath : name === INVENTORY ? '/readyz' : '',
     healthRequired: c.healthRequired,
+    documentPath: c.documentPath !== '' ? c.documentPath : name === INVENTORY ? '/openapi.json' : '',
     poolKey: [url.origin, maxSockets, idleTimeoutMs, digest(tls?.ca), digest(tls?.cert), digest(tls?.key), tls?.servername ?? '-'].join('|'),
     pool: undefined,
   }
@@ -207,6 +210,7 @@ const INVENTORY_DEFAULTS: UpstreamConfig = {
   idleTimeoutMs: null,
   healthPath: '',
   healthRequired: true,
+  documentPath: '',
 }
 
 /** Every upstream of `config` (and the inventory, when there is one), by name. */

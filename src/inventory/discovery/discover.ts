@@ -4,6 +4,7 @@
  * bulk-load them into the snapshot's partitions, analyze, and mark the snapshot done — or error,
  * with the reason in the job (a user's stop, a service shutdown, a failure).
  */
+import { discoveryDuration, discoveryJobs, ingestRows } from '../metrics.js'
 import { randomUUID } from 'node:crypto'
 import { PRODUCT_VERSION } from '../../shared/product.js'
 import { STORED_TABLES, partitionTable, type StoredTableDef } from '../catalog/index.js'
@@ -96,6 +97,10 @@ export async function failSnapshot(svc: InventoryServices, id: string, jobId: st
 export interface OpenedDiscovery {
   id: string
   jobId: string
+  /** Its source (a label of the discovery metrics). */
+  origin: SnapshotOrigin
+  /** performance.now() at its start. */
+  startedAt: number
   /** Ends this instance's heartbeats for the job: call it when the job's task ends. */
   untrack(): void
 }
@@ -108,6 +113,7 @@ export async function openDiscovery(
   const id = randomUUID()
   const jobId = randomUUID()
   const now = svc.now()
+  const startedAt = performance.now()
   // Tracked before its rows exist, so the job is never seen without its owner alive.
   const untrack = svc.runner.track(jobId)
   await svc.db.transaction(async (tx) => {
@@ -118,7 +124,7 @@ export async function openDiscovery(
     untrack()
     throw err
   })
-  return { id, jobId, untrack }
+  return { id, jobId, origin: s.origin, startedAt, untrack }
 }
 
 export interface LoadedFigures {
@@ -178,6 +184,15 @@ export async function loadAndFinish(
     ...(f.errors ? { errors: f.errors } : {}),
   })
   await jobFinished(svc.db, d.jobId, end)
+  discoveryEnded(d, 'done')
+  let rows = 0
+  for (const n of Object.values(counts)) rows += n
+  ingestRows.inc({ source: d.origin }, rows)
+}
+
+function discoveryEnded(d: OpenedDiscovery, outcome: 'done' | 'failed' | 'stopped' | 'interrupted'): void {
+  discoveryJobs.inc({ source: d.origin, outcome })
+  discoveryDuration.observe({ source: d.origin, outcome }, (performance.now() - d.startedAt) / 1000)
 }
 
 /** How long a discovery's count of its changes may take (a request's is the query limit). */
@@ -213,6 +228,7 @@ export async function recordFailure(svc: InventoryServices, d: OpenedDiscovery, 
       : signal.aborted
         ? ['INTERRUPTED', 'interrupted: the service stopped']
         : ['DISCOVERY_FAILED', `discovery failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500)]
+  discoveryEnded(d, type === 'STOPPED' ? 'stopped' : type === 'INTERRUPTED' ? 'interrupted' : 'failed')
   if (type === 'DISCOVERY_FAILED') svc.log.error({ err, snapshot: d.id }, 'discovery failed')
   else svc.log.info({ snapshot: d.id, reason: message }, 'discovery ended early')
   await svc.runner.record(d.jobId, () => failSnapshot(svc, d.id, d.jobId, type, message, errors))

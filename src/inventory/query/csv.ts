@@ -63,16 +63,19 @@ function waitDrain(res: ServerResponse): Promise<void> {
 }
 
 /** Streams the plan's rows as `text/csv`. */
-export async function streamCsv(db: Db, plan: SqlPlan, res: ServerResponse, options: CsvOptions = {}): Promise<void> {
+export async function streamCsv(db: Db, plan: SqlPlan, res: ServerResponse, options: CsvOptions = {}): Promise<CsvWritten> {
   let started = false
   let count = 0
+  let bytes = 0
   const start = () => {
     if (started) return
     started = true
     const headers: Record<string, string> = { 'content-type': 'text/csv; charset=utf-8', trailer: ROW_COUNT_TRAILER }
     if (options.filename) headers['content-disposition'] = `attachment; filename="${options.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`
     res.writeHead(200, headers)
-    res.write(csvLine(plan.columnNames))
+    const head = csvLine(plan.columnNames)
+    bytes += Buffer.byteLength(head)
+    res.write(head)
   }
   try {
     await db.stream<Record<string, unknown>>(plan.select.sql, plan.select.params, CSV_BATCH_ROWS, async (rows) => {
@@ -81,6 +84,7 @@ export async function streamCsv(db: Db, plan: SqlPlan, res: ServerResponse, opti
       let text = ''
       for (const row of rows) text += csvLine(plan.columnNames.map((_, i) => row[`c${i}`]))
       count += rows.length
+      bytes += Buffer.byteLength(text)
       if (!res.write(text)) await waitDrain(res)
     }, plan.settings)
   } catch (err) {
@@ -89,4 +93,11 @@ export async function streamCsv(db: Db, plan: SqlPlan, res: ServerResponse, opti
   start()
   res.addTrailers({ [ROW_COUNT_TRAILER]: String(count) })
   res.end()
+  return { rows: count, bytes }
+}
+
+/** What an export wrote: rows and bytes of CSV text. */
+export interface CsvWritten {
+  rows: number
+  bytes: number
 }

@@ -7,7 +7,7 @@ import type { TableDef } from '../catalog/types.js'
 import { Deadline, type Db } from '../../shared/db/index.js'
 import { invalidInput } from '../../shared/errors.js'
 import { isSnapshotId } from '../catalog/ddl.js'
-import { streamCsv } from './csv.js'
+import { streamCsv, type CsvWritten } from './csv.js'
 import { executePlan } from './execute.js'
 import { parseTableRequest } from './parse.js'
 import { planQuery, shapeRow, type CountedRowsSql } from './plan.js'
@@ -130,13 +130,13 @@ export async function runTableQuery(deps: TableQueryDeps, prepared: PreparedQuer
 }
 
 /** Streams a prepared query as CSV into `res`. */
-export async function streamTableCsv(deps: TableQueryDeps, prepared: PreparedQuery, res: ServerResponse, filename?: string): Promise<void> {
+export async function streamTableCsv(deps: TableQueryDeps, prepared: PreparedQuery, res: ServerResponse, filename?: string): Promise<CsvWritten> {
   let { plan } = prepared
   if (prepared.resolving) {
     const id = await prepared.resolving.id
     if (id !== prepared.resolving.ref) plan = prepared.resolving.replan(id)
   }
-  await streamCsv(deps.db, plan, res, filename === undefined ? {} : { filename })
+  return streamCsv(deps.db, plan, res, filename === undefined ? {} : { filename })
 }
 
 /** JSON answer of a table request body (parse → validate → plan → execute). */

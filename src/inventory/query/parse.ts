@@ -19,7 +19,7 @@ export const MAX_FILTER_NODES = 2000
 /** Entries allowed in `columns`. */
 export const MAX_COLUMNS = 500
 
-/** The keys a table request may have (the OpenAPI document describes each: src/gateway/openapi/tables.ts). */
+/** The keys a table request may have (the OpenAPI document describes each: src/inventory/openapi/tables.ts). */
 export const TABLE_REQUEST_KEYS: readonly string[] = ['snapshot', 'columns', 'filters', 'pagination', 'sort', 'reports', 'format', 'attributeFilters', 'compare']
 const KNOWN_KEYS = new Set(TABLE_REQUEST_KEYS)
 const ORDERS = new Set(['asc', 'desc'])

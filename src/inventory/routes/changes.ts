@@ -6,6 +6,7 @@
  * under the same settings, all of them before one deadline (the query time limit), and kept for
  * the next request (`query/change-counts.ts`).
  */
+import { changesDuration, outcomeOf } from '../metrics.js'
 import { Deadline } from '../../shared/db/index.js'
 import { invalidInput } from '../../shared/errors.js'
 import { sendJson, type Router } from '../../shared/http/index.js'
@@ -16,7 +17,7 @@ import { previousSnapshot, resolveSnapshot } from '../snapshots/index.js'
 const QUERY_KEYS = new Set(['against', 'volatile'])
 
 export function registerChangeRoutes(router: Router<InventoryRequest>, deps: InventoryDeps, admission: QueryAdmission): void {
-  router.add('GET', 'snapshots/:id/changes', async (ctx, m, _req, res) => {
+  router.add('GET', 'snapshots/:id/changes', timed(async (ctx, m, _req, res) => {
     for (const key of ctx.query.keys()) if (!QUERY_KEYS.has(key)) throw invalidInput([{ message: `"${key}" is not allowed; allowed query parameters are [against, volatile]` }])
     const against = ctx.query.get('against') ?? '$prev'
     if (against === '') throw invalidInput([{ message: '"against" must be a snapshot id or one of [$prev, $last, $lastLocked]' }])
@@ -27,5 +28,21 @@ export function registerChangeRoutes(router: Router<InventoryRequest>, deps: Inv
     const deadline = Deadline.after(deps.config.query.statementTimeoutMs)
     const tables = await admission.run(ctx.principal, () => countChanges(deps.db, { older, newer }, volatile === 'true', deadline), deadline)
     sendJson(res, 200, { snapshot: newer, against: older, tables })
-  })
+  }))
+}
+
+/** The handler, its duration observed by outcome (`netinv_inventory_changes_duration_seconds`). */
+function timed<A extends unknown[]>(handler: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args) => {
+    const started = performance.now()
+    let failure: unknown
+    try {
+      await handler(...args)
+    } catch (err) {
+      failure = err
+      throw err
+    } finally {
+      changesDuration.observe({ outcome: outcomeOf(failure) }, (performance.now() - started) / 1000)
+    }
+  }
 }

@@ -12,7 +12,7 @@ import { registerReportRoutes } from './reports.js'
 import { registerSettingsRoutes } from './settings.js'
 import { registerSnapshotRoutes } from './snapshots.js'
 import { registerSnapshotDeviceRoutes } from './snapshot-devices.js'
-import { registerTableRoutes } from './tables.js'
+import { registerTableRoutes, tableRouteOptions } from './tables.js'
 import { backfillMeasures } from '../snapshots/index.js'
 
 export interface RoutesLifecycle {
@@ -48,8 +48,9 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   registerAttributeRoutes(router, svc)
   // one bound per user across table queries and report computations
   const admission = queryAdmission(deps)
-  registerReportRoutes(router, deps, undefined, admission)
-  registerTableRoutes(router, deps, undefined, admission)
+  const tables = tableRouteOptions(deps.tables)
+  registerReportRoutes(router, deps, tables, admission)
+  registerTableRoutes(router, deps, tables, admission)
   registerChangeRoutes(router, deps, admission)
   const stopWatchdog = startWatchdog(svc)
   const stopSchedule = startSchedule(svc)

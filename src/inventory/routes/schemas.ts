@@ -1,7 +1,7 @@
 /**
  * The request bodies of inventory endpoints that are checked against a JSON Schema (TypeBox):
  * the route checks the body with it and the OpenAPI document publishes the same object. Table
- * requests are described from the catalog instead (src/gateway/openapi/tables.ts). The
+ * requests are described from the catalog instead (src/inventory/openapi/tables.ts). The
  * settings' schemas are in settings/schemas.ts, the report rules' in reports/schema.ts.
  */
 import { Type } from '@sinclair/typebox'

@@ -13,6 +13,7 @@ import { type QueryAdmission, describeTable, queryAdmission, formatAsksCsv, prep
 import { ReportService, type FindTable } from '../reports/index.js'
 import { countedRowsSql, previousSnapshot, resolveSnapshot } from '../snapshots/index.js'
 import { tableWildcards } from '../paths.js'
+import { csvBytes, outcomeOf, tableQueryDuration, tableRows } from '../metrics.js'
 
 export interface TableRouteOptions {
   findTable: FindTable
@@ -25,6 +26,14 @@ export interface TableRouteOptions {
 
 /** The catalog's tables and the snapshot store's resolution (tests may pass their own). */
 export const DEFAULT_TABLE_ROUTE_OPTIONS: TableRouteOptions = { findTable, resolveSnapshot, previousSnapshot, tables: TABLES }
+
+/** The table routes' options for a catalog of `tables` (by path and v4 camelCase path). */
+export function tableRouteOptions(tables: readonly TableDef[] | undefined): TableRouteOptions {
+  if (tables === undefined || tables === TABLES) return DEFAULT_TABLE_ROUTE_OPTIONS
+  const byPath = new Map<string, TableDef>()
+  for (const table of tables) for (const p of [table.path, ...(table.legacyPaths ?? [])]) byPath.set(p, table)
+  return { ...DEFAULT_TABLE_ROUTE_OPTIONS, tables, findTable: (path) => byPath.get(path.replace(/^\/+|\/+$/g, '')) }
+}
 
 const JSON_TYPE = 'application/json'
 const CSV_TYPE = 'text/csv'
@@ -39,6 +48,10 @@ function wantsCsv(req: IncomingMessage, body: unknown): boolean {
   const chosen = negotiate(accept, [JSON_TYPE, CSV_TYPE])
   if (chosen === null) throw new ApiError('API_NOT_ACCEPTABLE')
   return chosen === CSV_TYPE
+}
+
+function observeQuery(table: TableDef, csv: boolean, comparison: boolean, started: number, err: unknown): void {
+  tableQueryDuration.observe({ table: table.path, format: csv ? 'csv' : 'json', comparison: String(comparison), outcome: outcomeOf(err) }, (performance.now() - started) / 1000)
 }
 
 function tableOf(options: TableRouteOptions, path: string | undefined): TableDef {
@@ -89,18 +102,32 @@ export function registerTableRoutes(
 
   router.add('POST', 'tables/*', async (ctx, match, req, res) => {
     const table = tableOf(options, match.rest)
-    const body = await readJson(req, deps.config.server.bodyLimitBytes)
-    const csv = wantsCsv(req, body)
-    // one limit for the whole request from here: the wait for a turn, the page, the count
-    const deadline = Deadline.after(deps.config.query.statementTimeoutMs)
-    await admission.run(ctx.principal, async () => {
-      const prepared = await prepareTableQuery(withDefaultLimit(queryDeps, ctx.generation), table, body ?? {}, csv)
-      if (csv) {
-        const exportToFile = (body as { format?: { exportToFile?: unknown } }).format?.exportToFile === true
-        await streamTableCsv(queryDeps, prepared, res, exportToFile ? `${table.path.replace(/\//g, '-')}.csv` : undefined)
-        return
-      }
-      sendJson(res, 200, await runTableQuery(queryDeps, prepared, deadline))
-    }, deadline)
+    const started = performance.now()
+    let csv = false
+    let comparison = false
+    try {
+      const body = await readJson(req, deps.config.server.bodyLimitBytes)
+      csv = wantsCsv(req, body)
+      comparison = typeof body === 'object' && body !== null && (body as { compare?: unknown }).compare != null
+      // one limit for the whole request from here: the wait for a turn, the page, the count
+      const deadline = Deadline.after(deps.config.query.statementTimeoutMs)
+      await admission.run(ctx.principal, async () => {
+        const prepared = await prepareTableQuery(withDefaultLimit(queryDeps, ctx.generation), table, body ?? {}, csv)
+        if (csv) {
+          const exportToFile = (body as { format?: { exportToFile?: unknown } }).format?.exportToFile === true
+          const written = await streamTableCsv(queryDeps, prepared, res, exportToFile ? `${table.path.replace(/\//g, '-')}.csv` : undefined)
+          tableRows.inc({ table: table.path }, written.rows)
+          csvBytes.inc({ table: table.path }, written.bytes)
+          return
+        }
+        const answer = await runTableQuery(queryDeps, prepared, deadline)
+        tableRows.inc({ table: table.path }, answer.data.length)
+        sendJson(res, 200, answer)
+      }, deadline)
+      observeQuery(table, csv, comparison, started, undefined)
+    } catch (err) {
+      observeQuery(table, csv, comparison, started, err)
+      throw err
+    }
   })
 }

@@ -182,6 +182,12 @@ export const CONFIG_SCHEMA = {
           description:
             'Time a kept-alive upstream connection may stay unused before the gateway closes it. Below the upstream server\'s own keep-alive timeout (node\'s default is 5 s; netinv\'s inventory keeps 65 s), so the gateway never sends a request on a connection the upstream is closing; an idempotent request without a body that fails on a reused connection before any answer is sent again once, on a new connection.',
         },
+        documentRefreshMs: {
+          type: 'integer',
+          default: 30000,
+          min: 100,
+          description: 'How often the gateway asks each upstream that publishes an OpenAPI document (`upstreams.<name>.documentPath`) whether it changed (If-None-Match); every second while it has none of it yet.',
+        },
       },
     },
     upstreams: UPSTREAMS_SCHEMA,
@@ -406,7 +412,7 @@ export interface Config {
     headersTimeoutMs: number
     clientTimeoutMs: number
   }
-  upstream: { connectTimeoutMs: number; timeoutMs: number; maxSockets: number; idleTimeoutMs: number }
+  upstream: { connectTimeoutMs: number; timeoutMs: number; maxSockets: number; idleTimeoutMs: number; documentRefreshMs: number }
   upstreams: Record<string, UpstreamConfig>
   ldap: LdapConfig
   audit: { retentionDays: number; flushMs: number }

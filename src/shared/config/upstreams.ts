@@ -28,6 +28,7 @@ export interface UpstreamConfig {
   idleTimeoutMs: number | null
   healthPath: string
   healthRequired: boolean
+  documentPath: string
 }
 
 const file = (what: string) => ({ type: 'string', default: '', description: what }) as const
@@ -123,6 +124,13 @@ export const UPSTREAMS_SCHEMA = {
         type: 'boolean',
         default: true,
         description: 'Whether a failing probe makes the gateway not ready (503); when false it is only reported (`"status": "degraded"`).',
+      },
+      documentPath: {
+        type: 'string',
+        default: '',
+        pattern: /^(\/[^\s?#]*)?$/,
+        description:
+          'Path (under the URL) of the OpenAPI 3.x document the upstream publishes: the gateway composes its own document with it, and takes from it which paths under a `*` route exist (others: 404). Read before the gateway listens, then every `upstream.documentRefreshMs`; the last good one is kept while the upstream is away. Empty: none (`inventory`: `/openapi.json`).',
       },
     },
   },

@@ -5,6 +5,7 @@
  * Errors caused by a request's values are described in our words, never the database's.
  */
 import { ApiError } from '../errors.js'
+import { countDbError, dbErrorCounted } from '../metrics/db.js'
 
 /** Seconds a client should wait before retrying when the database is down or restarting. */
 export const UNAVAILABLE_RETRY_AFTER_S = 5
@@ -89,7 +90,16 @@ export const SERVER_DISK = "the database server's disk"
 
 /** Rethrows `err`, as a 503 when it is an unavailability of the database, as a 507 when its disk is full. */
 export function rethrowDbError(err: unknown): never {
-  throw asUnavailable(err) ?? asFull(err, SERVER_DISK) ?? err
+  const mapped = asUnavailable(err) ?? asFull(err, SERVER_DISK)
+  count(err, mapped)
+  throw mapped ?? err
+}
+
+function count(err: unknown, mapped: ApiError | undefined): void {
+  if (err === null || typeof err !== 'object' || err instanceof ApiError || dbErrorCounted(err)) return
+  if (mapped instanceof DatabaseUnavailableError) countDbError(mapped.code === 'API_DATABASE_BUSY' ? 'pool_timeout' : 'unavailable', err, mapped)
+  else if (mapped instanceof DatabaseFullError) countDbError('disk_full', err, mapped)
+  else if (sqlState(err) === '57014') countDbError('statement_timeout', err)
 }
 
 const DATA_REASONS: Record<string, string> = {

@@ -3,6 +3,7 @@
  * shared state through which the service sees what the worker is running (so that it can stop a
  * statement that outlives its time limit even while the worker is busy inside it).
  */
+import { countDbError } from '../metrics/db.js'
 
 /** Statements that may wait and run for at most `timeoutMs` (counted from `submitted`). */
 interface Bounded {
@@ -68,6 +69,9 @@ export function deserializeError(e: SerializedError): Error {
   return Object.assign(new Error(e.message), e.fields)
 }
 
+/** A statement stopped (or never started) at its time limit; counted in `netinv_db_errors_total`. */
 export function timeoutError(): Error {
-  return Object.assign(new Error('canceling statement due to statement timeout'), { code: QUERY_CANCELED })
+  const err = Object.assign(new Error('canceling statement due to statement timeout'), { code: QUERY_CANCELED })
+  countDbError('statement_timeout', err)
+  return err
 }

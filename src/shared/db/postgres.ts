@@ -4,6 +4,7 @@ import { from as copyFromStream } from 'pg-copy-streams'
 import { pipeline } from 'node:stream/promises'
 import { Readable } from 'node:stream'
 import { rethrowDbError } from './errors.js'
+import { watchPool } from '../metrics/db.js'
 import { applyLocalSettings } from './settings.js'
 import type { Db, Queryable, QueryResult } from './types.js'
 
@@ -42,6 +43,7 @@ export function createPostgresDb(options: PostgresOptions): Db {
   })
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {})
+  const unwatch = watchPool(pool)
   // The connections checked out now (by pool.query too): close() ends their statements.
   const checkedOut = new Set<pg.PoolClient>()
   pool.on('acquire', (client) => checkedOut.add(client))
@@ -142,6 +144,7 @@ export function createPostgresDb(options: PostgresOptions): Db {
      * statement fails, its transaction rolls back, the pool drops the client).
      */
     async close() {
+      unwatch()
       const views = [...bounded.values()]
       bounded.clear()
       const ended = pool.end()

@@ -11,7 +11,8 @@ import { compileConfig } from '../../../src/shared/config/index.js'
 import { buildDocument, operationsWithoutBodySchema } from '../../../src/gateway/openapi/index.js'
 import { UserCreate } from '../../../src/gateway/handlers/schemas.js'
 import { Route } from '../../../src/gateway/routes/table.js'
-import { undescribedTableKeys } from '../../../src/gateway/openapi/tables.js'
+import { undescribedTableKeys } from '../../../src/inventory/openapi/tables.js'
+import { buildInventoryDocument, operationsWithoutBodySchema as inventoryWithoutBodySchema } from '../../../src/inventory/openapi/document.js'
 import { TABLE_REQUEST_KEYS } from '../../../src/inventory/query/parse.js'
 import { summarizeTable } from '../../../src/inventory/query/describe.js'
 import { ERRORS, type ErrorCode } from '../../../src/shared/errors.js'
@@ -144,7 +145,8 @@ t.test('request bodies are the very schemas the handlers check', async (t) => {
   t.match(settings.properties.include, { type: 'array', items: { type: 'string', format: 'ipv4-network' } }, 'formats are published by name')
   t.match(doc.paths['/reports']!.post!.requestBody, { content: { 'application/json': { schema: { required: ['name', 'apiEndpoint', 'column', 'checks'] } } } })
   // Every endpoint that takes a body publishes the schema its handler checks it with.
-  t.same(operationsWithoutBodySchema(gw.gateway.routes().listed), [], 'no endpoint without a request body schema')
+  t.same(operationsWithoutBodySchema(gw.gateway.routes().listed), [], 'no endpoint of the gateway without a request body schema')
+  t.same(inventoryWithoutBodySchema(), [], 'no endpoint of the inventory without a request body schema')
   t.match(doc.paths['/snapshots/{id}/devices']!.delete!.requestBody, { content: { 'application/json': { schema: { type: 'array', maxItems: 1000 } } } }, 'bodies of DELETEs too')
   t.match(doc.paths['/attributes/local']!.delete!.requestBody, { content: { 'application/json': { schema: { required: ['attributes', 'snapshot'] } } } })
   t.match(doc.paths['/snapshots/load']!.post!.requestBody, { content: { 'application/json': { schema: { type: 'array', items: { properties: { id: { format: 'snapshot-id' } } } } } } })
@@ -154,10 +156,10 @@ t.test('request bodies are the very schemas the handlers check', async (t) => {
   for (const key of TABLE_REQUEST_KEYS) t.ok(key in devices.properties, `the table request schema has every key the engine accepts: ${key}`)
 })
 
-t.test('a deprecated column is deprecated: true in its table schemas', async (t) => {
+t.test('a deprecated column is deprecated: true in the table schemas the inventory publishes', async (t) => {
   const devices = TABLES.find((x) => x.path === 'inventory/devices')!
   const table: TableDef = { ...devices, columns: devices.columns.map((c) => (c.name === 'image' ? { ...c, deprecated: 'use version' } : c)) }
-  const doc = buildDocument([], { generation: 'header', config: compileConfig(RELAXED), tables: [table] }) as unknown as Doc
+  const doc = buildInventoryDocument([table]) as unknown as Doc
   const row = doc.components.schemas.InventoryDevicesRow as { properties: Record<string, Record<string, unknown>> }
   t.equal(row.properties.image!.deprecated, true)
   t.match(row.properties.image!.description, /Deprecated: use version/)

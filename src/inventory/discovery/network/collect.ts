@@ -16,6 +16,7 @@ import { collectMemory, collectSystem } from './mibs/system.js'
 import { newDevice, type CollectedDevice, type SystemInfo } from './model.js'
 import { SnmpClient, type SnmpLimits } from './snmp/client.js'
 import { ERROR_TYPES, SnmpError, classify } from './snmp/errors.js'
+import { devicesCollected } from '../../metrics.js'
 
 /** MIB groups read at once from one device (agents answer one request at a time; two hide the round trip). */
 const GROUPS_AT_ONCE = 2
@@ -71,6 +72,7 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
   const started = performance.now()
   const session = await login(address, credentials, limits, signal)
   if ('error' in session) {
+    devicesCollected.inc({ result: RESULT[session.error.kind] ?? 'error' })
     return {
       address,
       result: RESULT[session.error.kind] ?? 'error',
@@ -119,6 +121,7 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
   }
   device.requests = client.requests
   device.durationMs = Math.round(performance.now() - started)
+  devicesCollected.inc({ result: 'ok' })
   return {
     address,
     result: 'ok',

@@ -3,6 +3,7 @@
  * snapshot's error counts use. Messages never carry a credential.
  */
 import snmp from 'net-snmp'
+import { snmpErrors } from '../../../metrics.js'
 
 export type SnmpErrorKind = 'timeout' | 'auth' | 'too-big' | 'refused' | 'protocol' | 'stopped'
 
@@ -32,6 +33,12 @@ const AUTH_CODES = new Set<number>([snmp.ResponseInvalidCode.EAuthFailure, snmp.
 /** Maps an error of the SNMP library (or of the socket) to a kind and a plain message. */
 export function classify(err: unknown): SnmpError {
   if (err instanceof SnmpError) return err
+  const e = classifyNew(err)
+  snmpErrors.inc({ kind: e.kind })
+  return e
+}
+
+function classifyNew(err: unknown): SnmpError {
   const e = err as { name?: string; message?: string; status?: number; code?: number | string }
   const message = e?.message ?? String(err)
   if (e?.name === 'RequestTimedOutError') return new SnmpError('timeout', 'no answer (wrong community or user, or the device is unreachable)')

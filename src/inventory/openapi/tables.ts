@@ -3,10 +3,11 @@
  * from the table's columns, the shape and bounds the engine's parse stage enforces) and the
  * response (a row with each column's type, enumeration and deprecation; `_meta`; CSV).
  */
-import type { ColumnDef, ColumnType, TableDef } from '../../inventory/catalog/index.js'
-import { MAX_COLUMNS, TABLE_REQUEST_KEYS } from '../../inventory/query/parse.js'
-import { COMPARE_OPERATORS, VALUE_OPERATORS } from '../../inventory/query/types.js'
-import type { JsonSchema } from './types.js'
+import type { ColumnDef, ColumnType, TableDef } from '../catalog/index.js'
+import { MAX_COLUMNS, TABLE_REQUEST_KEYS } from '../query/parse.js'
+import { COMPARE_OPERATORS, VALUE_OPERATORS } from '../query/types.js'
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it) or any part of the document, as plain data. */
+export type JsonSchema = Record<string, unknown>
 
 const REF = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 

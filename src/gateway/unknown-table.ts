@@ -1,0 +1,20 @@
+/**
+ * What a 404 says of an endpoint path under `tables/` that names no table: the tables it may have
+ * meant (`tables/inventory/device`: inventory/devices), among those the upstreams publish
+ * (upstreams/documents.ts); undefined for any other path, or when none is near.
+ */
+import { didYouMeanOneOf, nearPaths } from '../shared/suggest.js'
+
+export function unknownTableDetail(endpointPath: string, published: readonly string[]): string | undefined {
+  const m = /^tables\/(.+?)(\/description)?$/.exec(endpointPath)
+  if (!m) return undefined
+  const wanted = m[1]!
+  const tables = new Set<string>()
+  for (const path of published) {
+    const t = /^tables\/(.+)$/.exec(path)?.[1]
+    if (t !== undefined && !t.endsWith('/description')) tables.add(t)
+  }
+  if (tables.has(wanted)) return undefined
+  const near = nearPaths(wanted, tables)
+  return `no table "${wanted}"${didYouMeanOneOf(near)}; GET /api/tables lists them`
+}
