@@ -82,11 +82,15 @@ async function forward(w: Walk, device: Device, ingress: string | null, vrf: str
   hop.egress = egress
   if (egress === null) return end(w, [...hops, hop], 'no route', `${device.hostname} cannot resolve next hop ${target}`)
   const owner = (await w.data.owners(target)).find((o) => o.device.sn !== device.sn)
-  const arp = await w.data.arp(device.sn, target)
+  // the device's own ARP entry; else another device's (e.g. the other gateway of a VLAN): the address answers ARP
+  const arp = (await w.data.arp(device.sn, target)) ?? (await w.data.arpAnywhere(target))[0] ?? null
   if (!arp) {
-    return end(w, [...hops, hop], 'ARP incomplete', `${device.hostname} has no ARP entry for ${target} on ${egress}`)
+    // towards a neighbour the snapshot does not cover (a provider edge): its ARP entry says nothing the snapshot can check
+    const name = owner ? null : await w.data.unmanaged(device.sn, egress)
+    if (name !== null && name !== undefined) return end(w, [...hops, hop], 'unmanaged neighbour', `next hop ${target} is behind ${name || 'a neighbour'} that was not discovered`)
+    return end(w, [...hops, hop], 'ARP incomplete', `no device has an ARP entry for ${target} (${device.hostname} ${egress})`)
   }
-  hop.arp = { ip: arp.ip, mac: arp.mac, intName: arp.intName }
+  hop.arp = { ip: arp.ip, mac: arp.mac, intName: arp.device.sn === device.sn ? arp.intName : null }
   const path = [...hops, hop, ...(await switched(w, device.sn, egress, arp.mac, owner?.device.sn ?? null))]
   if (owner) {
     const next = (await w.data.device(owner.device.sn)) ?? owner.device

@@ -107,7 +107,7 @@ t.test('path lookups on a hand-made snapshot', async (t) => {
     const broken = await upload(snapshotFile((tables) => (tables['addressing/arp'] = tables['addressing/arp']!.filter((r) => r.ip !== HOSTS.h2))))
     const a = await look(HOSTS.h1, HOSTS.h2, broken)
     t.same(a.paths.branches.map((b) => b.end), ['ARP incomplete', 'ARP incomplete'])
-    t.match(a.paths.branches[0]!.detail, /R4 has no ARP entry for 10\.2\.2\.10 on Gi0\/0/)
+    t.match(a.paths.branches[0]!.detail, /no device has an ARP entry for 10\.2\.2\.10 \(R4 Gi0\/0\)/)
   })
 
   await t.test('what cannot be looked up is a 422 naming it', async (t) => {
