@@ -33,9 +33,9 @@ export interface PathAnswer {
 export function decidedBy(h: PathHop): string {
   if (h.route) {
     const nh = h.route.nexthop
-    const via = nh.type ? nh.type : nh.ip === null ? 'connected' : `via ${nh.ip}`
+    const via = nh.type ? ` ${nh.type}` : nh.ip === null ? (h.route.protocol === 'connected' ? '' : ' directly connected') : ` via ${nh.ip}`
     const ecmp = h.route.nhCount > 1 ? ` (1 of ${h.route.nhCount})` : ''
-    return `route ${h.route.network}${h.route.protocol ? ` ${h.route.protocol}` : ''} ${via}${ecmp}${h.arp ? `, ARP ${h.arp.mac}` : ''}`
+    return `route ${h.route.network}${h.route.protocol ? ` ${h.route.protocol}` : ''}${via}${ecmp}${h.arp ? `, ARP ${h.arp.mac}` : ''}`
   }
   if (h.mac) return `MAC ${h.mac.mac}${h.mac.vlan !== null ? ` vlan ${h.mac.vlan}` : ''} on ${h.mac.intName}`
   return ''
