@@ -12,6 +12,7 @@ import type { Branch, Hop, PathResult } from './types.js'
 export const EDGE_SETTINGS = {
   routed: '3f0c6d0e-5b0a-4d55-9a8e-0b6f2f7c1a01',
   switched: '3f0c6d0e-5b0a-4d55-9a8e-0b6f2f7c1a02',
+  neighbors: '3f0c6d0e-5b0a-4d55-9a8e-0b6f2f7c1a03',
 } as const
 
 const style = (color: string) => ({ color, pattern: 'solid', thicknessThresholds: [2, 4, 8] })
@@ -21,6 +22,7 @@ export function pathSettings(): Record<string, unknown> {
     edges: [
       { id: EDGE_SETTINGS.routed, name: 'ip', type: 'pathLookupEdge', visible: true, grouped: false, labels: ['intName', 'protocol'], style: style('#6abf40') },
       { id: EDGE_SETTINGS.switched, name: 'ethernet', type: 'pathLookupEdge', visible: true, grouped: false, labels: ['intName', 'protocol'], style: style('#99ccff') },
+      { id: EDGE_SETTINGS.neighbors, name: 'cdp/lldp', type: 'edge', visible: true, grouped: true, labels: ['intName', 'protocol'], style: style('#8a8a8a') },
     ],
     hiddenDeviceTypes: [],
     pathLookup: { ignoredTopics: [], colorDetectedLoops: true },

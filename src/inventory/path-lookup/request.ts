@@ -34,12 +34,15 @@ const ports = (description: string) => Type.Union([Type.String({ format: PORTS, 
 
 export const GraphParameters = Type.Object(
   {
-    type: Type.Union([Type.Literal('pathLookup')], { description: 'Kind of graph: a path lookup.', 'x-message': 'must be one of [pathLookup]' }),
-    pathLookupType: Type.Union([Type.Literal('unicast'), Type.Literal('hostToDefaultGW')], {
+    type: Type.Union([Type.Literal('pathLookup'), Type.Literal('topology')], { description: 'Kind of graph: a path lookup, or the topology of sites.', 'x-message': 'must be one of [pathLookup, topology]' }),
+    paths: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 1000, description: 'topology: the site names to draw; "$main" for every site.', 'x-message': 'must be an array of at most 1000 site names' }),
+    ),
+    pathLookupType: Type.Optional(Type.Union([Type.Literal('unicast'), Type.Literal('hostToDefaultGW')], {
       description: 'unicast: from startingPoint to destinationPoint; hostToDefaultGW: from the host at startingPoint to its gateway.',
       'x-message': 'must be one of [unicast, hostToDefaultGW] (multicast is not looked up)',
-    }),
-    startingPoint: point('Source address.'),
+    })),
+    startingPoint: Type.Optional(point('Source address.')),
     destinationPoint: Type.Optional(point('Destination address (unicast).')),
     vrf: Type.Optional(Type.String({ maxLength: 100, description: 'VRF to look up in; default: the source host\'s.' })),
     protocol: Type.Optional(Type.Union([Type.Literal('tcp'), Type.Literal('udp'), Type.Literal('icmp')], { description: 'Protocol of the packet (default tcp); shown on the path, ACLs are not modelled.', 'x-message': 'must be one of [tcp, udp, icmp]' })),
@@ -78,6 +81,7 @@ const check = bodyValidator(GraphRequest, { all: true })
 export type GraphAsk =
   | { kind: 'unicast'; snapshot: string; src: string; dst: string; vrf?: string; packet: PacketOptions }
   | { kind: 'hostToDefaultGW'; snapshot: string; src: string; vrf?: string }
+  | { kind: 'topology'; snapshot: string; sites: string[] | null }
 
 const host = (v: string) => v.split('/')[0]!
 
@@ -85,6 +89,12 @@ export function parseGraphRequest(body: unknown): GraphAsk {
   const b = check.parse(body)
   const p = b.parameters
   const vrf = p.vrf === undefined ? {} : { vrf: p.vrf }
+  if (p.type === 'topology') {
+    const paths = p.paths ?? ['$main']
+    return { kind: 'topology', snapshot: b.snapshot, sites: paths.includes('$main') ? null : paths }
+  }
+  if (p.pathLookupType === undefined) throw invalidInput([{ message: '"parameters.pathLookupType" is required for a path lookup' }])
+  if (p.startingPoint === undefined) throw invalidInput([{ message: '"parameters.startingPoint" is required for a path lookup' }])
   if (p.pathLookupType === 'hostToDefaultGW') return { kind: 'hostToDefaultGW', snapshot: b.snapshot, src: host(p.startingPoint), ...vrf }
   if (p.destinationPoint === undefined) throw invalidInput([{ message: '"parameters.destinationPoint" is required for a unicast path lookup' }])
   const l4 = p.l4Options ?? {}

@@ -103,6 +103,16 @@ t.test('path lookups on a hand-made snapshot', async (t) => {
     t.match(a.paths.branches[0]!.hops[0], { ingress: 'Gi1/2', egress: 'Gi1/24' })
   })
 
+  await t.test('site topology: the devices of the sites, one edge per link from the neighbours table', async (t) => {
+    const site = await api.call('POST', 'graphs', { snapshot: id, parameters: { type: 'topology', groupBy: 'siteName', paths: ['SITE-B'] } })
+    t.equal(site.status, 200, site.text.slice(0, 300))
+    const g = (site.body as { graphResult: { graphData: { nodes: Record<string, { label: string; boxId: string }>; edges: Record<string, { source: string; target: string; labels: { source: Array<{ text: string }> } }> } } }).graphResult.graphData
+    t.same(Object.values(g.nodes).map((n) => n.label).sort(), ['R2', 'R3', 'R4', 'SW1'])
+    t.same(Object.values(g.edges).map((e) => [e.source, e.target, e.labels.source[0]!.text]), [['device/r4', 'device/sw1', 'Gi0/0']], 'the link both ends report, once')
+    const all = await api.call('POST', 'graphs', { snapshot: id, parameters: { type: 'topology', paths: ['$main'] } })
+    t.equal(Object.keys((all.body as { graphResult: { graphData: { nodes: object } } }).graphResult.graphData.nodes).length, 5, '$main: every site')
+  })
+
   await t.test('a broken copy: the ARP entry of h2 removed', async (t) => {
     const broken = await upload(snapshotFile((tables) => (tables['addressing/arp'] = tables['addressing/arp']!.filter((r) => r.ip !== HOSTS.h2))))
     const a = await look(HOSTS.h1, HOSTS.h2, broken)
