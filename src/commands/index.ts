@@ -18,6 +18,7 @@ import { snapshotsCommand } from './snapshots.js'
 import { discoverCommand } from './discover.js'
 import { queryCommand } from './query.js'
 import { diffCommand } from './diff.js'
+import { pathCommand } from './path.js'
 import type { Command } from './args.js'
 
 export type { Command } from './args.js'
@@ -39,4 +40,5 @@ export const commands: Record<string, Command> = {
   discover: discoverCommand,
   query: queryCommand,
   diff: diffCommand,
+  path: pathCommand,
 }

@@ -4,6 +4,7 @@
  * SNMPCONFPATH), lldpd (AgentX subagent, port ids as interface names, fast timers) and the
  * script that starts them all in the router's namespace under its own host name.
  */
+import { INET_CIDR_ROUTE_ENTRY } from './route-agent.js'
 import { bgpSessions, findRouter, routerEnds, type Topology } from './topology.js'
 
 export const AGENTX = 'tcp:127.0.0.1:705'
@@ -11,7 +12,8 @@ export const FRR_DAEMONS = ['zebra', 'ospfd', 'bgpd'] as const
 /** Community the lab uses on each router's loopback (127.0.0.1 only) to tune snmpd. */
 export const LAB_ADMIN_COMMUNITY = 'lab-admin'
 
-export function snmpdConf(topo: Topology, router: string): string {
+/** `routeAgent`: the program snmpd hands inetCidrRouteTable to (route-agent.ts). */
+export function snmpdConf(topo: Topology, router: string, routeAgent?: string): string {
   const r = findRouter(topo, router)
   const { v3 } = topo.credentials
   const access = r.snmp ?? 'v2c'
@@ -29,6 +31,8 @@ export function snmpdConf(topo: Topology, router: string): string {
   if (typeof access !== 'object') lines.push(`createUser ${v3.user} ${v3.authProtocol} ${v3.authPassword} ${v3.privProtocol} ${v3.privPassword}`, `rouser ${v3.user} priv`)
   // the lab itself, from inside the namespace only, shortens the agent's caches (see CACHE_SECONDS)
   lines.push(`rwcommunity ${LAB_ADMIN_COMMUNITY} 127.0.0.1`)
+  // every next hop and the blackhole routes, as a vendor's agent answers them (ahead of snmpd's own table)
+  if (routeAgent !== undefined) lines.push(`pass_persist -p 1 .${INET_CIDR_ROUTE_ENTRY.split('.').slice(0, -1).join('.')} ${routeAgent}`)
   return `${lines.join('\n')}\n`
 }
 

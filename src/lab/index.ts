@@ -6,7 +6,7 @@ export { Lab, type LabOptions } from './lab.js'
 export { labMissing, LAB_PACKAGES } from './requirements.js'
 export { teardown, staleLabs } from './netns.js'
 export { truthOf, type Truth } from './truth.js'
-export { bgpSessions, checkTopology, managementAddresses, type LabLink, type LabRouter, type Topology } from './topology.js'
+export { bgpSessions, checkTopology, hostAddresses, managementAddresses, type LabLink, type LabRouter, type Topology } from './topology.js'
 
 /** The lab of the repository (src/lab/topology.json): eight routers in three autonomous systems, three end hosts. */
 export function defaultTopology(): Topology {

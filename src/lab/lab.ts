@@ -10,6 +10,7 @@ import { chown, mkdir, writeFile } from 'node:fs/promises'
 import { LAB_ADMIN_COMMUNITY, bgpNeighborLines, bgpdConf, lldpdConf, ospfdConf, snmpdConf, startScript, subagentConf, zebraConf } from './configs.js'
 import { PERSISTENT, checkPrefix, inNs, labNamespaces, mgmtLink, nsName, run, runDir, staleLabs, teardown } from './netns.js'
 import { waitReady } from './ready.js'
+import { INET_CIDR_ROUTE_ENTRY, routeAgentScript } from './route-agent.js'
 import { bgpSessions, checkTopology, findRouter, hostAddresses, linkEnds, managementAddresses, splitEnd, type LabLink, type LabRouter, type Topology } from './topology.js'
 
 export interface LabOptions {
@@ -139,7 +140,9 @@ export class Lab {
     await mkdir(`${dir}/snmp`, { recursive: true })
     await mkdir(`${dir}/snmp-state`, { recursive: true })
     const files: Array<[string, string]> = [
-      ['snmpd.conf', snmpdConf(topo, r.name)],
+      ['snmpd.conf', snmpdConf(topo, r.name, `${dir}/route-agent.sh`)],
+      ['route-agent.mjs', routeAgentScript()],
+      ['route-agent.sh', `#!/bin/sh\nexec ${process.execPath} ${dir}/route-agent.mjs\n`],
       ['snmp/snmp.conf', subagentConf()],
       ['zebra.conf', zebraConf(r.name)],
       ['ospfd.conf', ospfdConf(topo, r.name)],
@@ -147,7 +150,7 @@ export class Lab {
       ['lldpd.conf', lldpdConf()],
       ['start.sh', startScript(topo, r.name, dir)],
     ]
-    for (const [name, text] of files) await writeFile(`${dir}/${name}`, text, { mode: 0o640 })
+    for (const [name, text] of files) await writeFile(`${dir}/${name}`, text, { mode: name === 'route-agent.sh' ? 0o750 : 0o640 })
     const { uid, gid } = await frrIds()
     await chown(dir, uid, gid)
     for (const [name] of files) if (name !== 'start.sh' && name !== 'snmpd.conf') await chown(`${dir}/${name}`, uid, gid)
@@ -169,6 +172,8 @@ export class Lab {
     for (let i = 0; i < oids.length; i += 20) {
       await inNs(ns, 'snmpset', [...auth, '-Oq', '127.0.0.1', ...oids.slice(i, i + 20).flatMap((o) => [o, 'i', String(CACHE_SECONDS)])])
     }
+    // snmpd starts its route agent on the first request: started now, not on discovery's first (short) timeout
+    await inNs(ns, 'snmpgetnext', [...auth, '-Oq', '127.0.0.1', `.${INET_CIDR_ROUTE_ENTRY}`])
   }
 
   /** Waits until routing, BGP, LLDP and the AgentX subagents match the topology. */
@@ -234,6 +239,27 @@ export class Lab {
     }
     await this.startRouter(findRouter(next, router.name))
     await this.ready()
+  }
+
+  /** Adds a blackhole route to a router's kernel table (outside FRR, as an operator's static discard). */
+  async addBlackhole(router: string, network: string): Promise<void> {
+    findRouter(this.topology, router)
+    await run('ip', ['-n', this.ns(router), 'route', 'add', 'blackhole', network])
+  }
+
+  /**
+   * Debian's traceroute (UDP probes, one per hop, numeric) from an end host: the address that
+   * answered each hop in order, null where none did.
+   */
+  async traceroute(host: string, destination: string): Promise<Array<string | null>> {
+    if (!this.topology.hosts.some((h) => h.name === host)) throw new Error(`no host ${host} in the topology`)
+    const out = await inNs(this.ns(host), 'traceroute', ['-n', '-q', '1', '-w', '1', '-m', '12', destination], { timeoutMs: 30_000 })
+    const hops: Array<string | null> = []
+    for (const line of out.split('\n')) {
+      const m = /^\s*\d+\s+(\S+)/.exec(line)
+      if (m) hops.push(m[1] === '*' ? null : m[1]!)
+    }
+    return hops
   }
 
   async down(): Promise<void> {

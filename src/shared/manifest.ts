@@ -181,6 +181,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'reports', service: 'inventory', methods: { GET: 'read', POST: 'settings' }, description: 'List intent rules with results for a snapshot, or create a custom rule.' }),
   endpoint({ path: 'reports/:id', service: 'inventory', methods: { GET: 'read', PATCH: 'settings', DELETE: 'settings' }, description: 'One intent rule; custom rules may be changed or deleted.' }),
 
+  // ── path lookup ──────────────────────────────────────────────────────────────
+  endpoint({ path: 'graphs', service: 'inventory', methods: { POST: 'read' }, description: 'Path lookup in a snapshot (unicast, host to default gateway) as the graph IP Fabric\'s diagram clients read: nodes, edges, decisions per device.' }),
+
   // ── tables ───────────────────────────────────────────────────────────────────
   endpoint({
     path: 'tables/audit',

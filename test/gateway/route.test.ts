@@ -23,6 +23,8 @@ t.test('three address generations', async (t) => {
   t.same(parseApiPath('/api/v2/snapshots'), { generation: 'header', unknownVersion: 'v2', endpointPath: 'snapshots' }, 'a version-shaped segment of no generation')
   t.same(parseApiPath('/api/version'), { generation: 'header', endpointPath: 'version' })
   t.same(parseApiPath('/api/v2'), { generation: 'header', endpointPath: 'v2' }, 'a last segment is an endpoint name')
+  t.same(parseApiPath('/api/v6.0/graphs/'), { generation: 'path', release: '6.0', endpointPath: 'graphs' }, "the diagram clients' trailing slash")
+  t.same(parseApiPath('/api/snapshots/'), { generation: 'header', endpointPath: 'snapshots/' }, 'no other endpoint drops it')
 })
 
 t.test('path tricks are refused before matching', async (t) => {

@@ -65,6 +65,9 @@ function malformed(): ApiError {
   return new ApiError('API_MALFORMED_REQUEST', 'Malformed request path')
 }
 
+/** Endpoints whose clients address them with a trailing slash (IP Fabric's diagram clients post to `graphs/`). */
+const SLASHED = new Set(['graphs/'])
+
 /** Splits a raw request path into generation and endpoint path; throws 400/404. */
 export function parseApiPath(rawPath: string): ParsedApiPath {
   if (unsafePath(rawPath)) throw malformed()
@@ -84,6 +87,7 @@ export function parseApiPath(rawPath: string): ParsedApiPath {
     else parsed = { generation: 'header', endpointPath: rest }
   }
   if (parsed.endpointPath === '') throw new ApiError('API_NOT_FOUND')
+  if (SLASHED.has(parsed.endpointPath)) parsed.endpointPath = parsed.endpointPath.slice(0, -1)
   return parsed
 }
 

@@ -24,7 +24,7 @@ function routeTable(family: 'IPv4' | 'IPv6', path: string, table: string, legacy
       col(
         'nexthop',
         'json',
-        'Next hops: array of {ip, intName, ad, metric, vrfLeak} (ip null for directly connected, intName null for recursive next hops).',
+        'Next hops: array of {ip, intName, ad, metric, vrfLeak} (ip null for directly connected, intName null for recursive next hops); a route that discards what it matches has one next hop with type "blackhole" or "reject" (ip and intName null).',
       ),
       col('nhCount', 'integer', 'Number of next hops (equal-cost paths).'),
     ],

@@ -7,6 +7,7 @@ import { startSchedule } from '../discovery/schedule.js'
 import { queryAdmission } from '../query/index.js'
 import { registerAttributeRoutes } from './attributes.js'
 import { registerChangeRoutes } from './changes.js'
+import { registerGraphRoutes } from './graphs.js'
 import { registerJobRoutes } from './jobs.js'
 import { registerReportRoutes } from './reports.js'
 import { registerSettingsRoutes } from './settings.js'
@@ -52,6 +53,7 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   registerReportRoutes(router, deps, tables, admission)
   registerTableRoutes(router, deps, tables, admission)
   registerChangeRoutes(router, deps, admission)
+  registerGraphRoutes(router, deps, admission)
   const stopWatchdog = startWatchdog(svc)
   const stopSchedule = startSchedule(svc)
   return {

@@ -7,6 +7,7 @@
 import { Type } from '@sinclair/typebox'
 import type { RequestBodies } from '../../shared/schema/index.js'
 import { Attribute, GlobalAttributeList, GlobalAttributeRemoval, LocalAttributeList, LocalAttributeRemoval } from '../attributes/input.js'
+import { GraphRequest } from '../path-lookup/index.js'
 import { RuleCreate, RulePatch } from '../reports/schema.js'
 import { CredentialCreate, CredentialPatch, SeedList, SettingsPatch, SIMULATOR_PROPERTIES } from '../settings/schemas.js'
 import { DeviceSelectionBody, SerialListBody } from '../snapshots/device-input.js'
@@ -57,6 +58,7 @@ export const INVENTORY_BODIES: RequestBodies = {
   'POST settings/snmp': { schema: CredentialCreate },
   'PATCH settings/snmp/:id': { schema: CredentialPatch },
   'POST reports': { schema: RuleCreate },
+  'POST graphs': { schema: GraphRequest },
   'PATCH reports/:id': { schema: RulePatch },
   'POST snapshots/load': { schema: LoadRequest },
   'POST snapshots/unload': { schema: LoadRequest },

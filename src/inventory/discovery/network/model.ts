@@ -70,6 +70,8 @@ export interface Route {
   /** Protocol the agent reports; null when it does not say (e.g. Linux reports every route as "local"). */
   protocol: string | null
   metric: number | null
+  /** Set for a route that discards what it matches (inetCidrRouteType reject or blackhole). */
+  discard?: 'reject' | 'blackhole'
 }
 
 export interface LldpPort {

@@ -209,3 +209,25 @@ t.test('agents without the newer IP-MIB and IP-FORWARD-MIB tables: ipNetToMediaT
   )
   t.same(arp, [{ ifIndex: 3, ip: '192.0.2.7', mac: '00:50:56:aa:bb:cc', type: 'dynamic' }], 'invalid entries are left out')
 })
+
+t.test('inetCidrRouteTable: every next hop of an ECMP route a row; blackhole and reject routes kept as such', async (t) => {
+  const R = '1.3.6.1.2.1.4.24.7.1'
+  const row = (dest: string, prefix: number, hop: string, ifIndex: number, type: number, proto: number): Array<[string, number, number]> => {
+    const idx = `1.4.${dest}.${prefix}.2.0.0.1.4.${hop}`
+    return [[`${R}.7.${idx}`, INT, ifIndex], [`${R}.8.${idx}`, INT, type], [`${R}.9.${idx}`, INT, proto], [`${R}.12.${idx}`, INT, 20]]
+  }
+  const routes = await collectRoutes(
+    new Recorded([
+      ...row('10.1.0.0', 16, '192.0.2.1', 3, 4, 13),
+      ...row('10.1.0.0', 16, '192.0.2.5', 4, 4, 13),
+      ...row('10.9.0.0', 16, '0.0.0.0', 0, 5, 3),
+      ...row('10.8.0.0', 16, '0.0.0.0', 0, 2, 3),
+    ]),
+  )
+  t.same(routes, [
+    { dest: '10.1.0.0', prefix: 16, nextHop: '192.0.2.1', ifIndex: 3, protocol: 'ospf', metric: 20 },
+    { dest: '10.1.0.0', prefix: 16, nextHop: '192.0.2.5', ifIndex: 4, protocol: 'ospf', metric: 20 },
+    { dest: '10.8.0.0', prefix: 16, nextHop: null, ifIndex: null, protocol: 'static', metric: 20, discard: 'reject' },
+    { dest: '10.9.0.0', prefix: 16, nextHop: null, ifIndex: null, protocol: 'static', metric: 20, discard: 'blackhole' },
+  ])
+})

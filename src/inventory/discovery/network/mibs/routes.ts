@@ -2,6 +2,8 @@
  * IP-FORWARD-MIB: the forwarding table from inetCidrRouteTable, or ipCidrRouteTable on older
  * agents. The protocol is the agent's (IANAipRouteProtocol); a directly attached route is
  * "connected"; where the agent only says "local" for a remote route (Linux), it stays null.
+ * Every row is a next hop of its destination (ECMP routes have several); reject and blackhole
+ * routes are kept with their kind.
  */
 import { maskToPrefix } from '../../../../shared/ipv4.js'
 import type { MibReader } from '../snmp/client.js'
@@ -52,9 +54,11 @@ export async function collectRoutes(client: MibReader): Promise<Route[]> {
     const key = parse(row.index)
     if (!key) continue
     const type = int(row.cells.type)
-    if (type === 2 || type === 5) continue // reject and blackhole routes forward nothing
     const ifIndex = int(row.cells.ifIndex)
-    out.push({ ...key, ifIndex: ifIndex === 0 ? null : ifIndex, protocol: routeProtocol(type, int(row.cells.proto)), metric: int(row.cells.metric) })
+    const route: Route = { ...key, ifIndex: ifIndex === 0 ? null : ifIndex, protocol: routeProtocol(type, int(row.cells.proto)), metric: int(row.cells.metric) }
+    // reject and blackhole routes forward nothing: kept, marked, so that a path lookup ends there
+    if (type === 2 || type === 5) out.push({ ...route, nextHop: null, ifIndex: null, discard: type === 2 ? 'reject' : 'blackhole' })
+    else out.push(route)
   }
   return out
 }

@@ -37,7 +37,8 @@ export function* routeRows(net: Network): Generator<Row> {
     for (const [network, hops] of byNetwork) {
       const nexthop = hops.map((h) => {
         const name = ifName(dev, h.ifIndex)
-        return { ip: h.nextHop, intName: name === null ? null : shortName(name), ad: null, metric: h.metric, vrfLeak: null }
+        const hop = { ip: h.nextHop, intName: name === null ? null : shortName(name), ad: null, metric: h.metric, vrfLeak: null }
+        return h.discard ? { ...hop, type: h.discard } : hop
       })
       yield {
         sn: dev.sn,

@@ -1,0 +1,30 @@
+/**
+ * Where a packet from an address enters the discovered network: an address of a device itself,
+ * the gateway of a known end host (hosts table), a device with the address in its ARP table,
+ * or a device attached to a network that contains it (its interface's network).
+ */
+import type { SnapshotData } from './snapshot-data.js'
+import type { PathResult } from './types.js'
+
+export type Entry = NonNullable<PathResult['entry']> & { vrf: string }
+
+export async function findEntry(data: SnapshotData, src: string, vrf: string | undefined): Promise<Entry | null> {
+  const fits = (v: string) => vrf === undefined || v === vrf
+  const own = (await data.owners(src)).find((o) => fits(o.vrf))
+  if (own) return { device: own.device, ingress: null, how: 'device address', vrf: own.vrf }
+  const host = await data.host(src)
+  if (host && fits(host.vrf)) {
+    for (const gw of host.gateways) {
+      if (!gw.sn) continue
+      const device = await data.device(gw.sn)
+      if (device) return { device, ingress: gw.intName, how: 'host gateway', vrf: vrf ?? host.vrf }
+    }
+  }
+  for (const a of await data.arpAnywhere(src)) {
+    const via = (await data.attached(src)).find((x) => x.device.sn === a.device.sn && fits(x.vrf))
+    if (via) return { device: a.device, ingress: a.intName, how: 'arp', vrf: via.vrf }
+  }
+  const attached = (await data.attached(src)).find((x) => fits(x.vrf))
+  if (attached) return { device: attached.device, ingress: attached.intName, how: 'connected network', vrf: attached.vrf }
+  return null
+}
