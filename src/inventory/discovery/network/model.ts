@@ -122,11 +122,18 @@ export interface OspfNeighbor {
   priority: number | null
 }
 
-/** An interface address OSPF runs on, with its area and cost (ospfIfTable, ospfIfMetricTable). */
+/** An interface address OSPF runs on, with its area and cost (ospfIfTable; the router LSA, else ospfIfMetricTable). */
 export interface OspfInterface {
   ip: string
   area: string | null
   cost: number | null
+}
+
+export interface OspfData {
+  neighbors: OspfNeighbor[]
+  interfaces: OspfInterface[]
+  /** Cost of each router link in the router LSAs of the device's areas, by the address that ends the link (its own and its neighbours'). */
+  linkCosts: Map<string, number>
 }
 
 export interface BridgeData {
@@ -162,7 +169,7 @@ export interface CollectedDevice {
   lldp: Lldp | null
   cdp: CdpNeighbor[]
   bgp: { localAs: number | null; peers: BgpPeer[] }
-  ospf: { neighbors: OspfNeighbor[]; interfaces: OspfInterface[] }
+  ospf: OspfData
   bridge: BridgeData | null
   memory: Memory | null
   warnings: Warning[]
@@ -186,7 +193,7 @@ export function newDevice(address: string, credential: { id: string; name: strin
     lldp: null,
     cdp: [],
     bgp: { localAs: null, peers: [] },
-    ospf: { neighbors: [], interfaces: [] },
+    ospf: { neighbors: [], interfaces: [], linkCosts: new Map() },
     bridge: null,
     memory: null,
     warnings: [],
