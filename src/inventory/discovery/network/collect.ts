@@ -9,6 +9,7 @@ import { collectCdp } from './mibs/cdp.js'
 import { collectEntity } from './mibs/entity.js'
 import { collectInterfaces } from './mibs/interfaces.js'
 import { collectAddresses, collectArp, collectForwarding } from './mibs/ip.js'
+import { collectLag } from './mibs/lag.js'
 import { collectLldp } from './mibs/lldp.js'
 import { collectRoutes } from './mibs/routes.js'
 import { collectBgp, collectOspf } from './mibs/routing.js'
@@ -97,6 +98,7 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     ['bgp', async () => void (device.bgp = await collectBgp(client))],
     ['ospf', async () => void (device.ospf = await collectOspf(client))],
     ['bridge', async () => void (device.bridge = await collectBridge(client))],
+    ['lag', async () => void (device.lag = await collectLag(client))],
     ['memory', async () => void (device.memory = await collectMemory(client))],
   ]
   try {

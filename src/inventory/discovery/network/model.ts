@@ -129,6 +129,20 @@ export interface OspfInterface {
   cost: number | null
 }
 
+/** A port of IEEE8023-LAG-MIB: the aggregators (ifIndex) it selected and is attached to, and its LACP state. */
+export interface LagPort {
+  ifIndex: number
+  selected: number | null
+  attached: number | null
+  lacp: { active: boolean; synchronized: boolean; collecting: boolean; distributing: boolean } | null
+}
+
+export interface LagData {
+  ports: LagPort[]
+  /** ifStackTable: interface `higher` runs on interface `lower`. */
+  stack: Array<{ higher: number; lower: number }>
+}
+
 export interface OspfData {
   neighbors: OspfNeighbor[]
   interfaces: OspfInterface[]
@@ -170,6 +184,7 @@ export interface CollectedDevice {
   cdp: CdpNeighbor[]
   bgp: { localAs: number | null; peers: BgpPeer[] }
   ospf: OspfData
+  lag: LagData
   bridge: BridgeData | null
   memory: Memory | null
   warnings: Warning[]
@@ -194,6 +209,7 @@ export function newDevice(address: string, credential: { id: string; name: strin
     cdp: [],
     bgp: { localAs: null, peers: [] },
     ospf: { neighbors: [], interfaces: [], linkCosts: new Map() },
+    lag: { ports: [], stack: [] },
     bridge: null,
     memory: null,
     warnings: [],

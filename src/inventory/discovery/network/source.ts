@@ -11,6 +11,7 @@ import { DEVICES, INTERFACES, PART_NUMBERS, SITES } from '../../catalog/inventor
 import { NEIGHBORS, VLANS } from '../../catalog/layer2.js'
 import { BGP_NEIGHBORS, OSPF_NEIGHBORS, ROUTES } from '../../catalog/routing.js'
 import { FANS, MODULES, POWER_SUPPLIES } from '../../catalog/environment.js'
+import { PORT_CHANNEL_MEMBERS } from '../../catalog/interface-health.js'
 import type { SnmpCredential } from '../../settings/credentials.js'
 import type { NetworkRun } from '../../settings/network.js'
 
@@ -34,6 +35,7 @@ import { neighborRows } from './rows/neighbors.js'
 import { partRows } from './rows/parts.js'
 import { siteRows } from './rows/sites.js'
 import { ospfRows } from './rows/ospf.js'
+import { portChannelRows } from './rows/port-channels.js'
 import { fanRows, moduleRows, powerSupplyRows } from './rows/environment.js'
 
 /** Each table a MIB fills and the module that maps the collected data to its rows. */
@@ -54,6 +56,7 @@ export const NETWORK_TABLES: ReadonlyArray<readonly [StoredTableDef, (net: Netwo
   [FANS, fanRows],
   [POWER_SUPPLIES, powerSupplyRows],
   [MODULES, moduleRows],
+  [PORT_CHANNEL_MEMBERS, portChannelRows],
   [CONNECTIVITY, connectivityRows],
 ]
 

@@ -1,0 +1,206 @@
+/**
+ * A switch described once, in the terms of its configuration and state (ports, port-channels),
+ * from which come both the recording an SNMP agent replays (the varbinds of the standard MIBs a
+ * vendor agent answers: SNMPv2-MIB, IF-MIB with ifStackTable, ENTITY-MIB, IEEE8023-LAG-MIB) and
+ * the ground truth the discovered tables are held to.
+ */
+import { counter64, gauge, hex, int, oid, str, ticks, type Varbind } from './snmprec.js'
+
+export type MemberState = 'bundled' | 'standby' | 'suspended' | 'down'
+
+export interface SwitchPort {
+  ifIndex: number
+  /** ifName, e.g. Gi1/0/1 (ifDescr is the long form). */
+  name: string
+  descr: string
+  alias?: string
+  oper: 'up' | 'down'
+}
+
+export interface PortChannel {
+  ifIndex: number
+  name: string
+  descr: string
+  alias?: string
+  /** LACP (members in IEEE8023-LAG-MIB) or static (members in ifStackTable only). */
+  lacp: boolean
+  members: Array<{ port: string; state: MemberState }>
+}
+
+export interface RecordedSwitch {
+  sysName: string
+  sysDescr: string
+  sysObjectId: string
+  serial: string
+  model: string
+  baseMac: string
+  ports: SwitchPort[]
+  channels: PortChannel[]
+}
+
+const IF = '1.3.6.1.2.1.2.2.1'
+const IFX = '1.3.6.1.2.1.31.1.1.1'
+const IF_STACK_STATUS = '1.3.6.1.2.1.31.1.2.1.3'
+const ENT = '1.3.6.1.2.1.47.1.1.1.1'
+const AGG_PORT = '1.2.840.10006.300.43.1.2.1.1'
+/** IANAifType: ethernetCsmacd, ieee8023adLag. */
+const ETHERNET = 6
+const LAG = 161
+
+const macBytes = (mac: string, last: number) => {
+  const b = mac.split(':').map((x) => parseInt(x, 16))
+  b[5] = (b[5]! + last) & 0xff
+  return b
+}
+
+/** LacpState octet: activity, aggregation, synchronization, collecting, distributing as the state asks. */
+function actorOperState(state: MemberState): number {
+  const activity = 0x80
+  const aggregation = 0x20
+  if (state === 'bundled') return activity | aggregation | 0x10 | 0x08 | 0x04
+  return activity | aggregation
+}
+
+export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
+  const out: Varbind[] = [
+    ['1.3.6.1.2.1.1.1.0', str(sw.sysDescr)],
+    ['1.3.6.1.2.1.1.2.0', oid(sw.sysObjectId)],
+    ['1.3.6.1.2.1.1.3.0', ticks(123_456_00)],
+    ['1.3.6.1.2.1.1.4.0', str('noc@example.net')],
+    ['1.3.6.1.2.1.1.5.0', str(sw.sysName)],
+    ['1.3.6.1.2.1.1.6.0', str('Berlin DC1, access row 3')],
+  ]
+  const portByName = new Map(sw.ports.map((p) => [p.name, p]))
+  for (const c of sw.channels) {
+    for (const m of c.members) if ((m.state === 'down') !== (portByName.get(m.port)?.oper === 'down')) throw new Error(`${c.name} ${m.port}: a member is down exactly when its port is`)
+  }
+  const ifaces = [
+    ...sw.ports.map((p) => ({ ...p, type: ETHERNET, speed: 1_000_000_000 })),
+    ...sw.channels.map((c) => {
+      const up = c.members.some((m) => m.state === 'bundled')
+      return { ifIndex: c.ifIndex, name: c.name, descr: c.descr, alias: c.alias, oper: up ? ('up' as const) : ('down' as const), type: LAG, speed: 1_000_000_000 * Math.max(1, c.members.filter((m) => m.state === 'bundled').length) }
+    }),
+  ]
+  for (const [n, i] of ifaces.entries()) {
+    const x = `.${i.ifIndex}`
+    out.push(
+      [`${IF}.1${x}`, int(i.ifIndex)],
+      [`${IF}.2${x}`, str(i.descr)],
+      [`${IF}.3${x}`, int(i.type)],
+      [`${IF}.4${x}`, int(1500)],
+      [`${IF}.5${x}`, gauge(Math.min(i.speed, 4_294_967_295))],
+      [`${IF}.6${x}`, hex(macBytes(sw.baseMac, n + 1))],
+      [`${IF}.7${x}`, int(1)],
+      [`${IF}.8${x}`, int(i.oper === 'up' ? 1 : 2)],
+      [`${IFX}.1${x}`, str(i.name)],
+      [`${IFX}.6${x}`, counter64(1000 * (n + 1))],
+      [`${IFX}.10${x}`, counter64(2000 * (n + 1))],
+      [`${IFX}.15${x}`, gauge(i.speed / 1_000_000)],
+      [`${IFX}.18${x}`, str(i.alias ?? '')],
+    )
+  }
+  // ifStackTable: every channel over its members (LACP or static, as vendor agents list them),
+  // and the ends of the stack (0: nothing above or below)
+  const stacked = new Set<number>()
+  for (const c of sw.channels) {
+    out.push([`${IF_STACK_STATUS}.0.${c.ifIndex}`, int(1)])
+    for (const m of c.members) {
+      const p = portByName.get(m.port)
+      if (!p) throw new Error(`${c.name}: no port ${m.port}`)
+      out.push([`${IF_STACK_STATUS}.${c.ifIndex}.${p.ifIndex}`, int(1)])
+      stacked.add(p.ifIndex)
+    }
+  }
+  for (const p of sw.ports) {
+    if (!stacked.has(p.ifIndex)) out.push([`${IF_STACK_STATUS}.0.${p.ifIndex}`, int(1)])
+    out.push([`${IF_STACK_STATUS}.${p.ifIndex}.0`, int(1)])
+  }
+  // IEEE8023-LAG-MIB: the LACP ports, with the aggregator they selected and are attached to
+  for (const c of sw.channels.filter((x) => x.lacp)) {
+    for (const m of c.members) {
+      const p = portByName.get(m.port)!
+      const attached = m.state === 'bundled' || m.state === 'suspended' || m.state === 'down'
+      const x = `.${p.ifIndex}`
+      out.push(
+        [`${AGG_PORT}.12${x}`, int(c.ifIndex)],
+        [`${AGG_PORT}.13${x}`, int(attached ? c.ifIndex : 0)],
+        [`${AGG_PORT}.21${x}`, hex([actorOperState(m.state)])],
+      )
+    }
+  }
+  // ENTITY-MIB: the chassis (its serial names the device)
+  out.push(
+    [`${ENT}.2.1`, str(`${sw.model} chassis`)],
+    [`${ENT}.4.1`, int(0)],
+    [`${ENT}.5.1`, int(3)],
+    [`${ENT}.7.1`, str('1')],
+    [`${ENT}.11.1`, str(sw.serial)],
+    [`${ENT}.12.1`, str('Cisco Systems, Inc.')],
+    [`${ENT}.13.1`, str(sw.model)],
+  )
+  return out
+}
+
+/** What interfaces/port-channel/member-status must hold for the switch. */
+export function portChannelTruth(sw: RecordedSwitch): string[] {
+  return sw.channels
+    .map((c) => {
+      const members = [...c.members].sort((a, b) => a.port.localeCompare(b.port, 'en', { numeric: true })).map((m) => `${m.port}=${m.state}`)
+      return `${sw.sysName} ${c.name} ${c.lacp ? 'lacp' : 'null'} [${members.join(' ')}] ${c.members.filter((m) => m.state === 'bundled').length}/${c.members.length}`
+    })
+    .sort()
+}
+
+/** An access switch of the Catalyst kind: an LACP uplink with a standby port, a static channel with a member down, a port of its own. */
+export const CATALYST_ACCESS: RecordedSwitch = {
+  sysName: 'ber-acc-sw1',
+  sysDescr: 'Cisco IOS Software, C2960X Software (C2960X-UNIVERSALK9-M), Version 15.2(7)E4, RELEASE SOFTWARE (fc2)',
+  sysObjectId: '1.3.6.1.4.1.9.1.1208',
+  serial: 'FOC2101X0AB',
+  model: 'WS-C2960X-48FPD-L',
+  baseMac: '00:1b:d4:a1:b2:00',
+  ports: [
+    { ifIndex: 10101, name: 'Gi1/0/1', descr: 'GigabitEthernet1/0/1', oper: 'up', alias: 'uplink core1 Te1/1/1' },
+    { ifIndex: 10102, name: 'Gi1/0/2', descr: 'GigabitEthernet1/0/2', oper: 'up', alias: 'uplink core1 Te1/1/2' },
+    { ifIndex: 10103, name: 'Gi1/0/3', descr: 'GigabitEthernet1/0/3', oper: 'up', alias: 'uplink core1 Te1/1/3' },
+    { ifIndex: 10104, name: 'Gi1/0/4', descr: 'GigabitEthernet1/0/4', oper: 'up' },
+    { ifIndex: 10105, name: 'Gi1/0/5', descr: 'GigabitEthernet1/0/5', oper: 'down' },
+    { ifIndex: 10106, name: 'Gi1/0/6', descr: 'GigabitEthernet1/0/6', oper: 'up' },
+    { ifIndex: 10107, name: 'Gi1/0/7', descr: 'GigabitEthernet1/0/7', oper: 'up' },
+    { ifIndex: 10108, name: 'Gi1/0/8', descr: 'GigabitEthernet1/0/8', oper: 'up' },
+  ],
+  channels: [
+    {
+      ifIndex: 5001,
+      name: 'Po1',
+      descr: 'Port-channel1',
+      alias: 'uplink core1',
+      lacp: true,
+      members: [
+        { port: 'Gi1/0/1', state: 'bundled' },
+        { port: 'Gi1/0/2', state: 'bundled' },
+        { port: 'Gi1/0/3', state: 'standby' },
+      ],
+    },
+    {
+      ifIndex: 5002,
+      name: 'Po2',
+      descr: 'Port-channel2',
+      lacp: false,
+      members: [
+        { port: 'Gi1/0/4', state: 'bundled' },
+        { port: 'Gi1/0/5', state: 'down' },
+      ],
+    },
+    {
+      ifIndex: 5003,
+      name: 'Po3',
+      descr: 'Port-channel3',
+      lacp: true,
+      members: [
+        { port: 'Gi1/0/7', state: 'bundled' },
+        { port: 'Gi1/0/8', state: 'suspended' },
+      ],
+    },
+  ],
+}

@@ -1,0 +1,60 @@
+/**
+ * Discovery of what the lab's Linux agents cannot show (port-channels, ...), from real SNMP
+ * agents (snmpsim) replaying recordings of vendor devices that the test helpers write from a
+ * description of each device (test/helpers/recorded/), the same description that gives the
+ * ground truth. Each table is held to precision and recall of 1.0 against that truth.
+ */
+import t, { type Test } from 'tap'
+import { freshPostgres } from '../../../helpers/db.js'
+import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
+import { CATALYST_ACCESS, portChannelTruth, switchVarbinds } from '../../../helpers/recorded/switch.js'
+import { testNeeding } from '../../../helpers/requirements.js'
+import { startApp, type Client } from '../../app.js'
+
+type Row = Record<string, unknown>
+
+async function rows(client: Client, table: string, snapshot: string, columns: string[]): Promise<Row[]> {
+  const r = await client.call('POST', `tables/${table}`, { snapshot, columns, pagination: { limit: 1000 } })
+  if (r.status !== 200) throw new Error(`${table}: ${r.status} ${r.text}`)
+  return (r.body as { data: Row[] }).data
+}
+
+/** Precision (what was found is true) and recall (what is true was found), with what differs. */
+function score(t: Test, table: string, found: readonly string[], truth: readonly string[]): void {
+  const f = new Set(found)
+  const want = new Set(truth)
+  const right = [...f].filter((x) => want.has(x))
+  t.equal(f.size === 0 ? 0 : right.length / f.size, 1, `${table}: precision 1.0 (wrong: ${JSON.stringify([...f].filter((x) => !want.has(x)))})`)
+  t.equal(want.size === 0 ? 1 : right.length / want.size, 1, `${table}: recall 1.0 (missed: ${JSON.stringify([...want].filter((x) => !f.has(x)))})`)
+  t.equal(found.length, f.size, `${table}: no row twice`)
+}
+
+testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agents', recordedAgentMissing(), async (t) => {
+  const agents = await recordedAgents(t, new Map([['catalyst', switchVarbinds(CATALYST_ACCESS)]]))
+  const catalyst = agents.address.get('catalyst')!
+  const { db } = await freshPostgres(t)
+  const client = await startApp(t, db)
+  t.equal((await client.call('POST', 'settings/snmp', { name: 'recorded', version: '2c', community: agents.community })).status, 201)
+  const network = `${catalyst.split('.').slice(0, 3).join('.')}.0/24`
+  t.equal((await client.call('PATCH', 'settings', { allowedSpecialNetworks: [network], limits: { timeoutMs: 1500, retries: 1 } })).status, 200)
+  const r = await client.call('POST', 'snapshots', { source: 'network', seeds: [...agents.address.values()] })
+  t.equal(r.status, 201, r.text)
+  const { id, jobId } = r.body as { id: string; jobId: string }
+  t.match(await client.waitJob(jobId), { status: 'done' })
+  const devices = await rows(client, 'inventory/devices', id, ['hostname', 'sn', 'vendor', 'family'])
+  t.match(devices, [{ hostname: CATALYST_ACCESS.sysName, sn: CATALYST_ACCESS.serial, vendor: 'cisco' }], 'the switch, named by its chassis serial')
+
+  await t.test('port-channels: members and their state from IEEE8023-LAG-MIB and ifStackTable', async (t) => {
+    const found = await rows(client, 'interfaces/port-channel/member-status', id, ['hostname', 'intName', 'dscr', 'protocol', 'members', 'memberCount', 'bundledCount'])
+    const seen = found.map((p) => {
+      const members = (p.members as Array<{ intName: string; state: string }>).map((m) => `${m.intName}=${m.state}`)
+      return `${String(p.hostname)} ${String(p.intName)} ${String(p.protocol)} [${members.join(' ')}] ${String(p.bundledCount)}/${String(p.memberCount)}`
+    })
+    score(t, 'interfaces/port-channel/member-status', seen.sort(), portChannelTruth(CATALYST_ACCESS))
+    t.same(
+      found.map((p) => `${String(p.intName)}=${String(p.dscr)}`).sort(),
+      CATALYST_ACCESS.channels.map((c) => `${c.name}=${c.alias ?? null}`).sort(),
+      'the description of each port-channel (ifAlias)',
+    )
+  })
+})
