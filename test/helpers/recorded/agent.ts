@@ -70,7 +70,7 @@ export async function recordedAgents(t: Teardown, recordings: ReadonlyMap<string
         await run('snmpget', ['-v2c', '-c', community, '-t', '1', '-r', '0', '-On', ip, '1.3.6.1.2.1.1.5.0'])
         break
       } catch (err) {
-        if (child.exitCode !== null || i >= 60) throw new Error(`snmpsimd for ${name} on ${ip} did not answer: ${(err as Error).message} ${stderr}`)
+        if (child.exitCode !== null || i >= 60) throw new Error(`snmpsimd for ${name} on ${ip} did not answer: ${(err as Error).message} ${stderr}`, { cause: err })
       }
     }
   }
