@@ -27,6 +27,10 @@ export interface PortChannel {
   members: Array<{ port: string; state: MemberState }>
 }
 
+export type Switchport =
+  | { port: string; mode: 'access'; vlan: number; voice?: number }
+  | { port: string; mode: 'trunk'; native: number; allowed: number[] }
+
 export interface RecordedSwitch {
   sysName: string
   sysDescr: string
@@ -36,6 +40,9 @@ export interface RecordedSwitch {
   baseMac: string
   ports: SwitchPort[]
   channels: PortChannel[]
+  vlans: Array<{ id: number; name: string }>
+  /** Bridge ports (numbered 1, 2, ... in this order) with their VLAN configuration. */
+  switchports: Switchport[]
 }
 
 const IF = '1.3.6.1.2.1.2.2.1'
@@ -128,6 +135,45 @@ export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
       )
     }
   }
+  // BRIDGE-MIB and Q-BRIDGE-MIB: bridge ports, VLANs with the ports they leave by (tagged or not),
+  // port VLANs; CISCO-VLAN-MEMBERSHIP-MIB: voice VLANs
+  const ifIndexOf = new Map<string, number>([...sw.ports, ...sw.channels].map((i) => [i.name, i.ifIndex]))
+  out.push(['1.3.6.1.2.1.17.1.1.0', hex(macBytes(sw.baseMac, 0))])
+  const egress = new Map<number, number[]>()
+  const untagged = new Map<number, number[]>()
+  const add = (m: Map<number, number[]>, vlan: number, port: number) => m.set(vlan, [...(m.get(vlan) ?? []), port])
+  for (const [i, sp] of sw.switchports.entries()) {
+    const bridgePort = i + 1
+    const ifIndex = ifIndexOf.get(sp.port)
+    if (ifIndex === undefined) throw new Error(`no interface ${sp.port}`)
+    out.push([`1.3.6.1.2.1.17.1.4.1.2.${bridgePort}`, int(ifIndex)])
+    out.push([`1.3.6.1.2.1.17.7.1.4.5.1.1.${bridgePort}`, gauge(sp.mode === 'access' ? sp.vlan : sp.native)])
+    if (sp.mode === 'access') {
+      add(egress, sp.vlan, bridgePort)
+      add(untagged, sp.vlan, bridgePort)
+      if (sp.voice !== undefined) {
+        add(egress, sp.voice, bridgePort)
+        out.push([`1.3.6.1.4.1.9.9.68.1.5.1.1.1.${ifIndex}`, int(sp.voice)])
+      }
+    } else {
+      for (const v of sp.allowed) add(egress, v, bridgePort)
+      add(untagged, sp.native, bridgePort)
+    }
+  }
+  const portList = (ports: number[] = []) => {
+    const bytes = Buffer.alloc(Math.ceil(Math.max(sw.switchports.length, 8) / 8))
+    for (const p of ports) bytes[(p - 1) >> 3]! |= 0x80 >> ((p - 1) & 7)
+    return hex(bytes)
+  }
+  for (const v of sw.vlans) {
+    const x = `.${v.id}`
+    out.push(
+      [`1.3.6.1.2.1.17.7.1.4.3.1.1${x}`, str(v.name)],
+      [`1.3.6.1.2.1.17.7.1.4.3.1.2${x}`, portList(egress.get(v.id))],
+      [`1.3.6.1.2.1.17.7.1.4.3.1.4${x}`, portList(untagged.get(v.id))],
+      [`1.3.6.1.2.1.17.7.1.4.3.1.5${x}`, int(1)],
+    )
+  }
   // ENTITY-MIB: the chassis (its serial names the device)
   out.push(
     [`${ENT}.2.1`, str(`${sw.model} chassis`)],
@@ -149,6 +195,34 @@ export function portChannelTruth(sw: RecordedSwitch): string[] {
       return `${sw.sysName} ${c.name} ${c.lacp ? 'lacp' : 'null'} [${members.join(' ')}] ${c.members.filter((m) => m.state === 'bundled').length}/${c.members.length}`
     })
     .sort()
+}
+
+const ranges = (ids: number[]) => {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b)
+  const out: string[] = []
+  for (let i = 0; i < sorted.length; ) {
+    let j = i
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++
+    out.push(j === i ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`)
+    i = j + 1
+  }
+  return out.join(',')
+}
+
+/** What interfaces/switchports must hold: "host port mode access native allowed voice". */
+export function switchportTruth(sw: RecordedSwitch): string[] {
+  return sw.switchports
+    .map((sp) =>
+      sp.mode === 'access'
+        ? `${sw.sysName} ${sp.port} access ${sp.vlan} null null ${sp.voice ?? null}`
+        : `${sw.sysName} ${sp.port} trunk null ${sp.native} ${ranges(sp.allowed.filter((v) => sw.vlans.some((x) => x.id === v)))} null`,
+    )
+    .sort()
+}
+
+/** What vlan/device must hold: "host id name status". */
+export function vlanTruth(sw: RecordedSwitch): string[] {
+  return sw.vlans.map((v) => `${sw.sysName} ${v.id} ${v.name} active`).sort()
 }
 
 /** An access switch of the Catalyst kind: an LACP uplink with a standby port, a static channel with a member down, a port of its own. */
@@ -202,5 +276,20 @@ export const CATALYST_ACCESS: RecordedSwitch = {
         { port: 'Gi1/0/8', state: 'suspended' },
       ],
     },
+  ],
+  vlans: [
+    { id: 1, name: 'default' },
+    { id: 10, name: 'users' },
+    { id: 20, name: 'voice' },
+    { id: 21, name: 'printers' },
+    { id: 22, name: 'cameras' },
+    { id: 30, name: 'servers' },
+    { id: 99, name: 'native-mgmt' },
+  ],
+  switchports: [
+    { port: 'Po1', mode: 'trunk', native: 1, allowed: [1, 10, 20, 21, 22, 30] },
+    { port: 'Po2', mode: 'trunk', native: 99, allowed: [10, 99] },
+    { port: 'Po3', mode: 'access', vlan: 30 },
+    { port: 'Gi1/0/6', mode: 'access', vlan: 10, voice: 20 },
   ],
 }

@@ -13,6 +13,7 @@ import { collectLag } from './mibs/lag.js'
 import { collectLldp } from './mibs/lldp.js'
 import { collectRoutes } from './mibs/routes.js'
 import { collectBgp, collectOspf } from './mibs/routing.js'
+import { collectSwitchports } from './mibs/switchports.js'
 import { collectMemory, collectSystem } from './mibs/system.js'
 import { newDevice, type CollectedDevice, type SystemInfo } from './model.js'
 import { SnmpClient, type SnmpLimits } from './snmp/client.js'
@@ -99,6 +100,7 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     ['ospf', async () => void (device.ospf = await collectOspf(client))],
     ['bridge', async () => void (device.bridge = await collectBridge(client))],
     ['lag', async () => void (device.lag = await collectLag(client))],
+    ['switchports', async () => void (device.switchports = await collectSwitchports(client))],
     ['memory', async () => void (device.memory = await collectMemory(client))],
   ]
   try {

@@ -143,6 +143,15 @@ export interface LagData {
   stack: Array<{ higher: number; lower: number }>
 }
 
+/** VLANs of the bridge ports (Q-BRIDGE-MIB; bridge port numbers) and voice VLANs (by ifIndex). */
+export interface SwitchportData {
+  pvid: Map<number, number>
+  /** Bridge port → VLANs it sends (tagged or untagged), and those it sends untagged. */
+  egress: Map<number, Set<number>>
+  untagged: Map<number, Set<number>>
+  voiceVlan: Map<number, number>
+}
+
 export interface OspfData {
   neighbors: OspfNeighbor[]
   interfaces: OspfInterface[]
@@ -185,6 +194,7 @@ export interface CollectedDevice {
   bgp: { localAs: number | null; peers: BgpPeer[] }
   ospf: OspfData
   lag: LagData
+  switchports: SwitchportData
   bridge: BridgeData | null
   memory: Memory | null
   warnings: Warning[]
@@ -210,6 +220,7 @@ export function newDevice(address: string, credential: { id: string; name: strin
     bgp: { localAs: null, peers: [] },
     ospf: { neighbors: [], interfaces: [], linkCosts: new Map() },
     lag: { ports: [], stack: [] },
+    switchports: { pvid: new Map(), egress: new Map(), untagged: new Map(), voiceVlan: new Map() },
     bridge: null,
     memory: null,
     warnings: [],

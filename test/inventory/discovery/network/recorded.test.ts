@@ -7,7 +7,7 @@
 import t, { type Test } from 'tap'
 import { freshPostgres } from '../../../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
-import { CATALYST_ACCESS, portChannelTruth, switchVarbinds } from '../../../helpers/recorded/switch.js'
+import { CATALYST_ACCESS, portChannelTruth, switchVarbinds, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
 import { testNeeding } from '../../../helpers/requirements.js'
 import { startApp, type Client } from '../../app.js'
 
@@ -56,5 +56,13 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
       CATALYST_ACCESS.channels.map((c) => `${c.name}=${c.alias ?? null}`).sort(),
       'the description of each port-channel (ifAlias)',
     )
+  })
+
+  await t.test('VLANs and switch ports: access, trunk, native, allowed and voice VLANs from Q-BRIDGE-MIB and CISCO-VLAN-MEMBERSHIP-MIB', async (t) => {
+    const vlans = await rows(client, 'vlan/device', id, ['hostname', 'vlanId', 'vlanName', 'status'])
+    score(t, 'vlan/device', vlans.map((v) => `${String(v.hostname)} ${String(v.vlanId)} ${String(v.vlanName)} ${String(v.status)}`).sort(), vlanTruth(CATALYST_ACCESS))
+    const ports = await rows(client, 'interfaces/switchports', id, ['hostname', 'intName', 'mode', 'accVlan', 'nativeVlan', 'trunkVlan', 'voiceVlan'])
+    const seen = ports.map((p) => `${String(p.hostname)} ${String(p.intName)} ${String(p.mode)} ${String(p.accVlan)} ${String(p.nativeVlan)} ${String(p.trunkVlan)} ${String(p.voiceVlan)}`)
+    score(t, 'interfaces/switchports', seen.sort(), switchportTruth(CATALYST_ACCESS))
   })
 })
