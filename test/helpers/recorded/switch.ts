@@ -43,6 +43,8 @@ export interface RecordedSwitch {
   vlans: Array<{ id: number; name: string }>
   /** Bridge ports (numbered 1, 2, ... in this order) with their VLAN configuration. */
   switchports: Switchport[]
+  /** The spanning tree (of VLAN 1): the mode, the bridge priority, the root it sees (its own base MAC on the root). */
+  stp?: { mode: 'rpvst' | 'pvst' | 'mstp'; priority: number; root: { priority: number; mac: string }; rootPort: number }
 }
 
 const IF = '1.3.6.1.2.1.2.2.1'
@@ -174,6 +176,21 @@ export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
       [`1.3.6.1.2.1.17.7.1.4.3.1.5${x}`, int(1)],
     )
   }
+  // BRIDGE-MIB dot1dStp, RSTP-MIB dot1dStpVersion, CISCO-STP-EXTENSIONS-MIB stpxSpanningTreeType
+  if (sw.stp) {
+    const { mode, priority, root, rootPort } = sw.stp
+    const rootId = Buffer.alloc(8)
+    rootId.writeUInt16BE(root.priority, 0)
+    Buffer.from(root.mac.replace(/:/g, ''), 'hex').copy(rootId, 2)
+    out.push(
+      ['1.3.6.1.2.1.17.2.1.0', int(3)],
+      ['1.3.6.1.2.1.17.2.2.0', int(priority)],
+      ['1.3.6.1.2.1.17.2.5.0', hex(rootId)],
+      ['1.3.6.1.2.1.17.2.7.0', int(rootPort)],
+      ['1.3.6.1.2.1.17.2.16.0', int(mode === 'mstp' ? 3 : mode === 'rpvst' ? 2 : 0)],
+      ['1.3.6.1.4.1.9.9.82.1.6.1.0', int({ pvst: 1, mstp: 4, rpvst: 5 }[mode])],
+    )
+  }
   // ENTITY-MIB: the chassis (its serial names the device)
   out.push(
     [`${ENT}.2.1`, str(`${sw.model} chassis`)],
@@ -218,6 +235,27 @@ export function switchportTruth(sw: RecordedSwitch): string[] {
         : `${sw.sysName} ${sp.port} trunk null ${sp.native} ${ranges(sp.allowed.filter((v) => sw.vlans.some((x) => x.id === v)))} null`,
     )
     .sort()
+}
+
+const bridgeIdOf = (priority: number, mac: string) => {
+  const h = mac.replace(/:/g, '')
+  return `${priority}.${h.slice(0, 4)}.${h.slice(4, 8)}.${h.slice(8, 12)}`
+}
+
+/** What spanning-tree/bridges must hold: "host domain mode priority bridgeId rootId isRoot". */
+export function stpTruth(sw: RecordedSwitch): string[] {
+  if (!sw.stp) return []
+  const { mode, priority, root } = sw.stp
+  const rootId = bridgeIdOf(root.priority, root.mac)
+  const own = bridgeIdOf(priority, bridgeMac(sw))
+  return [`${sw.sysName} ${rootId} ${mode} ${priority} ${own} ${rootId} ${root.mac === bridgeMac(sw)}`]
+}
+
+/** The bridge's base MAC (dot1dBaseBridgeAddress), as the recording has it. */
+export function bridgeMac(sw: RecordedSwitch): string {
+  return macBytes(sw.baseMac, 0)
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join(':')
 }
 
 /** What vlan/device must hold: "host id name status". */
@@ -292,4 +330,29 @@ export const CATALYST_ACCESS: RecordedSwitch = {
     { port: 'Po3', mode: 'access', vlan: 30 },
     { port: 'Gi1/0/6', mode: 'access', vlan: 10, voice: 20 },
   ],
+  stp: { mode: 'rpvst', priority: 32769, root: { priority: 24577, mac: '00:1e:7a:00:04:00' }, rootPort: 1 },
+}
+
+/** The core switch the access switch's uplink runs to: the root of the spanning tree. */
+export const CATALYST_CORE: RecordedSwitch = {
+  sysName: 'ber-core-sw1',
+  sysDescr: 'Cisco IOS Software [Cupertino], Catalyst L3 Switch Software (CAT9K_IOSXE), Version 17.9.4, RELEASE SOFTWARE (fc5)',
+  sysObjectId: '1.3.6.1.4.1.9.1.2494',
+  serial: 'FOC2333Y1CD',
+  model: 'C9300-48P',
+  baseMac: '00:1e:7a:00:04:00',
+  ports: [
+    { ifIndex: 9, name: 'Te1/1/1', descr: 'TenGigabitEthernet1/1/1', oper: 'up', alias: 'ber-acc-sw1 Gi1/0/1' },
+    { ifIndex: 10, name: 'Te1/1/2', descr: 'TenGigabitEthernet1/1/2', oper: 'up', alias: 'ber-acc-sw1 Gi1/0/2' },
+  ],
+  channels: [],
+  vlans: [
+    { id: 1, name: 'default' },
+    { id: 10, name: 'users' },
+  ],
+  switchports: [
+    { port: 'Te1/1/1', mode: 'trunk', native: 1, allowed: [1, 10] },
+    { port: 'Te1/1/2', mode: 'trunk', native: 1, allowed: [1, 10] },
+  ],
+  stp: { mode: 'rpvst', priority: 24577, root: { priority: 24577, mac: '00:1e:7a:00:04:00' }, rootPort: 0 },
 }

@@ -13,6 +13,7 @@ import { collectLag } from './mibs/lag.js'
 import { collectLldp } from './mibs/lldp.js'
 import { collectRoutes } from './mibs/routes.js'
 import { collectBgp, collectOspf } from './mibs/routing.js'
+import { collectStp } from './mibs/stp.js'
 import { collectSwitchports } from './mibs/switchports.js'
 import { collectMemory, collectSystem } from './mibs/system.js'
 import { newDevice, type CollectedDevice, type SystemInfo } from './model.js'
@@ -101,6 +102,7 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     ['bridge', async () => void (device.bridge = await collectBridge(client))],
     ['lag', async () => void (device.lag = await collectLag(client))],
     ['switchports', async () => void (device.switchports = await collectSwitchports(client))],
+    ['stp', async () => void (device.stp = await collectStp(client))],
     ['memory', async () => void (device.memory = await collectMemory(client))],
   ]
   try {

@@ -152,6 +152,16 @@ export interface SwitchportData {
   voiceVlan: Map<number, number>
 }
 
+/** The spanning tree the bridge reports (BRIDGE-MIB dot1dStp, of VLAN 1 on per-VLAN switches). */
+export interface StpData {
+  priority: number | null
+  /** The designated root as "priority.xxxx.xxxx.xxxx". */
+  rootId: string | null
+  /** 0 on the root bridge. */
+  rootPort: number | null
+  mode: 'rpvst' | 'pvst' | 'mstp' | 'rstp' | null
+}
+
 export interface OspfData {
   neighbors: OspfNeighbor[]
   interfaces: OspfInterface[]
@@ -195,6 +205,7 @@ export interface CollectedDevice {
   ospf: OspfData
   lag: LagData
   switchports: SwitchportData
+  stp: StpData | null
   bridge: BridgeData | null
   memory: Memory | null
   warnings: Warning[]
@@ -221,6 +232,7 @@ export function newDevice(address: string, credential: { id: string; name: strin
     ospf: { neighbors: [], interfaces: [], linkCosts: new Map() },
     lag: { ports: [], stack: [] },
     switchports: { pvid: new Map(), egress: new Map(), untagged: new Map(), voiceVlan: new Map() },
+    stp: null,
     bridge: null,
     memory: null,
     warnings: [],

@@ -7,7 +7,7 @@
 import t, { type Test } from 'tap'
 import { freshPostgres } from '../../../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
-import { CATALYST_ACCESS, portChannelTruth, switchVarbinds, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
+import { CATALYST_ACCESS, CATALYST_CORE, portChannelTruth, stpTruth, switchVarbinds, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
 import { testNeeding } from '../../../helpers/requirements.js'
 import { startApp, type Client } from '../../app.js'
 
@@ -30,8 +30,9 @@ function score(t: Test, table: string, found: readonly string[], truth: readonly
 }
 
 testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agents', recordedAgentMissing(), async (t) => {
-  const agents = await recordedAgents(t, new Map([['catalyst', switchVarbinds(CATALYST_ACCESS)]]))
-  const catalyst = agents.address.get('catalyst')!
+  const SWITCHES = [CATALYST_ACCESS, CATALYST_CORE]
+  const agents = await recordedAgents(t, new Map(SWITCHES.map((sw) => [sw.sysName, switchVarbinds(sw)])))
+  const catalyst = agents.address.get(CATALYST_ACCESS.sysName)!
   const { db } = await freshPostgres(t)
   const client = await startApp(t, db)
   t.equal((await client.call('POST', 'settings/snmp', { name: 'recorded', version: '2c', community: agents.community })).status, 201)
@@ -41,8 +42,14 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
   t.equal(r.status, 201, r.text)
   const { id, jobId } = r.body as { id: string; jobId: string }
   t.match(await client.waitJob(jobId), { status: 'done' })
-  const devices = await rows(client, 'inventory/devices', id, ['hostname', 'sn', 'vendor', 'family'])
-  t.match(devices, [{ hostname: CATALYST_ACCESS.sysName, sn: CATALYST_ACCESS.serial, vendor: 'cisco' }], 'the switch, named by its chassis serial')
+  const devices = await rows(client, 'inventory/devices', id, ['hostname', 'sn', 'vendor', 'stpDomain'])
+  const root = CATALYST_CORE.stp!.root
+  const domain = `${root.priority}.${root.mac.replace(/:/g, '').replace(/(....)(....)(....)/, '$1.$2.$3')}`
+  t.same(
+    devices.map((d) => `${String(d.hostname)} ${String(d.sn)} ${String(d.vendor)} ${String(d.stpDomain)}`).sort(),
+    SWITCHES.map((sw) => `${sw.sysName} ${sw.serial} cisco ${domain}`).sort(),
+    'the switches, named by their chassis serials, in the spanning-tree domain of their root',
+  )
 
   await t.test('port-channels: members and their state from IEEE8023-LAG-MIB and ifStackTable', async (t) => {
     const found = await rows(client, 'interfaces/port-channel/member-status', id, ['hostname', 'intName', 'dscr', 'protocol', 'members', 'memberCount', 'bundledCount'])
@@ -50,19 +57,25 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
       const members = (p.members as Array<{ intName: string; state: string }>).map((m) => `${m.intName}=${m.state}`)
       return `${String(p.hostname)} ${String(p.intName)} ${String(p.protocol)} [${members.join(' ')}] ${String(p.bundledCount)}/${String(p.memberCount)}`
     })
-    score(t, 'interfaces/port-channel/member-status', seen.sort(), portChannelTruth(CATALYST_ACCESS))
+    score(t, 'interfaces/port-channel/member-status', seen.sort(), SWITCHES.flatMap(portChannelTruth).sort())
     t.same(
       found.map((p) => `${String(p.intName)}=${String(p.dscr)}`).sort(),
-      CATALYST_ACCESS.channels.map((c) => `${c.name}=${c.alias ?? null}`).sort(),
+      SWITCHES.flatMap((sw) => sw.channels).map((c) => `${c.name}=${c.alias ?? null}`).sort(),
       'the description of each port-channel (ifAlias)',
     )
   })
 
   await t.test('VLANs and switch ports: access, trunk, native, allowed and voice VLANs from Q-BRIDGE-MIB and CISCO-VLAN-MEMBERSHIP-MIB', async (t) => {
     const vlans = await rows(client, 'vlan/device', id, ['hostname', 'vlanId', 'vlanName', 'status'])
-    score(t, 'vlan/device', vlans.map((v) => `${String(v.hostname)} ${String(v.vlanId)} ${String(v.vlanName)} ${String(v.status)}`).sort(), vlanTruth(CATALYST_ACCESS))
+    score(t, 'vlan/device', vlans.map((v) => `${String(v.hostname)} ${String(v.vlanId)} ${String(v.vlanName)} ${String(v.status)}`).sort(), SWITCHES.flatMap(vlanTruth).sort())
     const ports = await rows(client, 'interfaces/switchports', id, ['hostname', 'intName', 'mode', 'accVlan', 'nativeVlan', 'trunkVlan', 'voiceVlan'])
     const seen = ports.map((p) => `${String(p.hostname)} ${String(p.intName)} ${String(p.mode)} ${String(p.accVlan)} ${String(p.nativeVlan)} ${String(p.trunkVlan)} ${String(p.voiceVlan)}`)
-    score(t, 'interfaces/switchports', seen.sort(), switchportTruth(CATALYST_ACCESS))
+    score(t, 'interfaces/switchports', seen.sort(), SWITCHES.flatMap(switchportTruth).sort())
+  })
+
+  await t.test('spanning tree: mode, bridge and root ids, the root bridge of the domain, from BRIDGE-MIB, RSTP-MIB and CISCO-STP-EXTENSIONS-MIB', async (t) => {
+    const bridges = await rows(client, 'spanning-tree/bridges', id, ['hostname', 'stpDomain', 'mode', 'priority', 'bridgeId', 'rootId', 'isRoot'])
+    const seen = bridges.map((b) => `${String(b.hostname)} ${String(b.stpDomain)} ${String(b.mode)} ${String(b.priority)} ${String(b.bridgeId)} ${String(b.rootId)} ${String(b.isRoot)}`)
+    score(t, 'spanning-tree/bridges', seen.sort(), SWITCHES.flatMap(stpTruth).sort())
   })
 })
