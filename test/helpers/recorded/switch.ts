@@ -27,6 +27,19 @@ export interface PortChannel {
   members: Array<{ port: string; state: MemberState }>
 }
 
+export interface EntityPart {
+  class: 'container' | 'powerSupply' | 'fan' | 'module' | 'port'
+  name: string
+  descr: string
+  /** entPhysicalIndex of the part it sits in (1: the chassis). */
+  parent: number
+  serial?: string
+  model?: string
+  hardwareRev?: string
+}
+
+const ENT_CLASS = { chassis: 3, container: 5, powerSupply: 6, fan: 7, module: 9, port: 10 } as const
+
 export type Switchport =
   | { port: string; mode: 'access'; vlan: number; voice?: number }
   | { port: string; mode: 'trunk'; native: number; allowed: number[] }
@@ -43,6 +56,8 @@ export interface RecordedSwitch {
   vlans: Array<{ id: number; name: string }>
   /** Bridge ports (numbered 1, 2, ... in this order) with their VLAN configuration. */
   switchports: Switchport[]
+  /** Field-replaceable parts besides the chassis (ENTITY-MIB rows 2, 3, ...; parent 1 is the chassis). */
+  parts: EntityPart[]
   /** The spanning tree (of VLAN 1): the mode, the bridge priority, the root it sees (its own base MAC on the root). */
   stp?: { mode: 'rpvst' | 'pvst' | 'mstp'; priority: number; root: { priority: number; mac: string }; rootPort: number }
 }
@@ -191,16 +206,24 @@ export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
       ['1.3.6.1.4.1.9.9.82.1.6.1.0', int({ pvst: 1, mstp: 4, rpvst: 5 }[mode])],
     )
   }
-  // ENTITY-MIB: the chassis (its serial names the device)
-  out.push(
-    [`${ENT}.2.1`, str(`${sw.model} chassis`)],
-    [`${ENT}.4.1`, int(0)],
-    [`${ENT}.5.1`, int(3)],
-    [`${ENT}.7.1`, str('1')],
-    [`${ENT}.11.1`, str(sw.serial)],
-    [`${ENT}.12.1`, str('Cisco Systems, Inc.')],
-    [`${ENT}.13.1`, str(sw.model)],
-  )
+  // ENTITY-MIB: the chassis (its serial names the device), then its parts
+  const entities = [
+    { class: 'chassis' as const, name: 'Switch 1', descr: `${sw.model} chassis`, parent: 0, serial: sw.serial, model: sw.model, hardwareRev: 'V07' },
+    ...sw.parts,
+  ]
+  for (const [i, e] of entities.entries()) {
+    const x = `.${i + 1}`
+    out.push(
+      [`${ENT}.2${x}`, str(e.descr)],
+      [`${ENT}.4${x}`, int(e.parent)],
+      [`${ENT}.5${x}`, int(ENT_CLASS[e.class])],
+      [`${ENT}.7${x}`, str(e.name)],
+      [`${ENT}.8${x}`, str(e.hardwareRev ?? '')],
+      [`${ENT}.11${x}`, str(e.serial ?? '')],
+      [`${ENT}.12${x}`, str('Cisco Systems, Inc.')],
+      [`${ENT}.13${x}`, str(e.model ?? '')],
+    )
+  }
   return out
 }
 
@@ -256,6 +279,26 @@ export function bridgeMac(sw: RecordedSwitch): string {
   return macBytes(sw.baseMac, 0)
     .map((b) => b.toString(16).padStart(2, '0'))
     .join(':')
+}
+
+/**
+ * What inventory/pn must hold: "host name serial pid vid" of the chassis and of every part with a
+ * serial or an orderable model (a port only when it holds a serialised optic).
+ */
+export function partTruth(sw: RecordedSwitch): string[] {
+  const parts = sw.parts.filter((p) => p.class !== 'container' && (p.serial !== undefined || (p.model !== undefined && p.class !== 'port')))
+  return [
+    `${sw.sysName} Switch 1 ${sw.serial} ${sw.model} V07`,
+    ...parts.map((p) => `${sw.sysName} ${p.name} ${p.serial ?? null} ${p.model ?? null} ${p.hardwareRev ?? null}`),
+  ].sort()
+}
+
+/** What inventory/modules, power-supplies and fans must hold: "host name pid serial" of the parts of that class. */
+export function partsOfClass(sw: RecordedSwitch, cls: EntityPart['class']): string[] {
+  return sw.parts
+    .filter((p) => p.class === cls)
+    .map((p) => `${sw.sysName} ${p.name} ${p.model ?? null} ${p.serial ?? null}`)
+    .sort()
 }
 
 /** What vlan/device must hold: "host id name status". */
@@ -330,6 +373,14 @@ export const CATALYST_ACCESS: RecordedSwitch = {
     { port: 'Po3', mode: 'access', vlan: 30 },
     { port: 'Gi1/0/6', mode: 'access', vlan: 10, voice: 20 },
   ],
+  parts: [
+    { class: 'container', name: 'Switch 1 - Power Supply A Container', descr: 'Power Supply Container', parent: 1 },
+    { class: 'powerSupply', name: 'Switch 1 - Power Supply A', descr: 'FRU Power Supply', parent: 2, model: 'PWR-C2-1025WAC', serial: 'LIT2110A1B2', hardwareRev: 'V02' },
+    { class: 'fan', name: 'Switch 1 - FAN 1', descr: 'Switch 1 - FAN 1', parent: 1 },
+    { class: 'module', name: 'Switch 1 - FlexStackPlus Module', descr: 'Stacking Module', parent: 1, model: 'C2960X-STACK', serial: 'FOC2111Z9YZ', hardwareRev: 'V01' },
+    { class: 'port', name: 'GigabitEthernet1/0/49', descr: '1000BaseLX SFP', parent: 1, model: 'GLC-LH-SMD', serial: 'AVD1234ABCD', hardwareRev: 'V01' },
+    { class: 'port', name: 'GigabitEthernet1/0/50', descr: 'Gigabit Ethernet Port', parent: 1 },
+  ],
   stp: { mode: 'rpvst', priority: 32769, root: { priority: 24577, mac: '00:1e:7a:00:04:00' }, rootPort: 1 },
 }
 
@@ -353,6 +404,12 @@ export const CATALYST_CORE: RecordedSwitch = {
   switchports: [
     { port: 'Te1/1/1', mode: 'trunk', native: 1, allowed: [1, 10] },
     { port: 'Te1/1/2', mode: 'trunk', native: 1, allowed: [1, 10] },
+  ],
+  parts: [
+    { class: 'powerSupply', name: 'Switch 1 - Power Supply A', descr: 'Switch 1 - Power Supply A', parent: 1, model: 'PWR-C1-715WAC', serial: 'DCB2201G0AA', hardwareRev: 'V01' },
+    { class: 'powerSupply', name: 'Switch 1 - Power Supply B', descr: 'Switch 1 - Power Supply B', parent: 1, model: 'PWR-C1-715WAC', serial: 'DCB2201G0AB', hardwareRev: 'V01' },
+    { class: 'fan', name: 'Switch 1 - FAN - T1 1', descr: 'Switch 1 - FAN - T1 1', parent: 1, model: 'FAN-T1', serial: 'FAN-T1-0001' },
+    { class: 'module', name: 'Switch 1 FRU Uplink Module 1', descr: '8x10G Uplink Module', parent: 1, model: 'C9300-NM-8X', serial: 'FOC2330A0XY', hardwareRev: 'V02' },
   ],
   stp: { mode: 'rpvst', priority: 24577, root: { priority: 24577, mac: '00:1e:7a:00:04:00' }, rootPort: 0 },
 }

@@ -7,7 +7,7 @@
 import t, { type Test } from 'tap'
 import { freshPostgres } from '../../../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
-import { CATALYST_ACCESS, CATALYST_CORE, portChannelTruth, stpTruth, switchVarbinds, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
+import { CATALYST_ACCESS, CATALYST_CORE, partTruth, partsOfClass, portChannelTruth, stpTruth, switchVarbinds, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
 import { testNeeding } from '../../../helpers/requirements.js'
 import { startApp, type Client } from '../../app.js'
 
@@ -71,6 +71,21 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
     const ports = await rows(client, 'interfaces/switchports', id, ['hostname', 'intName', 'mode', 'accVlan', 'nativeVlan', 'trunkVlan', 'voiceVlan'])
     const seen = ports.map((p) => `${String(p.hostname)} ${String(p.intName)} ${String(p.mode)} ${String(p.accVlan)} ${String(p.nativeVlan)} ${String(p.trunkVlan)} ${String(p.voiceVlan)}`)
     score(t, 'interfaces/switchports', seen.sort(), SWITCHES.flatMap(switchportTruth).sort())
+  })
+
+  await t.test('hardware: chassis, modules, power supplies, fans and optics with serials and part numbers from ENTITY-MIB', async (t) => {
+    const pn = await rows(client, 'inventory/pn', id, ['hostname', 'name', 'sn', 'pid', 'vid', 'deviceSn'])
+    score(t, 'inventory/pn', pn.map((p) => `${String(p.hostname)} ${String(p.name)} ${String(p.sn)} ${String(p.pid)} ${String(p.vid)}`).sort(), SWITCHES.flatMap(partTruth).sort())
+    const of = async (table: string, cls: 'module' | 'powerSupply' | 'fan', pid: string | null) => {
+      const found = await rows(client, table, id, ['hostname', 'name', 'partSn', ...(pid ? [pid] : [])])
+      const seen = found.map((p) => `${String(p.hostname)} ${String(p.name)} ${pid ? String(p[pid]) : ''} ${String(p.partSn)}`)
+      // fans have no part number column
+      const truth = SWITCHES.flatMap((sw) => partsOfClass(sw, cls)).map((x) => (pid ? x : x.replace(/ (\S+) (\S+)$/, '  $2')))
+      score(t, table, seen.sort(), truth.sort())
+    }
+    await of('inventory/modules', 'module', 'pid')
+    await of('inventory/power-supplies', 'powerSupply', 'pid')
+    await of('inventory/fans', 'fan', null)
   })
 
   await t.test('spanning tree: mode, bridge and root ids, the root bridge of the domain, from BRIDGE-MIB, RSTP-MIB and CISCO-STP-EXTENSIONS-MIB', async (t) => {
