@@ -10,6 +10,8 @@ export type MemberState = 'bundled' | 'standby' | 'suspended' | 'down'
 
 export interface SwitchPort {
   ifIndex: number
+  /** IANAifType (default ethernetCsmacd). */
+  type?: number
   /** ifName, e.g. Gi1/0/1 (ifDescr is the long form). */
   name: string
   descr: string
@@ -56,6 +58,8 @@ export interface RecordedSwitch {
   vlans: Array<{ id: number; name: string }>
   /** Bridge ports (numbered 1, 2, ... in this order) with their VLAN configuration. */
   switchports: Switchport[]
+  /** IPv6 addresses (ipAddressTable), as "2001:db8::1" with their network as "2001:db8::/64"; link-local ones and ::1 too, which discovery leaves out. */
+  ipv6?: Array<{ port: string; address: string; network: string }>
   /** Field-replaceable parts besides the chassis (ENTITY-MIB rows 2, 3, ...; parent 1 is the chassis). */
   parts: EntityPart[]
   /** The spanning tree (of VLAN 1): the mode, the bridge priority, the root it sees (its own base MAC on the root). */
@@ -75,6 +79,16 @@ const macBytes = (mac: string, last: number) => {
   const b = mac.split(':').map((x) => parseInt(x, 16))
   b[5] = (b[5]! + last) & 0xff
   return b
+}
+
+/** The 16 bytes of an IPv6 address written with at most one "::". */
+function ipv6Bytes(text: string): number[] {
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined]
+  const h = head ? head.split(':') : []
+  const tl = tail ? tail.split(':') : []
+  const groups = [...h, ...Array<string>(8 - h.length - tl.length).fill('0'), ...tl].map((g) => parseInt(g, 16))
+  if (groups.length !== 8 || groups.some((g) => !(g >= 0 && g <= 0xffff))) throw new Error(`bad IPv6 address ${text}`)
+  return groups.flatMap((g) => [g >> 8, g & 0xff])
 }
 
 /** LacpState octet: activity, aggregation, synchronization, collecting, distributing as the state asks. */
@@ -99,7 +113,7 @@ export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
     for (const m of c.members) if ((m.state === 'down') !== (portByName.get(m.port)?.oper === 'down')) throw new Error(`${c.name} ${m.port}: a member is down exactly when its port is`)
   }
   const ifaces = [
-    ...sw.ports.map((p) => ({ ...p, type: ETHERNET, speed: 1_000_000_000 })),
+    ...sw.ports.map((p) => ({ ...p, type: p.type ?? ETHERNET, speed: 1_000_000_000 })),
     ...sw.channels.map((c) => {
       const up = c.members.some((m) => m.state === 'bundled')
       return { ifIndex: c.ifIndex, name: c.name, descr: c.descr, alias: c.alias, oper: up ? ('up' as const) : ('down' as const), type: LAG, speed: 1_000_000_000 * Math.max(1, c.members.filter((m) => m.state === 'bundled').length) }
@@ -206,6 +220,20 @@ export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
       ['1.3.6.1.4.1.9.9.82.1.6.1.0', int({ pvst: 1, mstp: 4, rpvst: 5 }[mode])],
     )
   }
+  // IP-MIB ipAddressTable: IPv6 addresses, each pointing at its prefix in ipAddressPrefixTable
+  for (const a of sw.ipv6 ?? []) {
+    const ifIndex = ifIndexOf.get(a.port)
+    if (ifIndex === undefined) throw new Error(`no interface ${a.port}`)
+    const [net, len] = a.network.split('/')
+    const x = `.2.16.${ipv6Bytes(a.address).join('.')}`
+    out.push(
+      [`1.3.6.1.2.1.4.34.1.3${x}`, int(ifIndex)],
+      [`1.3.6.1.2.1.4.34.1.4${x}`, int(1)],
+      [`1.3.6.1.2.1.4.34.1.5${x}`, oid(`1.3.6.1.2.1.4.32.1.5.${ifIndex}.2.16.${ipv6Bytes(net!).join('.')}.${len}`)],
+      [`1.3.6.1.2.1.4.34.1.6${x}`, int(2)],
+      [`1.3.6.1.2.1.4.34.1.7${x}`, int(1)],
+    )
+  }
   // ENTITY-MIB: the chassis (its serial names the device), then its parts
   const entities = [
     { class: 'chassis' as const, name: 'Switch 1', descr: `${sw.model} chassis`, parent: 0, serial: sw.serial, model: sw.model, hardwareRev: 'V07' },
@@ -298,6 +326,14 @@ export function partsOfClass(sw: RecordedSwitch, cls: EntityPart['class']): stri
   return sw.parts
     .filter((p) => p.class === cls)
     .map((p) => `${sw.sysName} ${p.name} ${p.model ?? null} ${p.serial ?? null}`)
+    .sort()
+}
+
+/** The IPv6 rows addressing/managed-devs must hold: "host port address network" (no link-local address). */
+export function ipv6Truth(sw: RecordedSwitch): string[] {
+  return (sw.ipv6 ?? [])
+    .filter((a) => !a.address.startsWith('fe80:') && a.address !== '::1')
+    .map((a) => `${sw.sysName} ${a.port} ${a.address} ${a.network}`)
     .sort()
 }
 
@@ -395,6 +431,16 @@ export const CATALYST_CORE: RecordedSwitch = {
   ports: [
     { ifIndex: 9, name: 'Te1/1/1', descr: 'TenGigabitEthernet1/1/1', oper: 'up', alias: 'ber-acc-sw1 Gi1/0/1' },
     { ifIndex: 10, name: 'Te1/1/2', descr: 'TenGigabitEthernet1/1/2', oper: 'up', alias: 'ber-acc-sw1 Gi1/0/2' },
+    { ifIndex: 51, name: 'Vl10', descr: 'Vlan10', oper: 'up', type: 53, alias: 'users' },
+    { ifIndex: 52, name: 'Lo0', descr: 'Loopback0', oper: 'up', type: 24 },
+  ],
+  ipv6: [
+    { port: 'Vl10', address: '2001:db8:10::1', network: '2001:db8:10::/64' },
+    { port: 'Vl10', address: '2001:db8:10:0:1::1', network: '2001:db8:10::/64' },
+    { port: 'Vl10', address: 'fe80::21e:7aff:fe00:401', network: 'fe80::/64' },
+    { port: 'Lo0', address: '::1', network: '::1/128' },
+    { port: 'Lo0', address: '2001:db8:ff::1', network: '2001:db8:ff::1/128' },
+    { port: 'Te1/1/1', address: '2001:db8:0:1::', network: '2001:db8:0:1::/127' },
   ],
   channels: [],
   vlans: [

@@ -9,6 +9,7 @@ import { collectCdp } from './mibs/cdp.js'
 import { collectEntity } from './mibs/entity.js'
 import { collectInterfaces } from './mibs/interfaces.js'
 import { collectAddresses, collectArp, collectForwarding } from './mibs/ip.js'
+import { collectIpv6Addresses } from './mibs/ipv6.js'
 import { collectLag } from './mibs/lag.js'
 import { collectLldp } from './mibs/lldp.js'
 import { collectRoutes } from './mibs/routes.js'
@@ -103,6 +104,7 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     ['lag', async () => void (device.lag = await collectLag(client))],
     ['switchports', async () => void (device.switchports = await collectSwitchports(client))],
     ['stp', async () => void (device.stp = await collectStp(client))],
+    ['ipv6', async () => void (device.addresses6 = await collectIpv6Addresses(client))],
     ['memory', async () => void (device.memory = await collectMemory(client))],
   ]
   try {

@@ -206,6 +206,8 @@ export interface CollectedDevice {
   lag: LagData
   switchports: SwitchportData
   stp: StpData | null
+  /** IPv6 addresses (ipAddressTable), with their network; `addresses` holds the IPv4 ones. */
+  addresses6: Array<IpAddr & { net: string }>
   bridge: BridgeData | null
   memory: Memory | null
   warnings: Warning[]
@@ -233,6 +235,7 @@ export function newDevice(address: string, credential: { id: string; name: strin
     lag: { ports: [], stack: [] },
     switchports: { pvid: new Map(), egress: new Map(), untagged: new Map(), voiceVlan: new Map() },
     stp: null,
+    addresses6: [],
     bridge: null,
     memory: null,
     warnings: [],

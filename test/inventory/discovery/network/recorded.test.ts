@@ -7,7 +7,7 @@
 import t, { type Test } from 'tap'
 import { freshPostgres } from '../../../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
-import { CATALYST_ACCESS, CATALYST_CORE, partTruth, partsOfClass, portChannelTruth, stpTruth, switchVarbinds, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
+import { CATALYST_ACCESS, CATALYST_CORE, ipv6Truth, partTruth, partsOfClass, portChannelTruth, stpTruth, switchVarbinds, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
 import { testNeeding } from '../../../helpers/requirements.js'
 import { startApp, type Client } from '../../app.js'
 
@@ -86,6 +86,12 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
     await of('inventory/modules', 'module', 'pid')
     await of('inventory/power-supplies', 'powerSupply', 'pid')
     await of('inventory/fans', 'fan', null)
+  })
+
+  await t.test('IPv6 addresses with their networks from IP-MIB ipAddressTable, link-local ones left out', async (t) => {
+    const managed = await rows(client, 'addressing/managed-devs', id, ['hostname', 'intName', 'ip', 'net'])
+    const seen = managed.filter((a) => String(a.ip).includes(':')).map((a) => `${String(a.hostname)} ${String(a.intName)} ${String(a.ip)} ${String(a.net)}`)
+    score(t, 'addressing/managed-devs (IPv6)', seen.sort(), SWITCHES.flatMap(ipv6Truth).sort())
   })
 
   await t.test('spanning tree: mode, bridge and root ids, the root bridge of the domain, from BRIDGE-MIB, RSTP-MIB and CISCO-STP-EXTENSIONS-MIB', async (t) => {
