@@ -100,10 +100,15 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     ['cdp', async () => void (device.cdp = await collectCdp(client))],
     ['bgp', async () => void (device.bgp = await collectBgp(client))],
     ['ospf', async () => void (device.ospf = await collectOspf(client))],
-    ['bridge', async () => void (device.bridge = await collectBridge(client))],
+    [
+      'bridge',
+      async () => {
+        device.bridge = await collectBridge(client)
+        // port VLANs and spanning tree only where there is a bridge (no requests for a router)
+        if (device.bridge) [device.switchports, device.stp] = await Promise.all([collectSwitchports(client), collectStp(client)])
+      },
+    ],
     ['lag', async () => void (device.lag = await collectLag(client))],
-    ['switchports', async () => void (device.switchports = await collectSwitchports(client))],
-    ['stp', async () => void (device.stp = await collectStp(client))],
     ['ipv6', async () => void (device.addresses6 = await collectIpv6Addresses(client))],
     ['memory', async () => void (device.memory = await collectMemory(client))],
   ]
