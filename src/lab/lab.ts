@@ -208,6 +208,14 @@ export class Lab {
     await this.ready()
   }
 
+  /** Sets the OSPF cost of one end of a link ("r1:eth1"); the routers' adjacencies stay as they are. */
+  async setOspfCost(end: string, cost: number): Promise<void> {
+    const { router, interface: iface } = splitEnd(end)
+    if (!this.topology.links.some((l) => l.a === end || l.b === end)) throw new Error(`no link ends at ${end}`)
+    await this.vtysh(router, ['configure terminal', `interface ${iface}`, `ip ospf cost ${cost}`])
+    await this.ready()
+  }
+
   /** Removes the BGP session between two routers, on both of them. */
   async removeBgp(a: string, b: string): Promise<void> {
     const sessions = bgpSessions(this.topology).filter((s) => (s.router === a && s.peer === b) || (s.router === b && s.peer === a))

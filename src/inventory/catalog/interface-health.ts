@@ -169,7 +169,7 @@ export const PORT_CHANNEL_MEMBERS: StoredTableDef = {
     idColumn('port-channel'),
     ...portColumns().map((c) => (c.name === 'intName' ? { ...c, description: 'Port-channel interface, e.g. Po1, ae0.' } : c)),
     col('protocol', 'string', 'Aggregation protocol.', { values: ['lacp', 'pagp', 'static'] }),
-    col('members', 'json', 'Member ports: array of {intName, state}; state bundled, standby, suspended or down.'),
+    col('members', 'json', 'Member ports: array of {intName, state}; state bundled, standby, suspended or down.', { unordered: true }),
     col('memberCount', 'integer', 'Number of member ports.'),
     col('bundledCount', 'integer', 'Number of member ports that are bundled (forwarding).'),
   ],

@@ -39,7 +39,8 @@ export const DEVICES: StoredTableDef = {
     col('slug', 'string', 'URL-friendly unique name of the device (lower-case hostname).'),
   ],
   key: ['sn'],
-  volatile: ['uptime', 'memoryUsedBytes', 'memoryUtilization', 'taskKey'],
+  // loginIp: which of its addresses discovery reached the device on, not a property of the device
+  volatile: ['uptime', 'memoryUsedBytes', 'memoryUtilization', 'taskKey', 'loginIp'],
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [['hostname', 'id'], ['sn'], ['siteName'], ['vendor'], ['loginIp']],
   webPath: '/inventory/devices',
@@ -74,6 +75,8 @@ export const INTERFACES: StoredTableDef = {
     col('loginIp', 'ip', 'Management address of the device.'),
   ],
   key: ['sn', 'intName'],
+  // the device's management address, repeated on each of its interfaces
+  volatile: ['loginIp'],
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [['hostname', 'intName', 'id'], ['sn'], ['siteName'], ['primaryIp'], ['l1']],
   webPath: '/inventory/interfaces',

@@ -37,10 +37,12 @@ export const NEIGHBORS: StoredTableDef = {
     col('remoteHost', 'string', 'Hostname of the neighbour device.'),
     col('remoteInt', 'string', 'Interface of the neighbour on the link.'),
     col('remoteIp', 'ip', 'Management address the neighbour advertises, null when none.'),
-    col('protocols', 'stringArray', 'Discovery protocols that saw the link, e.g. ["cdp","lldp"].'),
+    col('protocols', 'stringArray', 'Discovery protocols that saw the link, e.g. ["cdp","lldp"].', { unordered: true }),
     col('siteName', 'string', 'Site of the reporting device.'),
   ],
   key: ['localSn', 'localInt', 'remoteSn', 'remoteInt'],
+  // a neighbour that was not discovered has no serial (and may advertise no port)
+  nullableKey: ['remoteSn', 'remoteInt'],
   defaultSort: { column: 'localHost', order: 'asc' },
   indexes: [['localHost', 'id'], ['localSn'], ['remoteSn']],
   webPath: '/technology/neighbors',

@@ -27,6 +27,7 @@ export const NEIGHBORS_UNIDIRECTIONAL: StoredTableDef = {
     c.name === 'id' ? idColumn('neighbour relation (the id of its neighbors/all row)') : c.name === 'remoteSn' ? { ...c, description: 'Serial number of the neighbour, which does not report this link.' } : c,
   ),
   key: ['localSn', 'localInt', 'remoteSn', 'remoteInt'],
+  nullableKey: NEIGHBORS.nullableKey,
   defaultSort: { column: 'localHost', order: 'asc' },
   indexes: [['localHost', 'id']],
   webPath: '/technology/cdp-lldp/unidirectional-neighbors',
@@ -43,7 +44,7 @@ function foreignNeighborColumns(kind: string): ColumnDef[] {
     col('remoteIp', 'ip', 'Management address the neighbour advertises, null when none.'),
     col('remotePlatform', 'string', 'Platform the neighbour advertises (CDP platform or LLDP system description).'),
     col('protocol', 'string', 'Discovery protocol that saw the neighbour.', { values: ['cdp', 'lldp'] }),
-    col('capabilities', 'stringArray', 'Capabilities the neighbour advertises, e.g. ["router"], ["phone"], ["station"].'),
+    col('capabilities', 'stringArray', 'Capabilities the neighbour advertises, e.g. ["router"], ["phone"], ["station"].', { unordered: true }),
   ]
 }
 

@@ -42,6 +42,11 @@ export interface ColumnDef {
    * `deprecated: true` in the OpenAPI document.
    */
   deprecated?: string
+  /**
+   * A list (array or JSON array) whose order means nothing (the gateways of a host, the protocols
+   * that saw a link): a comparison of two snapshots compares it as a set.
+   */
+  unordered?: true
 }
 
 export interface TableDef {

@@ -8,7 +8,8 @@
  * `plan.ts` unchanged, so the database streams the result and never holds both snapshots at once.
  *
  * Compared columns: every column but the key, the row `id` (an identifier within one snapshot)
- * and, unless asked, the table's volatile columns (uptime, counters, timestamps).
+ * and, unless asked, the table's volatile columns (uptime, counters, timestamps). A list whose
+ * order means nothing (`unordered` in the catalog) differs only when its elements do.
  */
 import { storageName } from '../catalog/columns.js'
 import type { ColumnDef, TableDef } from '../catalog/types.js'
@@ -104,6 +105,25 @@ function sideSql(table: TableDef, params: Params, snapshotId: string): string {
   return `SELECT true AS _p, ${[...key, ...columns].join(', ')} FROM ${sourceSql(table)} WHERE t.snapshot_id = ${params.add(snapshotId, 'text')}`
 }
 
+/** A list as a set: its distinct elements in order (null stays null; a JSON value that is no array stays as it is). */
+function asSet(c: ColumnDef, value: string): string {
+  if (c.type === 'json') {
+    const v = `(${value})::jsonb`
+    return `CASE WHEN jsonb_typeof(${v}) = 'array' THEN coalesce((SELECT jsonb_agg(DISTINCT e ORDER BY e) FROM jsonb_array_elements(${v}) e), '[]'::jsonb) ELSE ${v} END`
+  }
+  return `CASE WHEN ${value} IS NULL THEN NULL ELSE ARRAY(SELECT DISTINCT e FROM unnest(${value}) e ORDER BY e) END`
+}
+
+/**
+ * Whether a compared column differs between the older (`o`) and newer (`n`) row. An unordered
+ * list is sorted only when the two lists are not already the same, so equal rows cost nothing more.
+ */
+function differsSql(c: ColumnDef): string {
+  const [o, n] = [`o.${quoted(c.name)}`, `n.${quoted(c.name)}`]
+  if (!c.unordered) return `${o} IS DISTINCT FROM ${n}`
+  return `(${o} IS DISTINCT FROM ${n} AND ${asSet(c, o)} IS DISTINCT FROM ${asSet(c, n)})`
+}
+
 /**
  * `{"<column>": {"old": ..., "new": ...}}` of the compared columns that differ, as `json` text
  * built in column order ("old" before "new": `jsonb` would sort the keys).
@@ -113,9 +133,17 @@ function diffSql(compared: readonly ColumnDef[]): string {
   const parts = compared.map((c) => {
     const [o, n] = [`o.${quoted(c.name)}`, `n.${quoted(c.name)}`]
     const name = JSON.stringify(c.name).replace(/'/g, "''")
-    return `CASE WHEN ${o} IS DISTINCT FROM ${n} THEN '${name}:' || json_build_object('old', to_json(${o}), 'new', to_json(${n}))::text END`
+    return `CASE WHEN ${differsSql(c)} THEN '${name}:' || json_build_object('old', to_json(${o}), 'new', to_json(${n}))::text END`
   })
   return `('{' || concat_ws(',', ${parts.join(', ')}) || '}')::json`
+}
+
+/** Whether any compared column differs: one row comparison of the plain columns, the unordered lists each on their own. */
+function rowDiffersSql(compared: readonly ColumnDef[]): string {
+  const plain = compared.filter((c) => !c.unordered)
+  const tests = compared.filter((c) => c.unordered).map(differsSql)
+  if (plain.length > 0) tests.unshift(`(${plain.map((c) => `o.${quoted(c.name)}`).join(', ')}) IS DISTINCT FROM (${plain.map((c) => `n.${quoted(c.name)}`).join(', ')})`)
+  return tests.length === 0 ? 'false' : `(${tests.join(' OR ')})`
 }
 
 /**
@@ -129,14 +157,10 @@ export function comparisonSql(table: TableDef, snapshots: ComparedSnapshots, vol
   const columns = table.columns.map((c) => `CASE WHEN n._p IS NULL THEN o.${quoted(c.name)} ELSE n.${quoted(c.name)} END AS ${quoted(c.name)}`)
   const change = `CASE WHEN o._p IS NULL THEN 'added' WHEN n._p IS NULL THEN 'removed' ELSE 'changed' END AS "change"`
   const diff = `CASE WHEN o._p AND n._p THEN ${diffSql(compared)} END AS "diff"`
-  const differs =
-    compared.length === 0
-      ? 'false'
-      : `(${compared.map((c) => `o.${quoted(c.name)}`).join(', ')}) IS DISTINCT FROM (${compared.map((c) => `n.${quoted(c.name)}`).join(', ')})`
   return (
     `SELECT ${[...columns, change, diff].join(', ')}` +
     ` FROM (${sideSql(table, params, snapshots.older)}) o FULL OUTER JOIN (${sideSql(table, params, snapshots.newer)}) n ON ${on}` +
-    ` WHERE o._p IS NULL OR n._p IS NULL OR ${differs}`
+    ` WHERE o._p IS NULL OR n._p IS NULL OR ${rowDiffersSql(compared)}`
   )
 }
 

@@ -156,7 +156,9 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     if (d.legacyPaths.length > 0) lines.push(`Also at: ${d.legacyPaths.map((p) => `\`${p}\``).join(', ')}.`, '')
     lines.push(`Default sort: \`${d.defaultSort.column}\` ${d.defaultSort.order}. Web path (for \`reports\`): \`${d.webPath}\`.`, '')
     const volatile = d.volatile.length > 0 ? `; volatile (a comparison ignores them unless asked): ${d.volatile.map((c) => `\`${c}\``).join(', ')}` : ''
-    lines.push(`Key: ${d.key.map((c) => `\`${c}\``).join(', ')}${volatile}.`, '')
+    const unordered = table.columns.filter((c) => c.unordered).map((c) => `\`${c.name}\``)
+    const sets = unordered.length > 0 ? `; compared as sets (their order means nothing): ${unordered.join(', ')}` : ''
+    lines.push(`Key: ${d.key.map((c) => `\`${c}\``).join(', ')}${volatile}${sets}.`, '')
     lines.push('| Column | Type | Meaning | Operators |', '|---|---|---|---|')
     for (const c of d.columns) {
       const values = c.values ? ` Values: ${c.values.map((v) => `\`${v}\``).join(', ')}.` : ''

@@ -21,6 +21,13 @@ t.test('every table declares a key and volatile columns among its own columns', 
       t.notOk(table.key?.includes(name), `${table.path}: volatile column ${name} is not part of the key`)
     }
   }
+  for (const table of TABLES) {
+    for (const c of table.columns) {
+      // the address discovery reached a device on is no property of the device or its interfaces
+      if (c.name === 'loginIp') t.ok(table.volatile?.includes('loginIp'), `${table.path}: loginIp is volatile`)
+      if (c.unordered) t.ok(['json', 'stringArray', 'integerArray', 'ipArray'].includes(c.type), `${table.path}: ${c.name}, compared as a set, is a list`)
+    }
+  }
   const volatile = (path: string) => TABLES.find((x) => x.path === path)!.volatile ?? []
   t.ok(volatile('inventory/devices').includes('uptime'), 'uptime is volatile')
   t.ok(volatile('interfaces/counters').includes('inBytes'), 'counters are volatile')

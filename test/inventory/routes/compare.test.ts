@@ -65,7 +65,7 @@ async function stack(t: { teardown(fn: () => unknown): void }, engine: (typeof E
       if (page.length < 5000) return rows
     }
   }
-  return { call, discover, all }
+  return { db, call, discover, all }
 }
 
 /** The differences between two full tables as the API should report them. */
@@ -73,6 +73,10 @@ function expected(path: string, older: Row[], newer: Row[], volatile = false): M
   const table = findTable(path)!
   const key = (row: Row) => JSON.stringify(table.key!.map((k) => row[k] ?? ''))
   const compared = table.columns.map((c) => c.name).filter((n) => n !== 'id' && !table.key!.includes(n) && (volatile || !table.volatile?.includes(n)))
+  // a list whose order means nothing differs when its elements do
+  const unordered = new Set(table.columns.filter((c) => c.unordered).map((c) => c.name))
+  const asSet = (v: unknown) => (Array.isArray(v) ? JSON.stringify([...new Set(v.map((x) => JSON.stringify(x)))].sort()) : JSON.stringify(v))
+  const same = (c: string, a: unknown, b: unknown) => (unordered.has(c) ? asSet(a) === asSet(b) : JSON.stringify(a) === JSON.stringify(b))
   const before = new Map(older.map((r) => [key(r), r]))
   const after = new Map(newer.map((r) => [key(r), r]))
   const out = new Map<string, { change: string; row: Row; diff: Record<string, { old: unknown; new: unknown }> | null }>()
@@ -83,7 +87,7 @@ function expected(path: string, older: Row[], newer: Row[], volatile = false): M
       continue
     }
     const diff: Record<string, { old: unknown; new: unknown }> = {}
-    for (const c of compared) if (JSON.stringify(old[c]) !== JSON.stringify(row[c])) diff[c] = { old: old[c], new: row[c] }
+    for (const c of compared) if (!same(c, old[c], row[c])) diff[c] = { old: old[c], new: row[c] }
     if (Object.keys(diff).length > 0) out.set(k, { change: 'changed', row, diff })
   }
   for (const [k, row] of before) if (!after.has(k)) out.set(k, { change: 'removed', row, diff: null })
@@ -98,10 +102,32 @@ function tally(changes: Iterable<{ change: string }>): Record<string, number> {
 
 for (const engine of ENGINES) {
   t.test(`snapshot comparison through the gateway on ${engine}`, async (t) => {
-    const { call, discover, all } = await stack(t, engine)
+    const { db, call, discover, all } = await stack(t, engine)
     const first = await discover({ profile: 'lab', seed: 11 })
     const second = await discover({ profile: 'lab', seed: 11 })
-    const other = await discover({ profile: 'lab', seed: 12 })
+    const another = await discover({ profile: 'lab', seed: 12 })
+    // lists whose order means nothing in another order (as a crawl may find them): no difference of their own
+    // hosts with the same gateway in both snapshots get a second one, after it in the older and before it in the newer
+    const other = { sn: 'SN-OTHER-GATEWAY', hostname: 'other-gateway', intName: 'Vlan10', ip: null }
+    const reordered = await db.query<{ n: number }>(
+      `WITH r AS (UPDATE inventory.hosts h SET gateways = CASE WHEN h.snapshot_id = $1 THEN h.gateways || $3::jsonb ELSE $3::jsonb || h.gateways END
+       WHERE h.snapshot_id IN ($1, $2) AND jsonb_array_length(h.gateways) = 1 AND EXISTS (SELECT 1 FROM inventory.hosts o
+       WHERE o.snapshot_id = CASE WHEN h.snapshot_id = $1 THEN $2 ELSE $1 END AND o.ip = h.ip AND o.vrf IS NOT DISTINCT FROM h.vrf AND o.gateways = h.gateways) RETURNING 1)
+       SELECT count(*)::int AS n FROM r`,
+      [first, second, JSON.stringify([other])],
+    )
+    // and one of them loses its own gateway in the newer: a change
+    const lost = await db.query(
+      `UPDATE inventory.hosts SET gateways = $2::jsonb WHERE snapshot_id = $1 AND ip = (SELECT min(ip) FROM inventory.hosts WHERE snapshot_id = $1 AND jsonb_array_length(gateways) = 2)`,
+      [second, JSON.stringify([other])],
+    )
+    t.equal(lost.rowCount, 1)
+    const protocols = await db.query<{ n: number }>(
+      `WITH r AS (UPDATE inventory.neighbors n SET protocols = ARRAY(SELECT p FROM unnest(n.protocols) WITH ORDINALITY x(p, i) ORDER BY i DESC)
+       WHERE n.snapshot_id = $1 AND cardinality(n.protocols) > 1 RETURNING 1) SELECT count(*)::int AS n FROM r`,
+      [second],
+    )
+    t.ok(reordered.rows[0]!.n > 0 && protocols.rows[0]!.n > 0, `the lists of ${reordered.rows[0]!.n / 2} hosts and ${protocols.rows[0]!.n} neighbours in reverse order`)
 
     // devices: the simulator's second discovery misses some devices and finds others
     const devices = expected('inventory/devices', await all('inventory/devices', first), await all('inventory/devices', second))
@@ -218,14 +244,14 @@ for (const engine of ENGINES) {
     t.same(explicit.body, ch.body, 'against an id')
     const last = await call('GET', `snapshots/$last/changes?against=${first}`)
     t.equal(last.status, 200, 'a snapshot variable in the path')
-    t.match(last.body, { snapshot: other, against: first }, 'any two snapshots can be compared')
+    t.match(last.body, { snapshot: another, against: first }, 'any two snapshots can be compared')
     const same = await call('GET', `snapshots/${second}/changes?against=${second}`)
     t.ok((same.body.tables as Row[]).every((x) => x.added === 0 && x.removed === 0 && x.changed === 0), 'a snapshot against itself has no change')
 
     // $prev in a table request, and where there is none
     const prev = await call('POST', 'tables/inventory/devices', { snapshot: second, columns: ['sn'], compare: { snapshot: '$prev' }, pagination: { limit: 1000 } })
     t.equal((prev.body._meta as Row).count, devices.size, '$prev compares with the previous snapshot of the same network')
-    for (const snapshot of [first, other]) {
+    for (const snapshot of [first, another]) {
       const none = await call('POST', 'tables/inventory/devices', { snapshot, columns: ['sn'], compare: { snapshot: '$prev' } })
       t.equal(none.status, 404, 'no previous snapshot of the same network')
       t.match(none.body, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found', detail: /No earlier snapshot of the same network/ })

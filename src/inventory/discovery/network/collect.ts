@@ -9,9 +9,13 @@ import { collectCdp } from './mibs/cdp.js'
 import { collectEntity } from './mibs/entity.js'
 import { collectInterfaces } from './mibs/interfaces.js'
 import { collectAddresses, collectArp, collectForwarding } from './mibs/ip.js'
+import { collectIpv6Addresses } from './mibs/ipv6.js'
+import { collectLag } from './mibs/lag.js'
 import { collectLldp } from './mibs/lldp.js'
 import { collectRoutes } from './mibs/routes.js'
 import { collectBgp, collectOspf } from './mibs/routing.js'
+import { collectStp } from './mibs/stp.js'
+import { collectSwitchports } from './mibs/switchports.js'
 import { collectMemory, collectSystem } from './mibs/system.js'
 import { newDevice, type CollectedDevice, type SystemInfo } from './model.js'
 import { SnmpClient, type SnmpLimits } from './snmp/client.js'
@@ -98,7 +102,16 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     ['cdp', async () => void (device.cdp = await collectCdp(client))],
     ['bgp', async () => void (device.bgp = await collectBgp(client))],
     ['ospf', async () => void (device.ospf = await collectOspf(client))],
-    ['bridge', async () => void (device.bridge = await collectBridge(client))],
+    [
+      'bridge',
+      async () => {
+        device.bridge = await collectBridge(client)
+        // port VLANs and spanning tree only where there is a bridge (no requests for a router)
+        if (device.bridge) [device.switchports, device.stp] = await Promise.all([collectSwitchports(client), collectStp(client)])
+      },
+    ],
+    ['lag', async () => void (device.lag = await collectLag(client))],
+    ['ipv6', async () => void (device.addresses6 = await collectIpv6Addresses(client))],
     ['memory', async () => void (device.memory = await collectMemory(client))],
   ]
   try {

@@ -124,11 +124,51 @@ export interface OspfNeighbor {
   priority: number | null
 }
 
-/** An interface address OSPF runs on, with its area and cost (ospfIfTable, ospfIfMetricTable). */
+/** An interface address OSPF runs on, with its area and cost (ospfIfTable; the router LSA, else ospfIfMetricTable). */
 export interface OspfInterface {
   ip: string
   area: string | null
   cost: number | null
+}
+
+/** A port of IEEE8023-LAG-MIB: the aggregators (ifIndex) it selected and is attached to, and its LACP state. */
+export interface LagPort {
+  ifIndex: number
+  selected: number | null
+  attached: number | null
+  lacp: { active: boolean; synchronized: boolean; collecting: boolean; distributing: boolean } | null
+}
+
+export interface LagData {
+  ports: LagPort[]
+  /** ifStackTable: interface `higher` runs on interface `lower`. */
+  stack: Array<{ higher: number; lower: number }>
+}
+
+/** VLANs of the bridge ports (Q-BRIDGE-MIB; bridge port numbers) and voice VLANs (by ifIndex). */
+export interface SwitchportData {
+  pvid: Map<number, number>
+  /** Bridge port → VLANs it sends (tagged or untagged), and those it sends untagged. */
+  egress: Map<number, Set<number>>
+  untagged: Map<number, Set<number>>
+  voiceVlan: Map<number, number>
+}
+
+/** The spanning tree the bridge reports (BRIDGE-MIB dot1dStp, of VLAN 1 on per-VLAN switches). */
+export interface StpData {
+  priority: number | null
+  /** The designated root as "priority.xxxx.xxxx.xxxx". */
+  rootId: string | null
+  /** 0 on the root bridge. */
+  rootPort: number | null
+  mode: 'rpvst' | 'pvst' | 'mstp' | 'rstp' | null
+}
+
+export interface OspfData {
+  neighbors: OspfNeighbor[]
+  interfaces: OspfInterface[]
+  /** Cost of each router link in the router LSAs of the device's areas, by the address that ends the link (its own and its neighbours'). */
+  linkCosts: Map<string, number>
 }
 
 export interface BridgeData {
@@ -164,7 +204,12 @@ export interface CollectedDevice {
   lldp: Lldp | null
   cdp: CdpNeighbor[]
   bgp: { localAs: number | null; peers: BgpPeer[] }
-  ospf: { neighbors: OspfNeighbor[]; interfaces: OspfInterface[] }
+  ospf: OspfData
+  lag: LagData
+  switchports: SwitchportData
+  stp: StpData | null
+  /** IPv6 addresses (ipAddressTable), with their network; `addresses` holds the IPv4 ones. */
+  addresses6: Array<IpAddr & { net: string }>
   bridge: BridgeData | null
   memory: Memory | null
   warnings: Warning[]
@@ -188,7 +233,11 @@ export function newDevice(address: string, credential: { id: string; name: strin
     lldp: null,
     cdp: [],
     bgp: { localAs: null, peers: [] },
-    ospf: { neighbors: [], interfaces: [] },
+    ospf: { neighbors: [], interfaces: [], linkCosts: new Map() },
+    lag: { ports: [], stack: [] },
+    switchports: { pvid: new Map(), egress: new Map(), untagged: new Map(), voiceVlan: new Map() },
+    stp: null,
+    addresses6: [],
     bridge: null,
     memory: null,
     warnings: [],

@@ -8,9 +8,11 @@ import type { StoredTableDef } from '../../catalog/index.js'
 import { ARP, HOSTS, MAC, MANAGED_DEVS } from '../../catalog/addressing.js'
 import { CONNECTIVITY } from '../../catalog/discovery.js'
 import { DEVICES, INTERFACES, PART_NUMBERS, SITES } from '../../catalog/inventory.js'
-import { NEIGHBORS, VLANS } from '../../catalog/layer2.js'
+import { NEIGHBORS, SWITCHPORTS, VLANS } from '../../catalog/layer2.js'
+import { STP_BRIDGES } from '../../catalog/vlans.js'
 import { BGP_NEIGHBORS, OSPF_NEIGHBORS, ROUTES } from '../../catalog/routing.js'
 import { FANS, MODULES, POWER_SUPPLIES } from '../../catalog/environment.js'
+import { PORT_CHANNEL_MEMBERS } from '../../catalog/interface-health.js'
 import type { SnmpCredential } from '../../settings/credentials.js'
 import type { NetworkRun } from '../../settings/network.js'
 
@@ -34,6 +36,9 @@ import { neighborRows } from './rows/neighbors.js'
 import { partRows } from './rows/parts.js'
 import { siteRows } from './rows/sites.js'
 import { ospfRows } from './rows/ospf.js'
+import { portChannelRows } from './rows/port-channels.js'
+import { switchportRows } from './rows/switchports.js'
+import { stpRows } from './rows/stp.js'
 import { fanRows, moduleRows, powerSupplyRows } from './rows/environment.js'
 
 /** Each table a MIB fills and the module that maps the collected data to its rows. */
@@ -54,6 +59,9 @@ export const NETWORK_TABLES: ReadonlyArray<readonly [StoredTableDef, (net: Netwo
   [FANS, fanRows],
   [POWER_SUPPLIES, powerSupplyRows],
   [MODULES, moduleRows],
+  [PORT_CHANNEL_MEMBERS, portChannelRows],
+  [SWITCHPORTS, switchportRows],
+  [STP_BRIDGES, stpRows],
   [CONNECTIVITY, connectivityRows],
 ]
 

@@ -1,6 +1,7 @@
 /** Rows of inventory/devices: one per device, from SNMPv2-MIB, ENTITY-MIB and HOST-RESOURCES-MIB. */
 import type { Row } from '../../../simulator/index.js'
 import type { Network } from '../assemble.js'
+import { stpDomain } from './stp.js'
 
 export function* deviceRows(net: Network): Generator<Row> {
   for (const dev of net.devices) {
@@ -30,7 +31,7 @@ export function* deviceRows(net: Network): Generator<Row> {
       processor: null,
       fqdn: dev.fqdn,
       domain: dev.domain,
-      stpDomain: null,
+      stpDomain: stpDomain(dev),
       configReg: null,
       objectId: d.system.objectId,
       taskKey: net.taskKey,

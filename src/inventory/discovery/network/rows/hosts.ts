@@ -28,12 +28,20 @@ export function hostsOf(net: Network): Map<string, Host> {
     for (const e of dev.d.arp) {
       if (e.type === 'local' || net.byAddress.has(e.ip)) continue
       const host = hosts.get(e.ip) ?? { ip: e.ip, mac: e.mac, siteName: dev.siteName, gateways: [] }
+      // MAC and site as the device of the lowest serial sees them, whatever the crawl's order
+      if (host.gateways.length > 0 && host.gateways.every((g) => dev.sn < g.sn)) Object.assign(host, { mac: e.mac, siteName: dev.siteName })
       const name = ifName(dev, e.ifIndex)
       host.gateways.push({ sn: dev.sn, hostname: dev.hostname, intName: name === null ? null : shortName(name), ip: gatewayIp(dev, e.ifIndex, e.ip) })
       hosts.set(e.ip, host)
     }
   }
+  // in an order of their own, not the order the crawl happened to collect the devices in
+  for (const h of hosts.values()) h.gateways.sort((a, b) => byDevicePort(a, b) || (a.ip ?? '').localeCompare(b.ip ?? ''))
   return hosts
+}
+
+function byDevicePort(a: { sn: string; intName: string | null }, b: { sn: string; intName: string | null }): number {
+  return a.sn.localeCompare(b.sn) || (a.intName ?? '').localeCompare(b.intName ?? '')
 }
 
 export function* hostRows(net: Network): Generator<Row> {
@@ -59,7 +67,7 @@ export function* hostRows(net: Network): Generator<Row> {
       vrf: '',
       dnsName: null,
       siteName: h.siteName,
-      edges: at.map(({ sn, hostname, intName }) => ({ sn, hostname, intName })),
+      edges: at.map(({ sn, hostname, intName }) => ({ sn, hostname, intName })).sort(byDevicePort),
       gateways: h.gateways,
       type: null,
       vendor: null,

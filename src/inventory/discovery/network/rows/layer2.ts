@@ -2,6 +2,7 @@
 import type { Row } from '../../../simulator/index.js'
 import { ifName, type Device, type Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
+import { stpDomain } from './stp.js'
 
 /** Interfaces of a device that have an LLDP or CDP neighbour (links to network devices, not edge ports). */
 export function linkInterfaces(dev: Device): Set<number> {
@@ -44,7 +45,7 @@ export function* macRows(net: Network): Generator<Row> {
 export function* vlanRows(net: Network): Generator<Row> {
   for (const dev of net.devices) {
     for (const v of dev.d.bridge?.vlans ?? []) {
-      yield { sn: dev.sn, hostname: dev.hostname, siteName: dev.siteName, id: `${dev.sn}/${v.id}`, vlanId: v.id, vlanName: v.name, status: v.status, stpDomain: null }
+      yield { sn: dev.sn, hostname: dev.hostname, siteName: dev.siteName, id: `${dev.sn}/${v.id}`, vlanId: v.id, vlanName: v.name, status: v.status, stpDomain: stpDomain(dev) }
     }
   }
 }

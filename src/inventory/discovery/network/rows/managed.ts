@@ -1,4 +1,4 @@
-/** Rows of addressing/managed-devs: the IPv4 addresses of IP-MIB ipAddrTable with their interface. */
+/** Rows of addressing/managed-devs: the IPv4 addresses of IP-MIB ipAddrTable and the IPv6 ones of ipAddressTable, with their interface. */
 import { intToIp, parseCidr } from '../../../../shared/ipv4.js'
 import type { Row } from '../../../simulator/index.js'
 import type { Network } from '../assemble.js'
@@ -29,6 +29,28 @@ export function* managedDevRows(net: Network): Generator<Row> {
         dnsName: null,
       }
       seen.add(a.ifIndex)
+    }
+    for (const a of dev.d.addresses6) {
+      const i = dev.ifByIndex.get(a.ifIndex)
+      const name = i ? shortName(i.name) : String(a.ifIndex)
+      const s = i ? states(i) : null
+      yield {
+        sn: dev.sn,
+        hostname: dev.hostname,
+        siteName: dev.siteName,
+        id: `${dev.sn}/${name}/${a.ip}`,
+        intName: name,
+        ip: a.ip,
+        net: a.net,
+        mac: i?.mac ?? null,
+        vlanId: null,
+        vrf: '',
+        // an interface's IPv6 addresses are equals: none is primary or secondary
+        type: null,
+        stateL1: s?.l1 ?? null,
+        stateL2: s?.l2 ?? null,
+        dnsName: null,
+      }
     }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Rows of routing/protocols/ospf/neighbors: OSPF-MIB ospfNbrTable, the local interface found by
- * the subnet the neighbour address lies in, area and cost from ospfIfTable and ospfIfMetricTable
- * (the neighbour's cost when the neighbour is a discovered device).
+ * the subnet the neighbour address lies in, area from ospfIfTable, costs from the router LSAs
+ * (else ospfIfMetricTable): the neighbour's as it advertises it, or as it says itself when it is
+ * a discovered device.
  */
 import { inNetwork, ipToInt, parseCidr } from '../../../../shared/ipv4.js'
 import type { Row } from '../../../simulator/index.js'
@@ -38,7 +39,7 @@ export function* ospfRows(net: Network): Generator<Row> {
         // OSPF-MIB counts state changes, not the time in the state
         currStateTime: null,
         localCost: mine?.cost ?? null,
-        neiCost: peer?.d.ospf.interfaces.find((x) => x.ip === n.ip)?.cost ?? null,
+        neiCost: peer?.d.ospf.interfaces.find((x) => x.ip === n.ip)?.cost ?? dev.d.ospf.linkCosts.get(n.ip) ?? null,
       }
     }
   }

@@ -1,0 +1,461 @@
+/**
+ * A switch described once, in the terms of its configuration and state (ports, port-channels),
+ * from which come both the recording an SNMP agent replays (the varbinds of the standard MIBs a
+ * vendor agent answers: SNMPv2-MIB, IF-MIB with ifStackTable, ENTITY-MIB, IEEE8023-LAG-MIB) and
+ * the ground truth the discovered tables are held to.
+ */
+import { counter64, gauge, hex, int, oid, str, ticks, type Varbind } from './snmprec.js'
+
+export type MemberState = 'bundled' | 'standby' | 'suspended' | 'down'
+
+export interface SwitchPort {
+  ifIndex: number
+  /** IANAifType (default ethernetCsmacd). */
+  type?: number
+  /** ifName, e.g. Gi1/0/1 (ifDescr is the long form). */
+  name: string
+  descr: string
+  alias?: string
+  oper: 'up' | 'down'
+}
+
+export interface PortChannel {
+  ifIndex: number
+  name: string
+  descr: string
+  alias?: string
+  /** LACP (members in IEEE8023-LAG-MIB) or static (members in ifStackTable only). */
+  lacp: boolean
+  members: Array<{ port: string; state: MemberState }>
+}
+
+export interface EntityPart {
+  class: 'container' | 'powerSupply' | 'fan' | 'module' | 'port'
+  name: string
+  descr: string
+  /** entPhysicalIndex of the part it sits in (1: the chassis). */
+  parent: number
+  serial?: string
+  model?: string
+  hardwareRev?: string
+}
+
+const ENT_CLASS = { chassis: 3, container: 5, powerSupply: 6, fan: 7, module: 9, port: 10 } as const
+
+export type Switchport =
+  | { port: string; mode: 'access'; vlan: number; voice?: number }
+  | { port: string; mode: 'trunk'; native: number; allowed: number[] }
+
+export interface RecordedSwitch {
+  sysName: string
+  sysDescr: string
+  sysObjectId: string
+  serial: string
+  model: string
+  baseMac: string
+  ports: SwitchPort[]
+  channels: PortChannel[]
+  vlans: Array<{ id: number; name: string }>
+  /** Bridge ports (numbered 1, 2, ... in this order) with their VLAN configuration. */
+  switchports: Switchport[]
+  /** IPv6 addresses (ipAddressTable), as "2001:db8::1" with their network as "2001:db8::/64"; link-local ones and ::1 too, which discovery leaves out. */
+  ipv6?: Array<{ port: string; address: string; network: string }>
+  /** Field-replaceable parts besides the chassis (ENTITY-MIB rows 2, 3, ...; parent 1 is the chassis). */
+  parts: EntityPart[]
+  /** The spanning tree (of VLAN 1): the mode, the bridge priority, the root it sees (its own base MAC on the root). */
+  stp?: { mode: 'rpvst' | 'pvst' | 'mstp'; priority: number; root: { priority: number; mac: string }; rootPort: number }
+}
+
+const IF = '1.3.6.1.2.1.2.2.1'
+const IFX = '1.3.6.1.2.1.31.1.1.1'
+const IF_STACK_STATUS = '1.3.6.1.2.1.31.1.2.1.3'
+const ENT = '1.3.6.1.2.1.47.1.1.1.1'
+const AGG_PORT = '1.2.840.10006.300.43.1.2.1.1'
+/** IANAifType: ethernetCsmacd, ieee8023adLag. */
+const ETHERNET = 6
+const LAG = 161
+
+const macBytes = (mac: string, last: number) => {
+  const b = mac.split(':').map((x) => parseInt(x, 16))
+  b[5] = (b[5]! + last) & 0xff
+  return b
+}
+
+/** The 16 bytes of an IPv6 address written with at most one "::". */
+function ipv6Bytes(text: string): number[] {
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined]
+  const h = head ? head.split(':') : []
+  const tl = tail ? tail.split(':') : []
+  const groups = [...h, ...Array<string>(8 - h.length - tl.length).fill('0'), ...tl].map((g) => parseInt(g, 16))
+  if (groups.length !== 8 || groups.some((g) => !(g >= 0 && g <= 0xffff))) throw new Error(`bad IPv6 address ${text}`)
+  return groups.flatMap((g) => [g >> 8, g & 0xff])
+}
+
+/** LacpState octet: activity, aggregation, synchronization, collecting, distributing as the state asks. */
+function actorOperState(state: MemberState): number {
+  const activity = 0x80
+  const aggregation = 0x20
+  if (state === 'bundled') return activity | aggregation | 0x10 | 0x08 | 0x04
+  return activity | aggregation
+}
+
+export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
+  const out: Varbind[] = [
+    ['1.3.6.1.2.1.1.1.0', str(sw.sysDescr)],
+    ['1.3.6.1.2.1.1.2.0', oid(sw.sysObjectId)],
+    ['1.3.6.1.2.1.1.3.0', ticks(123_456_00)],
+    ['1.3.6.1.2.1.1.4.0', str('noc@example.net')],
+    ['1.3.6.1.2.1.1.5.0', str(sw.sysName)],
+    ['1.3.6.1.2.1.1.6.0', str('Berlin DC1, access row 3')],
+  ]
+  const portByName = new Map(sw.ports.map((p) => [p.name, p]))
+  for (const c of sw.channels) {
+    for (const m of c.members) if ((m.state === 'down') !== (portByName.get(m.port)?.oper === 'down')) throw new Error(`${c.name} ${m.port}: a member is down exactly when its port is`)
+  }
+  const ifaces = [
+    ...sw.ports.map((p) => ({ ...p, type: p.type ?? ETHERNET, speed: 1_000_000_000 })),
+    ...sw.channels.map((c) => {
+      const up = c.members.some((m) => m.state === 'bundled')
+      return { ifIndex: c.ifIndex, name: c.name, descr: c.descr, alias: c.alias, oper: up ? ('up' as const) : ('down' as const), type: LAG, speed: 1_000_000_000 * Math.max(1, c.members.filter((m) => m.state === 'bundled').length) }
+    }),
+  ]
+  for (const [n, i] of ifaces.entries()) {
+    const x = `.${i.ifIndex}`
+    out.push(
+      [`${IF}.1${x}`, int(i.ifIndex)],
+      [`${IF}.2${x}`, str(i.descr)],
+      [`${IF}.3${x}`, int(i.type)],
+      [`${IF}.4${x}`, int(1500)],
+      [`${IF}.5${x}`, gauge(Math.min(i.speed, 4_294_967_295))],
+      [`${IF}.6${x}`, hex(macBytes(sw.baseMac, n + 1))],
+      [`${IF}.7${x}`, int(1)],
+      [`${IF}.8${x}`, int(i.oper === 'up' ? 1 : 2)],
+      [`${IFX}.1${x}`, str(i.name)],
+      [`${IFX}.6${x}`, counter64(1000 * (n + 1))],
+      [`${IFX}.10${x}`, counter64(2000 * (n + 1))],
+      [`${IFX}.15${x}`, gauge(i.speed / 1_000_000)],
+      [`${IFX}.18${x}`, str(i.alias ?? '')],
+    )
+  }
+  // ifStackTable: every channel over its members (LACP or static, as vendor agents list them),
+  // and the ends of the stack (0: nothing above or below)
+  const stacked = new Set<number>()
+  for (const c of sw.channels) {
+    out.push([`${IF_STACK_STATUS}.0.${c.ifIndex}`, int(1)])
+    for (const m of c.members) {
+      const p = portByName.get(m.port)
+      if (!p) throw new Error(`${c.name}: no port ${m.port}`)
+      out.push([`${IF_STACK_STATUS}.${c.ifIndex}.${p.ifIndex}`, int(1)])
+      stacked.add(p.ifIndex)
+    }
+  }
+  for (const p of sw.ports) {
+    if (!stacked.has(p.ifIndex)) out.push([`${IF_STACK_STATUS}.0.${p.ifIndex}`, int(1)])
+    out.push([`${IF_STACK_STATUS}.${p.ifIndex}.0`, int(1)])
+  }
+  // IEEE8023-LAG-MIB: the LACP ports, with the aggregator they selected and are attached to
+  for (const c of sw.channels.filter((x) => x.lacp)) {
+    for (const m of c.members) {
+      const p = portByName.get(m.port)!
+      const attached = m.state === 'bundled' || m.state === 'suspended' || m.state === 'down'
+      const x = `.${p.ifIndex}`
+      out.push(
+        [`${AGG_PORT}.12${x}`, int(c.ifIndex)],
+        [`${AGG_PORT}.13${x}`, int(attached ? c.ifIndex : 0)],
+        [`${AGG_PORT}.21${x}`, hex([actorOperState(m.state)])],
+      )
+    }
+  }
+  // BRIDGE-MIB and Q-BRIDGE-MIB: bridge ports, VLANs with the ports they leave by (tagged or not),
+  // port VLANs; CISCO-VLAN-MEMBERSHIP-MIB: voice VLANs
+  const ifIndexOf = new Map<string, number>([...sw.ports, ...sw.channels].map((i) => [i.name, i.ifIndex]))
+  out.push(['1.3.6.1.2.1.17.1.1.0', hex(macBytes(sw.baseMac, 0))])
+  const egress = new Map<number, number[]>()
+  const untagged = new Map<number, number[]>()
+  const add = (m: Map<number, number[]>, vlan: number, port: number) => m.set(vlan, [...(m.get(vlan) ?? []), port])
+  for (const [i, sp] of sw.switchports.entries()) {
+    const bridgePort = i + 1
+    const ifIndex = ifIndexOf.get(sp.port)
+    if (ifIndex === undefined) throw new Error(`no interface ${sp.port}`)
+    out.push([`1.3.6.1.2.1.17.1.4.1.2.${bridgePort}`, int(ifIndex)])
+    out.push([`1.3.6.1.2.1.17.7.1.4.5.1.1.${bridgePort}`, gauge(sp.mode === 'access' ? sp.vlan : sp.native)])
+    if (sp.mode === 'access') {
+      add(egress, sp.vlan, bridgePort)
+      add(untagged, sp.vlan, bridgePort)
+      if (sp.voice !== undefined) {
+        add(egress, sp.voice, bridgePort)
+        out.push([`1.3.6.1.4.1.9.9.68.1.5.1.1.1.${ifIndex}`, int(sp.voice)])
+      }
+    } else {
+      for (const v of sp.allowed) add(egress, v, bridgePort)
+      add(untagged, sp.native, bridgePort)
+    }
+  }
+  const portList = (ports: number[] = []) => {
+    const bytes = Buffer.alloc(Math.ceil(Math.max(sw.switchports.length, 8) / 8))
+    for (const p of ports) bytes[(p - 1) >> 3]! |= 0x80 >> ((p - 1) & 7)
+    return hex(bytes)
+  }
+  for (const v of sw.vlans) {
+    const x = `.${v.id}`
+    out.push(
+      [`1.3.6.1.2.1.17.7.1.4.3.1.1${x}`, str(v.name)],
+      [`1.3.6.1.2.1.17.7.1.4.3.1.2${x}`, portList(egress.get(v.id))],
+      [`1.3.6.1.2.1.17.7.1.4.3.1.4${x}`, portList(untagged.get(v.id))],
+      [`1.3.6.1.2.1.17.7.1.4.3.1.5${x}`, int(1)],
+    )
+  }
+  // BRIDGE-MIB dot1dStp, RSTP-MIB dot1dStpVersion, CISCO-STP-EXTENSIONS-MIB stpxSpanningTreeType
+  if (sw.stp) {
+    const { mode, priority, root, rootPort } = sw.stp
+    const rootId = Buffer.alloc(8)
+    rootId.writeUInt16BE(root.priority, 0)
+    Buffer.from(root.mac.replace(/:/g, ''), 'hex').copy(rootId, 2)
+    out.push(
+      ['1.3.6.1.2.1.17.2.1.0', int(3)],
+      ['1.3.6.1.2.1.17.2.2.0', int(priority)],
+      ['1.3.6.1.2.1.17.2.5.0', hex(rootId)],
+      ['1.3.6.1.2.1.17.2.7.0', int(rootPort)],
+      ['1.3.6.1.2.1.17.2.16.0', int(mode === 'mstp' ? 3 : mode === 'rpvst' ? 2 : 0)],
+      ['1.3.6.1.4.1.9.9.82.1.6.1.0', int({ pvst: 1, mstp: 4, rpvst: 5 }[mode])],
+    )
+  }
+  // IP-MIB ipAddressTable: IPv6 addresses, each pointing at its prefix in ipAddressPrefixTable
+  for (const a of sw.ipv6 ?? []) {
+    const ifIndex = ifIndexOf.get(a.port)
+    if (ifIndex === undefined) throw new Error(`no interface ${a.port}`)
+    const [net, len] = a.network.split('/')
+    const x = `.2.16.${ipv6Bytes(a.address).join('.')}`
+    out.push(
+      [`1.3.6.1.2.1.4.34.1.3${x}`, int(ifIndex)],
+      [`1.3.6.1.2.1.4.34.1.4${x}`, int(1)],
+      [`1.3.6.1.2.1.4.34.1.5${x}`, oid(`1.3.6.1.2.1.4.32.1.5.${ifIndex}.2.16.${ipv6Bytes(net!).join('.')}.${len}`)],
+      [`1.3.6.1.2.1.4.34.1.6${x}`, int(2)],
+      [`1.3.6.1.2.1.4.34.1.7${x}`, int(1)],
+    )
+  }
+  // ENTITY-MIB: the chassis (its serial names the device), then its parts
+  const entities = [
+    { class: 'chassis' as const, name: 'Switch 1', descr: `${sw.model} chassis`, parent: 0, serial: sw.serial, model: sw.model, hardwareRev: 'V07' },
+    ...sw.parts,
+  ]
+  for (const [i, e] of entities.entries()) {
+    const x = `.${i + 1}`
+    out.push(
+      [`${ENT}.2${x}`, str(e.descr)],
+      [`${ENT}.4${x}`, int(e.parent)],
+      [`${ENT}.5${x}`, int(ENT_CLASS[e.class])],
+      [`${ENT}.7${x}`, str(e.name)],
+      [`${ENT}.8${x}`, str(e.hardwareRev ?? '')],
+      [`${ENT}.11${x}`, str(e.serial ?? '')],
+      [`${ENT}.12${x}`, str('Cisco Systems, Inc.')],
+      [`${ENT}.13${x}`, str(e.model ?? '')],
+    )
+  }
+  return out
+}
+
+/** What interfaces/port-channel/member-status must hold for the switch. */
+export function portChannelTruth(sw: RecordedSwitch): string[] {
+  return sw.channels
+    .map((c) => {
+      const members = [...c.members].sort((a, b) => a.port.localeCompare(b.port, 'en', { numeric: true })).map((m) => `${m.port}=${m.state}`)
+      return `${sw.sysName} ${c.name} ${c.lacp ? 'lacp' : 'null'} [${members.join(' ')}] ${c.members.filter((m) => m.state === 'bundled').length}/${c.members.length}`
+    })
+    .sort()
+}
+
+const ranges = (ids: number[]) => {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b)
+  const out: string[] = []
+  for (let i = 0; i < sorted.length; ) {
+    let j = i
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++
+    out.push(j === i ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`)
+    i = j + 1
+  }
+  return out.join(',')
+}
+
+/** What interfaces/switchports must hold: "host port mode access native allowed voice". */
+export function switchportTruth(sw: RecordedSwitch): string[] {
+  return sw.switchports
+    .map((sp) =>
+      sp.mode === 'access'
+        ? `${sw.sysName} ${sp.port} access ${sp.vlan} null null ${sp.voice ?? null}`
+        : `${sw.sysName} ${sp.port} trunk null ${sp.native} ${ranges(sp.allowed.filter((v) => sw.vlans.some((x) => x.id === v)))} null`,
+    )
+    .sort()
+}
+
+const bridgeIdOf = (priority: number, mac: string) => {
+  const h = mac.replace(/:/g, '')
+  return `${priority}.${h.slice(0, 4)}.${h.slice(4, 8)}.${h.slice(8, 12)}`
+}
+
+/** What spanning-tree/bridges must hold: "host domain mode priority bridgeId rootId isRoot". */
+export function stpTruth(sw: RecordedSwitch): string[] {
+  if (!sw.stp) return []
+  const { mode, priority, root } = sw.stp
+  const rootId = bridgeIdOf(root.priority, root.mac)
+  const own = bridgeIdOf(priority, bridgeMac(sw))
+  return [`${sw.sysName} ${rootId} ${mode} ${priority} ${own} ${rootId} ${root.mac === bridgeMac(sw)}`]
+}
+
+/** The bridge's base MAC (dot1dBaseBridgeAddress), as the recording has it. */
+export function bridgeMac(sw: RecordedSwitch): string {
+  return macBytes(sw.baseMac, 0)
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join(':')
+}
+
+/**
+ * What inventory/pn must hold: "host name serial pid vid" of the chassis and of every part with a
+ * serial or an orderable model (a port only when it holds a serialised optic).
+ */
+export function partTruth(sw: RecordedSwitch): string[] {
+  const parts = sw.parts.filter((p) => p.class !== 'container' && (p.serial !== undefined || (p.model !== undefined && p.class !== 'port')))
+  return [
+    `${sw.sysName} Switch 1 ${sw.serial} ${sw.model} V07`,
+    ...parts.map((p) => `${sw.sysName} ${p.name} ${p.serial ?? null} ${p.model ?? null} ${p.hardwareRev ?? null}`),
+  ].sort()
+}
+
+/** What inventory/modules, power-supplies and fans must hold: "host name pid serial" of the parts of that class. */
+export function partsOfClass(sw: RecordedSwitch, cls: EntityPart['class']): string[] {
+  return sw.parts
+    .filter((p) => p.class === cls)
+    .map((p) => `${sw.sysName} ${p.name} ${p.model ?? null} ${p.serial ?? null}`)
+    .sort()
+}
+
+/** The IPv6 rows addressing/managed-devs must hold: "host port address network" (no link-local address). */
+export function ipv6Truth(sw: RecordedSwitch): string[] {
+  return (sw.ipv6 ?? [])
+    .filter((a) => !a.address.startsWith('fe80:') && a.address !== '::1')
+    .map((a) => `${sw.sysName} ${a.port} ${a.address} ${a.network}`)
+    .sort()
+}
+
+/** What vlan/device must hold: "host id name status". */
+export function vlanTruth(sw: RecordedSwitch): string[] {
+  return sw.vlans.map((v) => `${sw.sysName} ${v.id} ${v.name} active`).sort()
+}
+
+/** An access switch of the Catalyst kind: an LACP uplink with a standby port, a static channel with a member down, a port of its own. */
+export const CATALYST_ACCESS: RecordedSwitch = {
+  sysName: 'ber-acc-sw1',
+  sysDescr: 'Cisco IOS Software, C2960X Software (C2960X-UNIVERSALK9-M), Version 15.2(7)E4, RELEASE SOFTWARE (fc2)',
+  sysObjectId: '1.3.6.1.4.1.9.1.1208',
+  serial: 'FOC2101X0AB',
+  model: 'WS-C2960X-48FPD-L',
+  baseMac: '00:1b:d4:a1:b2:00',
+  ports: [
+    { ifIndex: 10101, name: 'Gi1/0/1', descr: 'GigabitEthernet1/0/1', oper: 'up', alias: 'uplink core1 Te1/1/1' },
+    { ifIndex: 10102, name: 'Gi1/0/2', descr: 'GigabitEthernet1/0/2', oper: 'up', alias: 'uplink core1 Te1/1/2' },
+    { ifIndex: 10103, name: 'Gi1/0/3', descr: 'GigabitEthernet1/0/3', oper: 'up', alias: 'uplink core1 Te1/1/3' },
+    { ifIndex: 10104, name: 'Gi1/0/4', descr: 'GigabitEthernet1/0/4', oper: 'up' },
+    { ifIndex: 10105, name: 'Gi1/0/5', descr: 'GigabitEthernet1/0/5', oper: 'down' },
+    { ifIndex: 10106, name: 'Gi1/0/6', descr: 'GigabitEthernet1/0/6', oper: 'up' },
+    { ifIndex: 10107, name: 'Gi1/0/7', descr: 'GigabitEthernet1/0/7', oper: 'up' },
+    { ifIndex: 10108, name: 'Gi1/0/8', descr: 'GigabitEthernet1/0/8', oper: 'up' },
+  ],
+  channels: [
+    {
+      ifIndex: 5001,
+      name: 'Po1',
+      descr: 'Port-channel1',
+      alias: 'uplink core1',
+      lacp: true,
+      members: [
+        { port: 'Gi1/0/1', state: 'bundled' },
+        { port: 'Gi1/0/2', state: 'bundled' },
+        { port: 'Gi1/0/3', state: 'standby' },
+      ],
+    },
+    {
+      ifIndex: 5002,
+      name: 'Po2',
+      descr: 'Port-channel2',
+      lacp: false,
+      members: [
+        { port: 'Gi1/0/4', state: 'bundled' },
+        { port: 'Gi1/0/5', state: 'down' },
+      ],
+    },
+    {
+      ifIndex: 5003,
+      name: 'Po3',
+      descr: 'Port-channel3',
+      lacp: true,
+      members: [
+        { port: 'Gi1/0/7', state: 'bundled' },
+        { port: 'Gi1/0/8', state: 'suspended' },
+      ],
+    },
+  ],
+  vlans: [
+    { id: 1, name: 'default' },
+    { id: 10, name: 'users' },
+    { id: 20, name: 'voice' },
+    { id: 21, name: 'printers' },
+    { id: 22, name: 'cameras' },
+    { id: 30, name: 'servers' },
+    { id: 99, name: 'native-mgmt' },
+  ],
+  switchports: [
+    { port: 'Po1', mode: 'trunk', native: 1, allowed: [1, 10, 20, 21, 22, 30] },
+    { port: 'Po2', mode: 'trunk', native: 99, allowed: [10, 99] },
+    { port: 'Po3', mode: 'access', vlan: 30 },
+    { port: 'Gi1/0/6', mode: 'access', vlan: 10, voice: 20 },
+  ],
+  parts: [
+    { class: 'container', name: 'Switch 1 - Power Supply A Container', descr: 'Power Supply Container', parent: 1 },
+    { class: 'powerSupply', name: 'Switch 1 - Power Supply A', descr: 'FRU Power Supply', parent: 2, model: 'PWR-C2-1025WAC', serial: 'LIT2110A1B2', hardwareRev: 'V02' },
+    { class: 'fan', name: 'Switch 1 - FAN 1', descr: 'Switch 1 - FAN 1', parent: 1 },
+    { class: 'module', name: 'Switch 1 - FlexStackPlus Module', descr: 'Stacking Module', parent: 1, model: 'C2960X-STACK', serial: 'FOC2111Z9YZ', hardwareRev: 'V01' },
+    { class: 'port', name: 'GigabitEthernet1/0/49', descr: '1000BaseLX SFP', parent: 1, model: 'GLC-LH-SMD', serial: 'AVD1234ABCD', hardwareRev: 'V01' },
+    { class: 'port', name: 'GigabitEthernet1/0/50', descr: 'Gigabit Ethernet Port', parent: 1 },
+  ],
+  stp: { mode: 'rpvst', priority: 32769, root: { priority: 24577, mac: '00:1e:7a:00:04:00' }, rootPort: 1 },
+}
+
+/** The core switch the access switch's uplink runs to: the root of the spanning tree. */
+export const CATALYST_CORE: RecordedSwitch = {
+  sysName: 'ber-core-sw1',
+  sysDescr: 'Cisco IOS Software [Cupertino], Catalyst L3 Switch Software (CAT9K_IOSXE), Version 17.9.4, RELEASE SOFTWARE (fc5)',
+  sysObjectId: '1.3.6.1.4.1.9.1.2494',
+  serial: 'FOC2333Y1CD',
+  model: 'C9300-48P',
+  baseMac: '00:1e:7a:00:04:00',
+  ports: [
+    { ifIndex: 9, name: 'Te1/1/1', descr: 'TenGigabitEthernet1/1/1', oper: 'up', alias: 'ber-acc-sw1 Gi1/0/1' },
+    { ifIndex: 10, name: 'Te1/1/2', descr: 'TenGigabitEthernet1/1/2', oper: 'up', alias: 'ber-acc-sw1 Gi1/0/2' },
+    { ifIndex: 51, name: 'Vl10', descr: 'Vlan10', oper: 'up', type: 53, alias: 'users' },
+    { ifIndex: 52, name: 'Lo0', descr: 'Loopback0', oper: 'up', type: 24 },
+  ],
+  ipv6: [
+    { port: 'Vl10', address: '2001:db8:10::1', network: '2001:db8:10::/64' },
+    { port: 'Vl10', address: '2001:db8:10:0:1::1', network: '2001:db8:10::/64' },
+    { port: 'Vl10', address: 'fe80::21e:7aff:fe00:401', network: 'fe80::/64' },
+    { port: 'Lo0', address: '::1', network: '::1/128' },
+    { port: 'Lo0', address: '2001:db8:ff::1', network: '2001:db8:ff::1/128' },
+    { port: 'Te1/1/1', address: '2001:db8:0:1::', network: '2001:db8:0:1::/127' },
+  ],
+  channels: [],
+  vlans: [
+    { id: 1, name: 'default' },
+    { id: 10, name: 'users' },
+  ],
+  switchports: [
+    { port: 'Te1/1/1', mode: 'trunk', native: 1, allowed: [1, 10] },
+    { port: 'Te1/1/2', mode: 'trunk', native: 1, allowed: [1, 10] },
+  ],
+  parts: [
+    { class: 'powerSupply', name: 'Switch 1 - Power Supply A', descr: 'Switch 1 - Power Supply A', parent: 1, model: 'PWR-C1-715WAC', serial: 'DCB2201G0AA', hardwareRev: 'V01' },
+    { class: 'powerSupply', name: 'Switch 1 - Power Supply B', descr: 'Switch 1 - Power Supply B', parent: 1, model: 'PWR-C1-715WAC', serial: 'DCB2201G0AB', hardwareRev: 'V01' },
+    { class: 'fan', name: 'Switch 1 - FAN - T1 1', descr: 'Switch 1 - FAN - T1 1', parent: 1, model: 'FAN-T1', serial: 'FAN-T1-0001' },
+    { class: 'module', name: 'Switch 1 FRU Uplink Module 1', descr: '8x10G Uplink Module', parent: 1, model: 'C9300-NM-8X', serial: 'FOC2330A0XY', hardwareRev: 'V02' },
+  ],
+  stp: { mode: 'rpvst', priority: 24577, root: { priority: 24577, mac: '00:1e:7a:00:04:00' }, rootPort: 0 },
+}

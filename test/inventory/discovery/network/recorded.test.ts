@@ -1,0 +1,102 @@
+/**
+ * Discovery of what the lab's Linux agents cannot show (port-channels, ...), from real SNMP
+ * agents (snmpsim) replaying recordings of vendor devices that the test helpers write from a
+ * description of each device (test/helpers/recorded/), the same description that gives the
+ * ground truth. Each table is held to precision and recall of 1.0 against that truth.
+ */
+import t, { type Test } from 'tap'
+import { freshPostgres } from '../../../helpers/db.js'
+import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
+import { CATALYST_ACCESS, CATALYST_CORE, ipv6Truth, partTruth, partsOfClass, portChannelTruth, stpTruth, switchVarbinds, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
+import { testNeeding } from '../../../helpers/requirements.js'
+import { startApp, type Client } from '../../app.js'
+
+type Row = Record<string, unknown>
+
+async function rows(client: Client, table: string, snapshot: string, columns: string[]): Promise<Row[]> {
+  const r = await client.call('POST', `tables/${table}`, { snapshot, columns, pagination: { limit: 1000 } })
+  if (r.status !== 200) throw new Error(`${table}: ${r.status} ${r.text}`)
+  return (r.body as { data: Row[] }).data
+}
+
+/** Precision (what was found is true) and recall (what is true was found), with what differs. */
+function score(t: Test, table: string, found: readonly string[], truth: readonly string[]): void {
+  const f = new Set(found)
+  const want = new Set(truth)
+  const right = [...f].filter((x) => want.has(x))
+  t.equal(f.size === 0 ? 0 : right.length / f.size, 1, `${table}: precision 1.0 (wrong: ${JSON.stringify([...f].filter((x) => !want.has(x)))})`)
+  t.equal(want.size === 0 ? 1 : right.length / want.size, 1, `${table}: recall 1.0 (missed: ${JSON.stringify([...want].filter((x) => !f.has(x)))})`)
+  t.equal(found.length, f.size, `${table}: no row twice`)
+}
+
+testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agents', recordedAgentMissing(), async (t) => {
+  const SWITCHES = [CATALYST_ACCESS, CATALYST_CORE]
+  const agents = await recordedAgents(t, new Map(SWITCHES.map((sw) => [sw.sysName, switchVarbinds(sw)])))
+  const catalyst = agents.address.get(CATALYST_ACCESS.sysName)!
+  const { db } = await freshPostgres(t)
+  const client = await startApp(t, db)
+  t.equal((await client.call('POST', 'settings/snmp', { name: 'recorded', version: '2c', community: agents.community })).status, 201)
+  const network = `${catalyst.split('.').slice(0, 3).join('.')}.0/24`
+  t.equal((await client.call('PATCH', 'settings', { allowedSpecialNetworks: [network], limits: { timeoutMs: 1500, retries: 1 } })).status, 200)
+  const r = await client.call('POST', 'snapshots', { source: 'network', seeds: [...agents.address.values()] })
+  t.equal(r.status, 201, r.text)
+  const { id, jobId } = r.body as { id: string; jobId: string }
+  t.match(await client.waitJob(jobId), { status: 'done' })
+  const devices = await rows(client, 'inventory/devices', id, ['hostname', 'sn', 'vendor', 'stpDomain'])
+  const root = CATALYST_CORE.stp!.root
+  const domain = `${root.priority}.${root.mac.replace(/:/g, '').replace(/(....)(....)(....)/, '$1.$2.$3')}`
+  t.same(
+    devices.map((d) => `${String(d.hostname)} ${String(d.sn)} ${String(d.vendor)} ${String(d.stpDomain)}`).sort(),
+    SWITCHES.map((sw) => `${sw.sysName} ${sw.serial} cisco ${domain}`).sort(),
+    'the switches, named by their chassis serials, in the spanning-tree domain of their root',
+  )
+
+  await t.test('port-channels: members and their state from IEEE8023-LAG-MIB and ifStackTable', async (t) => {
+    const found = await rows(client, 'interfaces/port-channel/member-status', id, ['hostname', 'intName', 'dscr', 'protocol', 'members', 'memberCount', 'bundledCount'])
+    const seen = found.map((p) => {
+      const members = (p.members as Array<{ intName: string; state: string }>).map((m) => `${m.intName}=${m.state}`)
+      return `${String(p.hostname)} ${String(p.intName)} ${String(p.protocol)} [${members.join(' ')}] ${String(p.bundledCount)}/${String(p.memberCount)}`
+    })
+    score(t, 'interfaces/port-channel/member-status', seen.sort(), SWITCHES.flatMap(portChannelTruth).sort())
+    t.same(
+      found.map((p) => `${String(p.intName)}=${String(p.dscr)}`).sort(),
+      SWITCHES.flatMap((sw) => sw.channels).map((c) => `${c.name}=${c.alias ?? null}`).sort(),
+      'the description of each port-channel (ifAlias)',
+    )
+  })
+
+  await t.test('VLANs and switch ports: access, trunk, native, allowed and voice VLANs from Q-BRIDGE-MIB and CISCO-VLAN-MEMBERSHIP-MIB', async (t) => {
+    const vlans = await rows(client, 'vlan/device', id, ['hostname', 'vlanId', 'vlanName', 'status'])
+    score(t, 'vlan/device', vlans.map((v) => `${String(v.hostname)} ${String(v.vlanId)} ${String(v.vlanName)} ${String(v.status)}`).sort(), SWITCHES.flatMap(vlanTruth).sort())
+    const ports = await rows(client, 'interfaces/switchports', id, ['hostname', 'intName', 'mode', 'accVlan', 'nativeVlan', 'trunkVlan', 'voiceVlan'])
+    const seen = ports.map((p) => `${String(p.hostname)} ${String(p.intName)} ${String(p.mode)} ${String(p.accVlan)} ${String(p.nativeVlan)} ${String(p.trunkVlan)} ${String(p.voiceVlan)}`)
+    score(t, 'interfaces/switchports', seen.sort(), SWITCHES.flatMap(switchportTruth).sort())
+  })
+
+  await t.test('hardware: chassis, modules, power supplies, fans and optics with serials and part numbers from ENTITY-MIB', async (t) => {
+    const pn = await rows(client, 'inventory/pn', id, ['hostname', 'name', 'sn', 'pid', 'vid', 'deviceSn'])
+    score(t, 'inventory/pn', pn.map((p) => `${String(p.hostname)} ${String(p.name)} ${String(p.sn)} ${String(p.pid)} ${String(p.vid)}`).sort(), SWITCHES.flatMap(partTruth).sort())
+    const of = async (table: string, cls: 'module' | 'powerSupply' | 'fan', pid: string | null) => {
+      const found = await rows(client, table, id, ['hostname', 'name', 'partSn', ...(pid ? [pid] : [])])
+      const seen = found.map((p) => `${String(p.hostname)} ${String(p.name)} ${pid ? String(p[pid]) : ''} ${String(p.partSn)}`)
+      // fans have no part number column
+      const truth = SWITCHES.flatMap((sw) => partsOfClass(sw, cls)).map((x) => (pid ? x : x.replace(/ (\S+) (\S+)$/, '  $2')))
+      score(t, table, seen.sort(), truth.sort())
+    }
+    await of('inventory/modules', 'module', 'pid')
+    await of('inventory/power-supplies', 'powerSupply', 'pid')
+    await of('inventory/fans', 'fan', null)
+  })
+
+  await t.test('IPv6 addresses with their networks from IP-MIB ipAddressTable, link-local ones left out', async (t) => {
+    const managed = await rows(client, 'addressing/managed-devs', id, ['hostname', 'intName', 'ip', 'net'])
+    const seen = managed.filter((a) => String(a.ip).includes(':')).map((a) => `${String(a.hostname)} ${String(a.intName)} ${String(a.ip)} ${String(a.net)}`)
+    score(t, 'addressing/managed-devs (IPv6)', seen.sort(), SWITCHES.flatMap(ipv6Truth).sort())
+  })
+
+  await t.test('spanning tree: mode, bridge and root ids, the root bridge of the domain, from BRIDGE-MIB, RSTP-MIB and CISCO-STP-EXTENSIONS-MIB', async (t) => {
+    const bridges = await rows(client, 'spanning-tree/bridges', id, ['hostname', 'stpDomain', 'mode', 'priority', 'bridgeId', 'rootId', 'isRoot'])
+    const seen = bridges.map((b) => `${String(b.hostname)} ${String(b.stpDomain)} ${String(b.mode)} ${String(b.priority)} ${String(b.bridgeId)} ${String(b.rootId)} ${String(b.isRoot)}`)
+    score(t, 'spanning-tree/bridges', seen.sort(), SWITCHES.flatMap(stpTruth).sort())
+  })
+})
