@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { parseApiPath, unsafePath } from '../../src/gateway/pipeline/route.js'
 import { ApiError } from '../../src/shared/errors.js'
 import { PRODUCT_VERSION, RELEASE_VERSION } from '../../src/shared/product.js'
-import { tableWildcards, unknownTableDetail } from '../../src/inventory/paths.js'
+import { tableWildcards } from '../../src/inventory/paths.js'
 import { send, startTestGateway, startUpstream } from './helpers.js'
 
 function codeOf(path: string): string | null {
@@ -151,7 +151,7 @@ t.test('an unknown table is 404 for every method, a known one 405 for a method i
       for (const path of ['tables/no/such/table', 'tables/nope', 'tables/no/such/description', 'tables/inventory/devices/nope']) {
         const r = await send(gw.url, `${prefix}${path}`, { method, headers, ...(method === 'GET' || method === 'HEAD' ? {} : { body: '{}' }) })
         t.equal(r.status, 404, `${method} ${prefix}${path}`)
-        if (method !== 'HEAD') t.same(r.json(), { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' })
+        if (method !== 'HEAD') t.match(r.json(), { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found' })
         t.equal(r.headers['x-product-version'], 'v7.6')
       }
     }
@@ -167,8 +167,8 @@ t.test('an unknown table is 404 for every method, a known one 405 for a method i
   t.equal(forwarded, 2, 'known tables are forwarded')
 })
 
-t.test('a table path that names no table: the 404 says which tables it may have meant', async (t) => {
-  const gw = await startTestGateway(t, { upstreamUrl: (await startUpstream(t)).url, config: { rateLimit: { perSecond: 10000 } }, wildcards: tableWildcards(), unknownPath: unknownTableDetail })
+t.test('a table path that names no table: the 404 says which of the tables the upstream publishes it may have meant', async (t) => {
+  const gw = await startTestGateway(t, { upstreamUrl: (await startUpstream(t)).url, config: { rateLimit: { perSecond: 10000 } } })
   const headers = { 'x-api-token': 'reader-key', 'content-type': 'application/json' }
   const r = await send(gw.url, '/api/tables/inventory/device', { method: 'POST', headers, body: '{}' })
   t.equal(r.status, 404)

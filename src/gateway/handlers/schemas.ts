@@ -6,6 +6,7 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { RequestBodies } from '../../shared/schema/index.js'
 import { SCOPES } from '../../shared/manifest.js'
+import { AUDIT_TABLE } from '../audit/query.js'
 
 const text = (max: number, description: string, min = 1) => Type.String({ minLength: min, maxLength: max, description })
 
@@ -77,6 +78,24 @@ export const ApiTokenPatch = Type.Object(
   { additionalProperties: false },
 )
 
+const AuditColumn = Type.Union(Object.keys(AUDIT_TABLE).map((c) => Type.Literal(c)), { description: 'A column of the audit trail.' })
+
+/**
+ * `POST tables/audit`: a table request over the audit trail. What it publishes; the handler reads
+ * it with its own parser (audit/query.ts `parseAuditQuery`), whose 422s name each problem.
+ */
+export const AuditTableRequest = Type.Object(
+  {
+    columns: Type.Optional(Type.Array(AuditColumn, { minItems: 1, description: 'The columns to answer with (default: all).' })),
+    filters: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Column → [operator, value], or `and` / `or` lists of such objects.' })),
+    sort: Type.Optional(Type.Object({ column: AuditColumn, order: Type.Union([Type.Literal('asc'), Type.Literal('desc')]) })),
+    pagination: Type.Optional(Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 0 })), start: Type.Optional(Type.Integer({ minimum: 0 })) })),
+    format: Type.Optional(Type.Object({ dataType: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')])), exportToFile: Type.Optional(Type.Boolean()) })),
+    snapshot: Type.Optional(Type.String({ description: 'Accepted and ignored: the audit trail belongs to no snapshot.' })),
+  },
+  { description: 'A table request over the audit trail (scope team).' },
+)
+
 const json = (schema: TSchema, optional = false) => ({ schema, ...(optional ? { optional } : {}) })
 
 /** By `METHOD path` of the manifest. */
@@ -89,4 +108,5 @@ export const GATEWAY_BODIES: RequestBodies = {
   'PATCH users/:id': json(UserPatch),
   'POST api-tokens': json(ApiTokenCreate, true),
   'PATCH api-tokens/:id': json(ApiTokenPatch),
+  'POST tables/audit': json(AuditTableRequest, true),
 }
