@@ -27,6 +27,7 @@ import { compileRouteTable, type RouteTable } from './routes/table.js'
 import { readinessProbe, readyBody, type Readiness } from './readiness.js'
 import { resolveUpstreams } from './upstreams/settings.js'
 import { GatewayRequest } from './request.js'
+import { isWebPath, webFiles } from './web.js'
 import type { Limiter } from './ratelimit/types.js'
 
 export interface GatewayDeps {
@@ -53,6 +54,11 @@ export interface GatewayDeps {
    * know is 404 for every method. Absent: every path under `*` is forwarded.
    */
   wildcards?: Readonly<Record<string, (rest: string) => boolean>>
+  /**
+   * The built web interface served outside `/api/` (web.ts); default: `dist/web` of the package
+   * (WEB_DIR overrides it).
+   */
+  webDir?: string | undefined
   /** Readiness of Redis, when the rate limiter uses it. */
   redisReady?: () => Promise<boolean>
   /** How long (ms) a probe of the dependencies answers later /readyz calls too (default 1000). */
@@ -160,6 +166,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     metrics,
   }
   const stages = buildStages(stageDeps, log)
+  const web = webFiles(deps.webDir)
 
   const readiness = readinessProbe({
     database: () => deps.auth.ready(),
@@ -203,6 +210,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const q = url.indexOf('?')
     const path = q < 0 ? url : url.slice(0, q)
     if (health(path, res)) return
+    if (isWebPath(path)) {
+      web.handle(req, res, path)
+      return
+    }
     const ctx = new GatewayRequest(req, res, log, req.method ?? 'GET', path, q < 0 ? '' : url.slice(q + 1))
     ;(res as Observed)[REQUEST] = ctx
     res.on('close', closed)

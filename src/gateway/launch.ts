@@ -60,6 +60,7 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
     routesDir: join(rt.env.configDir, 'routes'),
     // The tables netinv's inventory has: an unknown table is 404 here for every method.
     wildcards: tableWildcards(),
+    webDir: rt.env.webDir,
     port: options.port,
     host: options.host ?? rt.env.host,
     adminPort: rt.env.adminPort ?? rt.config.server.adminPort,

@@ -98,6 +98,8 @@ export interface StackOptions {
   metrics?: GatewayMetrics
   /** Which paths under the built-in table's `*` endpoints exist (GatewayDeps.wildcards). */
   wildcards?: Readonly<Record<string, (rest: string) => boolean>>
+  /** Folder of the built web interface (GatewayDeps.webDir). */
+  webDir?: string
 }
 
 export async function startTestGateway(t: Teardown, options: StackOptions = {}): Promise<RunningGateway & { config: Readonly<Config> }> {
@@ -121,6 +123,7 @@ export async function startTestGateway(t: Teardown, options: StackOptions = {}):
     readyReuseMs: options.readyReuseMs ?? 0,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.wildcards ? { wildcards: options.wildcards } : {}),
+    ...(options.webDir ? { webDir: options.webDir } : {}),
   })
   t.teardown(() => gw.close(0))
   return { ...gw, config }
