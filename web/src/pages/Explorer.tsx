@@ -280,14 +280,14 @@ function DescriptionPanel(props: { table: TableSummary; description: TableDescri
         <code>POST /api/tables/{props.table.path}</code> with this body gives the rows shown below. Every endpoint: <a href="/api/docs">the API explorer</a>.
       </p>
       <h3>Request body of this view</h3>
-      <pre className="body" aria-label="Request body">
+      <pre className="body" aria-label="Request body" tabIndex={0}>
         {json}
       </pre>
       <button type="button" onClick={() => copy('body', json)}>
         Copy body
       </button>
       <h3>curl</h3>
-      <pre className="curl" aria-label="curl command">
+      <pre className="curl" aria-label="curl command" tabIndex={0}>
         {curl}
       </pre>
       <button type="button" onClick={() => copy('curl', curl)}>

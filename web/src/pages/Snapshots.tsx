@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { ApiFailure, call, getJson, postJson } from '../api'
 import { Link } from '../App'
 import { navigate, useLocation, withQuery } from '../router'
@@ -26,11 +26,12 @@ export function Snapshots(props: { me: Me }): ReactNode {
   const jobId = loc.query.get('job') ?? undefined
   const [message, setMessage] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const jobDoneRef = useRef(false)
 
   const snapshots = useQuery({
     queryKey: ['snapshots'],
     queryFn: () => getJson<Snapshot[]>('snapshots'),
-    refetchInterval: (q) => ((q.state.data ?? []).some((s) => s.loading || s.status === 'running') ? 1500 : false),
+    refetchInterval: (q) => ((q.state.data ?? []).some((s) => s.loading || s.status === 'running') || (jobId !== undefined && !jobDoneRef.current) ? 1500 : false),
   })
   const job = useQuery({
     queryKey: ['job', jobId],
@@ -38,7 +39,12 @@ export function Snapshots(props: { me: Me }): ReactNode {
     enabled: jobId !== undefined,
     refetchInterval: (q) => (q.state.data?.isDone ? false : 1000),
   })
-  if (job.data?.isDone && snapshots.data?.some((s) => s.id === job.data?.snapshot && (s.loading || s.status === 'running'))) void client.invalidateQueries({ queryKey: ['snapshots'] })
+  // The list follows the job: refreshed while it runs and once more when it ends.
+  const jobDone = job.data?.isDone === true
+  jobDoneRef.current = jobDone
+  useEffect(() => {
+    void client.invalidateQueries({ queryKey: ['snapshots'] })
+  }, [jobDone, client])
 
   const act = async (label: string, f: () => Promise<unknown>): Promise<void> => {
     setBusy(true)
