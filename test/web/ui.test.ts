@@ -230,6 +230,10 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     await page.goto(`${base}/inventory/interfaces?snapshot=${second}&compare=${first}&filters=${diffFilter}`)
     await page.locator('td.changed').first().waitFor()
     t.match(await page.locator('td.changed').first().textContent(), /→/)
+    t.match(await page.locator('td.diff').first().textContent(), /^\w+:.*→/, 'the changed columns of the row, old → new')
+    t.equal(await filters.locator('.condition').first().getByLabel('Column').inputValue(), 'change', 'the builder knows the change column')
+    const changes = (await (await api('POST', 'tables/inventory/interfaces', byKey, { snapshot: second, compare: { snapshot: first }, columns: ['id'], filters: { change: ['eq', 'changed'] }, pagination: { start: 0, limit: 1 } })).json()) as { _meta: { count: number } }
+    await page.getByText(`of ${changes._meta.count}`).waitFor()
     await shot(page, '08-explorer-compare')
     check()
   })

@@ -86,7 +86,7 @@ t.test('refresh token: a missing refreshToken is invalid input', async (t) => {
   const cookie = loggedIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
   const forged = await gw.fetch('/api/auth/token', { method: 'POST', headers: { cookie }, json: {} })
   t.equal(forged.status, 403, 'the refresh cookie alone, without X-Requested-With, may have come from another site')
-  t.match(await forged.json(), { code: 'API_INSUFFICIENT_RIGHTS', detail: /X-Requested-With/ })
+  t.match(await forged.json(), { code: 'API_INSUFFICIENT_RIGHTS', message: /X-Requested-With/ })
   t.equal((await gw.fetch('/api/auth/token', { method: 'POST', headers: { cookie, 'x-requested-with': 'netinv-web' }, json: {} })).status, 200, 'the refreshToken cookie stands in for the body')
 })
 
@@ -191,7 +191,7 @@ t.test('CSRF: a change authenticated by the access cookie alone needs X-Requeste
 
   const forged = await create({ cookie })
   t.equal(forged.status, 403, 'a cross-site form could send this: refused')
-  t.match(await forged.json(), { code: 'API_INSUFFICIENT_RIGHTS', detail: /X-Requested-With/ })
+  t.match(await forged.json(), { code: 'API_INSUFFICIENT_RIGHTS', message: /X-Requested-With/ })
   t.equal((await create({ cookie, 'x-requested-with': '' })).status, 403, 'an empty header is no proof')
   const fromPage = await create({ cookie, 'x-requested-with': 'netinv-web' })
   t.equal(fromPage.status, 201, 'the page of this site sends the header')

@@ -8,7 +8,7 @@ import type { Cell, Row, Snapshot, TableAnswer, TableDescription, TableSummary }
 import { FilterBuilder } from './FilterBuilder'
 import { SnapshotPicker } from './Overview'
 
-const PAGE_SIZES = [25, 50, 100, 500]
+const PAGE_SIZES = [25, 50, 100, 500, 1000]
 
 function groupOf(t: TableSummary): string {
   return t.path.split('/')[0] ?? ''
@@ -71,6 +71,20 @@ function CellView(props: { row: Row; column: string }): ReactNode {
   }
   if (isCell(raw)) return <td className={`sev-${raw.severity}`}>{text(raw.data)}</td>
   return <td>{text(raw)}</td>
+}
+
+function DiffSummary(props: { row: Row }): ReactNode {
+  const diff = props.row.diff as Record<string, { old: unknown; new: unknown }> | null | undefined
+  if (!diff) return <td />
+  return (
+    <td className="diff">
+      {Object.entries(diff).map(([column, d]) => (
+        <div key={column}>
+          <span className="muted">{column}:</span> <del>{text(d.old)}</del> → <ins>{text(d.new)}</ins>
+        </div>
+      ))}
+    </td>
+  )
 }
 
 /** The request body of the current view (what the description panel shows and CSV sends). */
@@ -139,7 +153,10 @@ function TableView(props: { table: TableSummary; loc: Location }): ReactNode {
   const meta = rows.data?._meta
   const start = (body.pagination as { start: number }).start
   const limit = (body.pagination as { limit: number }).limit
-  const describedColumns = description.data?.columns ?? table.columns
+  // In compare mode `change` is a column too (added, removed, changed): it can be filtered.
+  const describedColumns = compare
+    ? [{ name: 'change', type: 'string', description: 'added, removed or changed', values: ['added', 'removed', 'changed'], operators: ['eq', 'neq'] }, ...(description.data?.columns ?? table.columns)]
+    : (description.data?.columns ?? table.columns)
 
   const exportCsv = async (): Promise<void> => {
     setCsvError(null)
@@ -233,6 +250,7 @@ function TableView(props: { table: TableSummary; loc: Location }): ReactNode {
           <thead>
             <tr>
               {compare && <th scope="col">change</th>}
+              {compare && <th scope="col">what changed (old → new)</th>}
               {shownColumns.map((c) => {
                 const active = sort.column === c
                 return (
@@ -250,6 +268,7 @@ function TableView(props: { table: TableSummary; loc: Location }): ReactNode {
             {(rows.data?.data ?? []).map((row, i) => (
               <tr key={String(row.id ?? i) + String(row.change ?? '')} className={row.change ? `change-${String(row.change)}` : undefined}>
                 {compare && <td>{text(row.change)}</td>}
+                {compare && <DiffSummary row={row} />}
                 {shownColumns.map((c) => (
                   <CellView key={c} row={row} column={c} />
                 ))}
