@@ -102,8 +102,12 @@ try {
     })()`)) as number
     rendered.push(ms)
     const plain = (await page.evaluate(`(async () => {
-      const r = await fetch('/api/tables/inventory/interfaces', { method: 'POST', headers: { 'content-type': 'application/json', 'x-requested-with': 'bench' }, body: JSON.stringify({ snapshot: '$last', pagination: { start: 0, limit: 1000 } }) })
-      const { data } = await r.json()
+      const described = await (await fetch('/api/tables/inventory/interfaces/description')).json()
+      const columns = described.columns.map((c) => c.name)
+      const r = await fetch('/api/tables/inventory/interfaces', { method: 'POST', headers: { 'content-type': 'application/json', 'x-requested-with': 'bench' }, body: JSON.stringify({ snapshot: '$last', columns, pagination: { start: 0, limit: 1000 } }) })
+      const answer = await r.json()
+      if (!Array.isArray(answer.data)) throw new Error(JSON.stringify(answer))
+      const data = answer.data
       const t0 = performance.now()
       const table = document.createElement('table')
       const body = document.createElement('tbody')

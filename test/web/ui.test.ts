@@ -14,6 +14,7 @@ import { freshPostgres } from '../helpers/db.js'
 import { ROOT, spawnOwned } from '../helpers/owned.js'
 import { testNeeding } from '../helpers/requirements.js'
 import { serve, tempDirs } from '../e2e/process.js'
+import { ADMIN_PASSWORD as GATEWAY_ADMIN_PASSWORD, startGateway } from '../gateway/handlers/helper.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
@@ -259,6 +260,36 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     await narrow.getByText(/needs the scope "team"/).waitFor()
     await shot(narrow, '10-reader-390px')
     checkNarrow()
+  })
+
+  await t.test('two tabs renew an expired session at once and neither logs the other out', async (t) => {
+    // A gateway of its own whose clock the test moves; no reuse grace, so a second use of a
+    // rotated refresh token would revoke the session.
+    const gw = await startGateway(t, {
+      webDir,
+      config: { app: { accessToken: { expiresIn: 60 }, refreshToken: { expiresIn: 600, reuseGraceSeconds: 0 } }, rateLimit: { enabled: false, loginPerUsernamePerMinute: 1000 } },
+    })
+    gw.advance(Date.now() - 1_760_000_000_000) // the gateway's clock to now
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+    const [a, b] = [await context.newPage(), await context.newPage()]
+    const expired = [/^GET \/api\/(users\/me|users|api-tokens) 401$/]
+    const checks = [guard(t, a, expired), guard(t, b, expired)]
+    await logIn(a, gw.url, 'admin', GATEWAY_ADMIN_PASSWORD, '/admin')
+    await a.getByRole('heading', { name: 'API keys' }).waitFor()
+    await b.goto(`${gw.url}/admin`)
+    await b.getByRole('heading', { name: 'API keys' }).waitFor()
+    const renewals: string[] = []
+    for (const p of [a, b]) p.on('request', (r) => void (r.url().endsWith('/api/auth/token') && renewals.push(r.method())))
+    for (let round = 1; round <= 2; round++) {
+      gw.advance(61_000) // both tabs' access token has expired for the gateway
+      await Promise.all([a.reload(), b.reload()])
+      await Promise.all([a.getByRole('heading', { name: 'API keys' }).waitFor(), b.getByRole('heading', { name: 'API keys' }).waitFor()])
+      t.equal(renewals.length, round, `round ${round}: one renewal for both tabs`)
+    }
+    t.equal(await a.getByLabel('Username').count(), 0, 'tab A is still logged in')
+    t.equal(await b.getByLabel('Username').count(), 0, 'tab B is still logged in')
+    await shot(b, '11-session-renewed')
+    for (const check of checks) check()
   })
 
   await t.test('axe-core: no serious or critical violation on any page', async (t) => {

@@ -4,12 +4,11 @@
  * change without it: docs/authentication.md).
  *
  * An expired access token (401 API_EXPIRED_ACCESS_TOKEN, or no token at all once its cookie
- * expired) is renewed once with the refresh-token cookie (POST auth/token, which rotates it) and
- * the request sent again. The renewal is single-flight across every tab of the browser: a Web
- * Lock serialises them, and a tab that gets the lock after another tab renewed (the time is kept
- * in localStorage) uses the new cookie instead of spending the refresh token a second time, which
- * the API would take as a stolen token and answer by revoking the whole session.
- */
+ * expired) is renewed with the refresh-token cookie (POST auth/token, which rotates it), shortly
+ * before it expires or when a request meets the 401. Renewals are single-flight across every tab
+ * of the browser: a Web Lock lets one tab at a time renew, and a tab that waited for it first sends
+ * its request once more, with the cookie another tab may have renewed meanwhile, so that no
+ * refresh token is spent twice (the API would take that as a stolen token and revoke the session). */
 
 export interface ErrorBody {
   code?: string
@@ -38,7 +37,6 @@ function explain(status: number, body: ErrorBody): string {
   return parts.join(': ')
 }
 
-const REFRESHED_AT = 'netinv.refreshedAt'
 const EXPIRES = 'netinv.accessExpires'
 const SESSION = 'netinv.session'
 const BASE_HEADERS = { 'x-requested-with': 'netinv-web' }
@@ -78,37 +76,54 @@ export function noteTokens(body: { accessToken?: string }): void {
   }
   localStorage.setItem(SESSION, '1')
   localStorage.setItem(EXPIRES, String(expires))
-  localStorage.setItem(REFRESHED_AT, String(Date.now()))
 }
 
 function expiresSoon(): boolean {
   return Number(localStorage.getItem(EXPIRES) ?? '0') - EARLY_MS < Date.now()
 }
 
-let renewing: Promise<boolean> | null = null
-
-/**
- * `since`: a renewal by any tab at or after this time makes this one needless (the request that
- * met the 401 left then); null: renew when the token is about to expire.
- */
-async function renewNow(since: number | null): Promise<boolean> {
-  const run = async (): Promise<boolean> => {
-    if (since === null ? !expiresSoon() : Number(localStorage.getItem(REFRESHED_AT) ?? '0') >= since) return true
-    const r = await fetch('/api/auth/token', { method: 'POST', headers: { ...BASE_HEADERS, 'content-type': 'application/json' }, body: '{}', credentials: 'same-origin' })
-    if (!r.ok) return false
-    noteTokens((await r.json()) as { accessToken?: string })
-    return true
-  }
-  if ('locks' in navigator && navigator.locks) return navigator.locks.request('netinv-token-renewal', run)
-  return run()
+/** Runs `f` while no other tab of this browser runs one (a Web Lock); alone where there are none. */
+function exclusive<T>(f: () => Promise<T>): Promise<T> {
+  if ('locks' in navigator && navigator.locks) return navigator.locks.request('netinv-token-renewal', f)
+  return f()
 }
 
-/** Renews the session (one renewal at a time in this tab; across tabs by the lock). */
-export function renew(since: number | null): Promise<boolean> {
-  renewing ??= renewNow(since).finally(() => {
+/** POST auth/token with the refresh-token cookie (rotated by the answer); false when refused. */
+async function refreshNow(): Promise<boolean> {
+  const r = await fetch('/api/auth/token', { method: 'POST', headers: { ...BASE_HEADERS, 'content-type': 'application/json' }, body: '{}', credentials: 'same-origin' })
+  if (!r.ok) return false
+  noteTokens((await r.json()) as { accessToken?: string })
+  return true
+}
+
+let renewing: Promise<boolean> | null = null
+
+/** Renews the session shortly before the access token expires (one renewal at a time in this tab). */
+function renewEarly(): Promise<boolean> {
+  renewing ??= exclusive(async () => (expiresSoon() ? refreshNow() : true)).finally(() => {
     renewing = null
   })
   return renewing
+}
+
+async function renewable(r: Response): Promise<boolean> {
+  if (r.status !== 401) return false
+  const code = (await errorBody(r.clone())).code
+  return code === 'API_EXPIRED_ACCESS_TOKEN' || code === 'API_UNAUTHORIZED' || code === 'API_INVALID_ACCESS_TOKEN'
+}
+
+/**
+ * A request that met 401 with an expired token: under the lock, sent once more first (another tab
+ * may have renewed meanwhile: the cookies are shared, and the new one goes with it), and only if
+ * that meets 401 again renewed here, then sent a last time. A 401 means the request was not carried
+ * out, so sending it again repeats nothing.
+ */
+function afterRenewal(again: () => Promise<Response>): Promise<Response> {
+  return exclusive(async () => {
+    const second = await again()
+    if (!(await renewable(second)) || !(await refreshNow())) return second
+    return again()
+  })
 }
 
 export interface RequestOptions {
@@ -122,20 +137,17 @@ export async function send(method: string, path: string, body?: unknown, options
   const headers: Record<string, string> = { ...BASE_HEADERS, accept: options.accept ?? 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   const init: RequestInit = { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) }
-  if (!options.anonymous && hasSession() && expiresSoon() && !(await renew(null))) {
+  if (!options.anonymous && hasSession() && expiresSoon() && !(await renewEarly())) {
     sessionLost()
     throw new ApiFailure(401, { code: 'API_UNAUTHORIZED', message: 'Your session ended: log in again' })
   }
-  const started = Date.now()
-  let r = await fetch(`/api/${path}`, init)
-  if (r.status === 401 && !options.anonymous) {
-    const b = await errorBody(r.clone())
-    if (b.code === 'API_EXPIRED_ACCESS_TOKEN' || b.code === 'API_UNAUTHORIZED' || b.code === 'API_INVALID_ACCESS_TOKEN') {
-      if (await renew(started)) r = await fetch(`/api/${path}`, init)
-      if (r.status === 401) {
-        sessionLost()
-        throw new ApiFailure(401, await errorBody(r))
-      }
+  const url = `/api/${path}`
+  let r = await fetch(url, init)
+  if (!options.anonymous && (await renewable(r))) {
+    r = await afterRenewal(() => fetch(url, init))
+    if (r.status === 401) {
+      sessionLost()
+      throw new ApiFailure(401, await errorBody(r))
     }
   }
   if (!r.ok) throw new ApiFailure(r.status, await errorBody(r))
