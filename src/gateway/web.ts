@@ -62,9 +62,14 @@ export function defaultWebDir(): string {
   }
 }
 
-/** True for the paths the web interface answers: everything outside `/api` (and `/api/...`). */
+/**
+ * True for the paths the web interface answers: those in origin form outside `/api` (and
+ * `/api/...`). `//...`, `*` and absolute-form targets stay with the API's pipeline, which refuses
+ * them as it always did.
+ */
 export function isWebPath(path: string): boolean {
-  return !(path === '/api' || path.startsWith('/api/') || path.startsWith('/api?'))
+  if (!path.startsWith('/') || path.startsWith('//')) return false
+  return !(path === '/api' || path.startsWith('/api/'))
 }
 
 function text(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void {

@@ -74,6 +74,9 @@ t.test('/api/ is still the API: an unknown endpoint is the JSON 404', async (t) 
   t.equal(r.status, 404)
   t.match(await r.json(), { code: 'API_NOT_FOUND' })
   t.equal((await fetch(`${gw.url}/api/version`)).status, 200)
+  const tricky = await fetch(`${gw.url}//api/version`)
+  t.equal(tricky.status, 400, '//api/... is still refused by the pipeline, not taken for a page')
+  t.match(await tricky.json(), { code: 'API_MALFORMED_REQUEST' })
 })
 
 t.test('not built: the page says how to build it, in plain text', async (t) => {

@@ -121,6 +121,13 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     second = started.id
     await page.reload()
     await page.locator(`tr[data-snapshot="${second}"]`).getByText('loaded, done').waitFor()
+    await page.locator(`tr[data-snapshot="${second}"]`).getByRole('link', { name: 'Changes' }).click()
+    const changes = page.getByRole('region', { name: /^Changes in tuesday/ })
+    await changes.getByRole('link', { name: 'inventory/interfaces' }).waitFor()
+    const counts = (await (await api('GET', `snapshots/${second}/changes`, byKey)).json()) as { tables: Array<{ table: string; changed: number }> }
+    const interfaces = counts.tables.find((c) => c.table === 'inventory/interfaces')!
+    t.ok(interfaces.changed > 0, 'the second discovery changed some interfaces')
+    t.equal(await changes.getByRole('row', { name: /^inventory\/interfaces/ }).locator('td').nth(3).textContent(), String(interfaces.changed))
     await shot(page, '03-snapshots')
     check()
   })

@@ -11,6 +11,7 @@ export function SnapshotPicker(props: { value: string; snapshots: Snapshot[]; la
       {props.label}
       <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
         {props.allowNone && <option value="">none</option>}
+        {props.allowNone && <option value="$prev">previous of the same network ($prev)</option>}
         <option value="$last">latest ($last)</option>
         {props.snapshots.map((s) => (
           <option key={s.id} value={s.id}>

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'rea
 import { ApiFailure, call, getJson, postJson } from '../api'
 import { Link } from '../App'
 import { navigate, useLocation, withQuery } from '../router'
-import type { Job, Me, Snapshot } from '../types'
+import type { Job, Me, Snapshot, TableSummary } from '../types'
 
 const PROFILES = ['lab', 'small', 'medium', 'large'] as const
 
@@ -67,6 +67,12 @@ export function Snapshots(props: { me: Me }): ReactNode {
       const r = await postJson<{ id: string; jobId: string }>('snapshots', body)
       navigate(withQuery(loc, { job: r.jobId }))
     })
+  }
+
+  const rename = (s: Snapshot, field: 'name' | 'note'): void => {
+    const value = window.prompt(field === 'name' ? `New name of "${s.name ?? s.id}" (empty: none)` : `Note on "${s.name ?? s.id}" (empty: none)`, (field === 'name' ? s.name : s.note) ?? '')
+    if (value === null) return
+    void act(`change the ${field}`, () => call('PATCH', `snapshots/${s.id}`, { [field]: value === '' ? null : value }))
   }
 
   const remove = (s: Snapshot): void => {
@@ -146,6 +152,7 @@ export function Snapshots(props: { me: Me }): ReactNode {
                 <td>
                   <Link to={`/overview?snapshot=${s.id}`}>{s.name ?? s.id}</Link>
                   {s.locked && <span className="tag">locked</span>}
+                  {s.note && <div className="muted note">{s.note}</div>}
                 </td>
                 <td>
                   <span className={`state state-${s.status}`}>{s.loading ? 'loading' : `${s.state}, ${s.status}`}</span>
@@ -155,6 +162,11 @@ export function Snapshots(props: { me: Me }): ReactNode {
                 <td>{when(s.tsStart)}</td>
                 <td>{s.origin}</td>
                 <td className="actions">
+                  {s.state === 'loaded' && (
+                    <Link to={withQuery(loc, { changes: s.id })} className="button-link">
+                      Changes
+                    </Link>
+                  )}
                   {canWrite && (
                     <>
                       <button type="button" disabled={busy} onClick={() => void act(s.locked ? 'unlock' : 'lock', () => postJson(`snapshots/${s.id}/${s.locked ? 'unlock' : 'lock'}`, {}))}>
@@ -162,6 +174,15 @@ export function Snapshots(props: { me: Me }): ReactNode {
                       </button>
                       <button type="button" disabled={busy} onClick={() => void act(s.state === 'loaded' ? 'unload' : 'load', () => postJson(`snapshots/${s.id}/${s.state === 'loaded' ? 'unload' : 'load'}`, {}))}>
                         {s.state === 'loaded' ? 'Unload' : 'Load'}
+                      </button>
+                      <button type="button" disabled={busy} onClick={() => rename(s, 'name')} aria-label={`Rename ${s.name ?? s.id}`}>
+                        Rename
+                      </button>
+                      <button type="button" disabled={busy} onClick={() => rename(s, 'note')} aria-label={`Note on ${s.name ?? s.id}`}>
+                        Note
+                      </button>
+                      <button type="button" disabled={busy} onClick={() => void act('clone', () => postJson(`snapshots/${s.id}/clone`, {}))} aria-label={`Clone ${s.name ?? s.id}`}>
+                        Clone
                       </button>
                       <button type="button" className="danger" disabled={busy} onClick={() => remove(s)} aria-label={`Delete ${s.name ?? s.id}`}>
                         Delete
@@ -175,6 +196,51 @@ export function Snapshots(props: { me: Me }): ReactNode {
         </table>
       </div>
       {snapshots.data?.length === 0 && <p>No snapshot yet: start a discovery above.</p>}
+      {loc.query.get('changes') && <Changes id={loc.query.get('changes')!} snapshots={snapshots.data ?? []} />}
     </>
+  )
+}
+
+interface ChangeCounts {
+  tables: Array<{ table: string; added: number; removed: number; changed: number }>
+}
+
+/** What changed per table since the previous snapshot of the same network, each a link to the rows. */
+function Changes(props: { id: string; snapshots: Snapshot[] }): ReactNode {
+  const changes = useQuery({ queryKey: ['changes', props.id], queryFn: () => getJson<ChangeCounts>(`snapshots/${props.id}/changes`) })
+  const tables = useQuery({ queryKey: ['tables'], queryFn: () => getJson<TableSummary[]>('tables'), staleTime: Infinity })
+  const snapshot = props.snapshots.find((s) => s.id === props.id)
+  const changed = (changes.data?.tables ?? []).filter((c) => c.added + c.removed + c.changed > 0)
+  return (
+    <section className="card" aria-labelledby="changes-h">
+      <h2 id="changes-h">Changes in {snapshot?.name ?? props.id} since the previous snapshot of its network</h2>
+      {changes.error && <p role="alert">{changes.error.message}</p>}
+      {changes.isSuccess && changed.length === 0 && <p>Nothing changed.</p>}
+      {changed.length > 0 && (
+        <table className="grid">
+          <thead>
+            <tr>
+              <th scope="col">Table</th>
+              <th scope="col" className="num">Added</th>
+              <th scope="col" className="num">Removed</th>
+              <th scope="col" className="num">Changed</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changed.map((c) => {
+              const webPath = tables.data?.find((t) => t.path === c.table)?.webPath
+              return (
+                <tr key={c.table}>
+                  <td>{webPath ? <Link to={`${webPath}?snapshot=${props.id}&compare=%24prev`}>{c.table}</Link> : c.table}</td>
+                  <td className="num">{c.added}</td>
+                  <td className="num">{c.removed}</td>
+                  <td className="num">{c.changed}</td>
+                </tr>
+              )
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
   )
 }
