@@ -246,6 +246,20 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     check()
   })
 
+  await t.test('topology: the neighbours of a site drawn as a graph, searchable', async (t) => {
+    const page = await open()
+    const check = guard(t, page)
+    await logIn(page, base, 'admin', ADMIN_PASSWORD, `/topology?snapshot=${second}&site=BERLIN-01`)
+    const answer = (await (await api('POST', 'tables/neighbors/all', byKey, { snapshot: second, columns: ['localHost'], filters: { siteName: ['eq', 'BERLIN-01'] }, pagination: { start: 0, limit: 1 } })).json()) as { _meta: { count: number } }
+    t.ok(answer._meta.count > 0, 'the site has neighbours')
+    await page.getByText(`${answer._meta.count} neighbour entries`).waitFor()
+    t.ok((await page.locator('.topology canvas').count()) > 0, 'drawn on a canvas')
+    await page.getByLabel('Find a device').fill('fw01')
+    await page.getByRole('button', { name: 'Find' }).click()
+    await shot(page, '12-topology')
+    check()
+  })
+
   await t.test('administration: an API key made in the page works outside it; a read-only user cannot get there', async (t) => {
     const page = await open()
     const check = guard(t, page)

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState, type MouseEvent, type ReactNode } from 'react'
+import { lazy, Suspense, useEffect, useState, type MouseEvent, type ReactNode } from 'react'
 import { clearSession, getJson, hasSession, onSessionLost, send } from './api'
 import { Admin } from './pages/Admin'
 import { Explorer } from './pages/Explorer'
@@ -8,6 +8,9 @@ import { Overview } from './pages/Overview'
 import { Snapshots } from './pages/Snapshots'
 import { navigate, useLocation } from './router'
 import type { Me } from './types'
+
+// The graph library is loaded only when the topology is opened.
+const Topology = lazy(() => import('./pages/Topology').then((m) => ({ default: m.Topology })))
 
 /** A link inside the interface: the address changes without a page load. */
 export function Link(props: { to: string; children: ReactNode; className?: string; 'aria-current'?: 'page' | undefined }): ReactNode {
@@ -26,7 +29,8 @@ export function Link(props: { to: string; children: ReactNode; className?: strin
 const NAV: ReadonlyArray<{ to: string; label: string; match: (p: string) => boolean; scope?: string }> = [
   { to: '/overview', label: 'Overview', match: (p) => p === '/' || p === '/overview' },
   { to: '/snapshots', label: 'Snapshots', match: (p) => p === '/snapshots' },
-  { to: '/inventory/devices', label: 'Tables', match: (p) => !['/', '/overview', '/snapshots', '/admin'].includes(p) },
+  { to: '/inventory/devices', label: 'Tables', match: (p) => !['/', '/overview', '/snapshots', '/admin', '/topology'].includes(p) },
+  { to: '/topology', label: 'Topology', match: (p) => p === '/topology' },
   { to: '/admin', label: 'Administration', match: (p) => p === '/admin', scope: 'team' },
 ]
 
@@ -65,6 +69,12 @@ export function App(): ReactNode {
   if (loc.path === '/' || loc.path === '/overview') page = <Overview />
   else if (loc.path === '/snapshots') page = <Snapshots me={me} />
   else if (loc.path === '/admin') page = <Admin me={me} />
+  else if (loc.path === '/topology')
+    page = (
+      <Suspense fallback={<p>Loading…</p>}>
+        <Topology />
+      </Suspense>
+    )
   else page = <Explorer />
 
   return (
@@ -103,5 +113,6 @@ function pageTitle(path: string): string {
   if (path === '/' || path === '/overview') return 'Overview'
   if (path === '/snapshots') return 'Snapshots'
   if (path === '/admin') return 'Administration'
+  if (path === '/topology') return 'Topology'
   return 'Tables'
 }
