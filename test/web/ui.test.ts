@@ -92,7 +92,7 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
 
   await t.test('log in, start a discovery and watch it to the end; a second one runs beside it', async (t) => {
     const page = await open()
-    const check = guard(t, page)
+    const check = guard(t, page, [/^DELETE \/api\/snapshots\/[0-9a-f-]{36} 409$/])
     await page.goto(base)
     await shot(page, '01-login')
     await logIn(page, base, 'admin', ADMIN_PASSWORD, '/snapshots')
@@ -129,6 +129,18 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     t.ok(interfaces.changed > 0, 'the second discovery changed some interfaces')
     t.equal(await changes.getByRole('row', { name: /^inventory\/interfaces/ }).locator('td').nth(3).textContent(), String(interfaces.changed))
     await shot(page, '03-snapshots')
+
+    // A locked snapshot cannot be deleted: the 409 is explained.
+    const monday = page.locator(`tr[data-snapshot="${first}"]`)
+    await monday.getByRole('button', { name: 'Lock' }).click()
+    await monday.getByText('locked', { exact: true }).waitFor()
+    page.once('dialog', (d) => void d.accept())
+    await monday.getByRole('button', { name: 'Delete monday' }).click()
+    const refusal = page.getByRole('alert')
+    await refusal.waitFor()
+    t.match(await refusal.textContent(), /Cannot delete "monday".*locked.*unlock/)
+    await monday.getByRole('button', { name: 'Unlock' }).click()
+    await monday.getByRole('button', { name: 'Lock' }).waitFor()
     check()
   })
 
