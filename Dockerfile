@@ -5,14 +5,16 @@
 # test/image.test.ts performs the runtime stage's install and start steps without a Docker engine.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# --- build: all dependencies, compile TypeScript to dist/ ----------------------------------------
+# --- build: all dependencies, compile TypeScript and the web interface to dist/ --------------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY web/package.json ./web/
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts ./scripts
+COPY web ./web
 RUN npm run build
 
 # --- runtime: production dependencies and the compiled output only, as a non-root user -----------
@@ -23,6 +25,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/var/lib/netinv
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY web/package.json ./web/
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY config ./config

@@ -30,6 +30,7 @@ import { resolveUpstreams } from './upstreams/settings.js'
 import { GatewayRequest } from './request.js'
 import { createUpstreamDocuments, type UpstreamDocuments } from './upstreams/documents.js'
 import { unknownTableDetail } from './unknown-table.js'
+import { isWebPath, webFiles } from './web.js'
 import type { Limiter } from './ratelimit/types.js'
 
 export interface GatewayDeps {
@@ -65,6 +66,11 @@ export interface GatewayDeps {
    * (`netinv serve` passes the inventory's: one process, one scrape).
    */
   moreMetrics?: ReadonlyArray<{ metrics(): Promise<string> }>
+  /**
+   * The built web interface served outside `/api/` (web.ts); default: `dist/web` of the package
+   * (WEB_DIR overrides it).
+   */
+  webDir?: string | undefined
   /** Readiness of Redis, when the rate limiter uses it. */
   redisReady?: () => Promise<boolean>
   /** How long (ms) a probe of the dependencies answers later /readyz calls too (default 1000). */
@@ -187,6 +193,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     unknownPath: deps.unknownPath ?? ((endpointPath) => unknownTableDetail(endpointPath, documents.paths())),
   }
   const stages = buildStages(stageDeps, log)
+  const web = webFiles(deps.webDir)
 
   const readiness = readinessProbe({
     database: () => deps.auth.ready(),
@@ -231,6 +238,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const q = url.indexOf('?')
     const path = q < 0 ? url : url.slice(0, q)
     if (health(path, res)) return
+    if (isWebPath(path)) {
+      web.handle(req, res, path)
+      return
+    }
     const ctx = new GatewayRequest(req, res, log, req.method ?? 'GET', path, q < 0 ? '' : url.slice(q + 1))
     ;(res as Observed)[REQUEST] = ctx
     res.on('close', closed)

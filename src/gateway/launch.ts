@@ -59,6 +59,7 @@ export async function launchGateway(rt: Runtime, options: GatewayLaunch): Promis
     inventoryUrl: options.inventoryUrl,
     internalSecret: options.internalSecret,
     routesDir: join(rt.env.configDir, 'routes'),
+    webDir: rt.env.webDir,
     port: options.port,
     host: options.host ?? rt.env.host,
     ...(options.moreMetrics ? { moreMetrics: options.moreMetrics } : {}),

@@ -31,6 +31,8 @@ export interface Env {
   credentialsKey: string | undefined
   credentialsKeyFile: string | undefined
   logLevel: string
+  /** Folder of the built web interface (default: dist/web of the package). */
+  webDir: string | undefined
 }
 
 function port(name: string, value: string | undefined, fallback: number): number {
@@ -80,5 +82,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     credentialsKey: optional(source.CREDENTIALS_KEY),
     credentialsKeyFile: optional(source.CREDENTIALS_KEY_FILE),
     logLevel: source.LOG_LEVEL || 'info',
+    webDir: optional(source.WEB_DIR) === undefined ? undefined : resolve(source.WEB_DIR!),
   }
 }

@@ -111,6 +111,8 @@ export interface StackOptions {
   /** Which paths under the built-in table's `*` endpoints exist (GatewayDeps.wildcards). */
   wildcards?: Readonly<Record<string, (rest: string) => boolean>>
   unknownPath?: (endpointPath: string) => string | undefined
+  /** Folder of the built web interface (GatewayDeps.webDir). */
+  webDir?: string
 }
 
 export async function startTestGateway(t: Teardown, options: StackOptions = {}): Promise<RunningGateway & { config: Readonly<Config> }> {
@@ -135,6 +137,7 @@ export async function startTestGateway(t: Teardown, options: StackOptions = {}):
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.wildcards ? { wildcards: options.wildcards } : {}),
     ...(options.unknownPath ? { unknownPath: options.unknownPath } : {}),
+    ...(options.webDir ? { webDir: options.webDir } : {}),
   })
   t.teardown(() => gw.close(0))
   return { ...gw, config }

@@ -16,6 +16,7 @@ import type { ServerResponse } from 'node:http'
 import { ApiError, invalidInput, toErrorResponse } from '../../shared/errors.js'
 import { readCookie, isSecureRequest, setCookie, ACCESS_COOKIE_PATH, REFRESH_COOKIE_PATH } from '../auth/cookies.js'
 import { ACCESS_COOKIE, REFRESH_COOKIE, readCredentials } from '../auth/credentials.js'
+import { CSRF_MESSAGE, refreshLacksCsrfHeader } from '../auth/csrf.js'
 import type { LoginResult } from '../auth/sessions.js'
 import { reasonOf, recordOf } from '../audit/index.js'
 import { clientOf, type LocalHandler, type RequestContext } from '../context.js'
@@ -67,6 +68,7 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     // The body's refreshToken, else the refreshToken cookie; neither is invalid input (422).
     const token = body.refreshToken ?? readCookie(ctx.req.headers.cookie, REFRESH_COOKIE)
     if (!token) throw invalidInput('"refreshToken" is required')
+    if (body.refreshToken === undefined && refreshLacksCsrfHeader(ctx.req.headers)) throw new ApiError('API_INSUFFICIENT_RIGHTS', CSRF_MESSAGE)
     const rotate = (ctx.apiVersion ?? 2) >= 2
     let result: LoginResult
     try {

@@ -4,6 +4,7 @@
  * that scope. No credentials → 401 API_UNAUTHORIZED; missing scope → 403 API_INSUFFICIENT_RIGHTS.
  */
 import { ApiError } from '../../shared/errors.js'
+import { CSRF_MESSAGE, lacksCsrfHeader } from '../auth/csrf.js'
 import type { AuthService } from '../auth/types.js'
 import type { RequestContext } from '../context.js'
 import { accessFor } from './route.js'
@@ -18,6 +19,8 @@ export function authenticateStage(deps: { auth: AuthService }): Stage<RequestCon
         ctx.principal = null
         return
       }
+      // A state change on the strength of the session cookie alone must come from our own page.
+      if (lacksCsrfHeader(ctx.method, ctx.req.headers)) throw new ApiError('API_INSUFFICIENT_RIGHTS', CSRF_MESSAGE)
       // Usually answered from the verification caches at once: no promise, no microtask.
       const principal = deps.auth.authenticate(ctx)
       if (!(principal instanceof Promise)) {

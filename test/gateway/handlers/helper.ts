@@ -34,6 +34,8 @@ export interface GatewayOptions {
   dataDir?: string
   redis?: Redis
   revocationChannel?: string
+  /** Folder of a built web interface to serve outside /api/. */
+  webDir?: string
 }
 
 export const TEST_CONFIG = {
@@ -78,6 +80,7 @@ export async function startGateway(t: Test, options: GatewayOptions = {}): Promi
     host: '127.0.0.1',
     adminPort: 0,
     adminHost: '127.0.0.1',
+    ...(options.webDir ? { webDir: options.webDir } : {}),
   })
   t.teardown(async () => {
     await gw.close(0)

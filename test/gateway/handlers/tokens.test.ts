@@ -84,7 +84,10 @@ t.test('refresh token: a missing refreshToken is invalid input', async (t) => {
   }
   const { res: loggedIn } = await login(gw, 'admin', ADMIN_PASSWORD)
   const cookie = loggedIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
-  t.equal((await gw.fetch('/api/auth/token', { method: 'POST', headers: { cookie }, json: {} })).status, 200, 'the refreshToken cookie stands in for the body')
+  const forged = await gw.fetch('/api/auth/token', { method: 'POST', headers: { cookie }, json: {} })
+  t.equal(forged.status, 403, 'the refresh cookie alone, without X-Requested-With, may have come from another site')
+  t.match(await forged.json(), { code: 'API_INSUFFICIENT_RIGHTS', message: /X-Requested-With/ })
+  t.equal((await gw.fetch('/api/auth/token', { method: 'POST', headers: { cookie, 'x-requested-with': 'netinv-web' }, json: {} })).status, 200, 'the refreshToken cookie stands in for the body')
 })
 
 t.test('refresh token: revocation needs scope team; its errors are text/plain Unauthorized', async (t) => {
@@ -160,7 +163,7 @@ t.test('cookies: login sets them, auth/token reads the refresh cookie, the acces
 
   const me = await gw.fetch('/api/users/me', { headers: { cookie: `accessToken=${access}` } })
   t.equal(me.status, 200)
-  const r = await gw.fetch('/api/auth/token', { method: 'POST', headers: { cookie: `refreshToken=${refreshCookie}` } })
+  const r = await gw.fetch('/api/auth/token', { method: 'POST', headers: { cookie: `refreshToken=${refreshCookie}`, 'x-requested-with': 'netinv-web' } })
   t.equal(r.status, 200)
   const next = ((await r.json()) as { refreshToken: string }).refreshToken
 
@@ -177,4 +180,28 @@ t.test('cookies: login sets them, auth/token reads the refresh cookie, the acces
   t.equal(dead.status, 401, "logout revoked the session's refresh-token family")
   const stale = await gw.fetch('/api/auth/token', { method: 'POST', headers: { authorization: 'Bearer expired.or.bad', cookie: 'accessToken=junk' }, json: { refreshToken: 'x' } })
   t.equal(((await stale.json()) as { code: string }).code, 'API_INVALID_REFRESH_TOKEN', 'stale credentials do not block a public endpoint')
+})
+
+t.test('CSRF: a change authenticated by the access cookie alone needs X-Requested-With; API keys, Bearer and reads do not', async (t) => {
+  const gw = await startGateway(t)
+  const res = await gw.fetch('/api/auth/login', { method: 'POST', json: { username: 'admin', password: ADMIN_PASSWORD } })
+  const { accessToken } = (await res.json()) as { accessToken: string }
+  const cookie = `accessToken=${accessToken}`
+  const create = (headers: Record<string, string>) => gw.fetch('/api/api-tokens', { method: 'POST', headers, json: { description: 'csrf', scope: ['read'] } })
+
+  const forged = await create({ cookie })
+  t.equal(forged.status, 403, 'a cross-site form could send this: refused')
+  t.match(await forged.json(), { code: 'API_INSUFFICIENT_RIGHTS', message: /X-Requested-With/ })
+  t.equal((await create({ cookie, 'x-requested-with': '' })).status, 403, 'an empty header is no proof')
+  const fromPage = await create({ cookie, 'x-requested-with': 'netinv-web' })
+  t.equal(fromPage.status, 201, 'the page of this site sends the header')
+  const key = ((await fromPage.json()) as { token: string }).token
+  t.equal((await create({ authorization: `Bearer ${accessToken}` })).status, 201, 'Bearer: no header needed')
+  t.equal((await create({ authorization: `Bearer ${accessToken}`, cookie })).status, 201, 'Bearer with a stray cookie: the Bearer token authenticates')
+  t.equal((await gw.fetch('/api/users/me', { headers: { cookie } })).status, 200, 'a read with the cookie needs nothing more')
+  const byKey = await gw.fetch('/api/api-tokens', { method: 'GET', headers: { 'x-api-token': key } })
+  t.equal(byKey.status, 200, 'API key clients are unaffected')
+  const logout = await gw.fetch('/api/auth/logout', { method: 'POST', headers: { cookie } })
+  t.equal(logout.status, 403, 'logging a user out from another site is refused too')
+  t.equal((await gw.fetch('/api/auth/logout', { method: 'POST', headers: { cookie, 'x-requested-with': 'netinv-web' } })).status, 200)
 })

@@ -1,0 +1,358 @@
+/**
+ * The web interface in a real browser (Debian's chromium driven by playwright-core), against one
+ * `netinv serve` on PostgreSQL for the whole file, serving the interface built from web/ by this
+ * test. Every page is checked for console errors, content-policy violations and error answers
+ * it did not expect; each step saves a screenshot under .tap/screenshots/web/.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import t, { type Test } from 'tap'
+import { freshPostgres } from '../helpers/db.js'
+import { ROOT, spawnOwned } from '../helpers/owned.js'
+import { testNeeding } from '../helpers/requirements.js'
+import { serve, tempDirs } from '../e2e/process.js'
+import { ADMIN_PASSWORD as GATEWAY_ADMIN_PASSWORD, startGateway } from '../gateway/handlers/helper.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ADMIN_PASSWORD = 'ui-admin-password-1'
+const SHOTS = join(ROOT, '.tap', 'screenshots', 'web')
+
+type Json = Record<string, unknown>
+
+async function buildInterface(t: Test): Promise<string> {
+  const out = mkdtempSync(join(tmpdir(), 'netinv-ui-'))
+  t.teardown(() => rmSync(out, { recursive: true, force: true }))
+  const child = spawnOwned(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  let err = ''
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c))
+  child.stdout!.resume()
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+  if (code !== 0) throw new Error(`the interface did not build (exit ${code}):\n${err}`)
+  return out
+}
+
+/**
+ * Fails the test on a console error, an uncaught exception, a content-policy violation, or an
+ * answer of 400 or more that is not in `expected` ("METHOD /path STATUS").
+ */
+function guard(t: Test, page: Page, expected: RegExp[] = []): () => void {
+  const problems: string[] = []
+  void page.addInitScript("document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI))")
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`)
+  })
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
+  page.on('response', (r) => {
+    if (r.status() < 400) return
+    const what = `${r.request().method()} ${new URL(r.url()).pathname} ${r.status()}`
+    if (!expected.some((e) => e.test(what))) problems.push(`unexpected answer: ${what}`)
+  })
+  return () => t.same(problems, [], 'no console error, policy violation or unexpected error answer')
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true })
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false })
+}
+
+async function logIn(page: Page, base: string, username: string, password: string, path = '/'): Promise<void> {
+  await page.goto(`${base}${path}`)
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+}
+
+testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
+  const [webDir, db] = await Promise.all([buildInterface(t), freshPostgres(t, 1)])
+  const dirs = tempDirs(t)
+  const app = await serve(t, { DATA_DIR: dirs.dataDir, CONFIG_DIR: dirs.configDir, DATABASE_URL: db.url, ADMIN_PASSWORD, WEB_DIR: webDir })
+  const base = app.url
+  const api = async (method: string, path: string, headers: Record<string, string>, body?: unknown, accept = 'application/json'): Promise<Response> =>
+    fetch(`${base}/api/${path}`, { method, headers: { ...headers, accept, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+  const tokens = (await (await api('POST', 'auth/login', {}, { username: 'admin', password: ADMIN_PASSWORD })).json()) as { accessToken: string }
+  const admin = { authorization: `Bearer ${tokens.accessToken}` }
+  const key = ((await (await api('POST', 'api-tokens', admin, { description: 'ui test', scope: ['read', 'write'] })).json()) as { token: string }).token
+  const byKey = { 'x-api-token': key }
+  t.equal((await api('POST', 'users', admin, { username: 'newbie', password: 'newbie-password-1', scope: ['read', 'write'] })).status, 201)
+  t.equal((await api('POST', 'users', admin, { username: 'reader', password: 'reader-password-1', scope: ['read'], eulaApproved: true })).status, 201)
+
+  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true })
+  t.teardown(() => browser.close())
+  const open = async (viewport = { width: 1280, height: 860 }): Promise<Page> => {
+    const context = await browser.newContext({ viewport, acceptDownloads: true })
+    return context.newPage()
+  }
+
+  let first = ''
+  let second = ''
+
+  await t.test('log in, start a discovery and watch it to the end; a second one runs beside it', async (t) => {
+    const page = await open()
+    const check = guard(t, page, [/^DELETE \/api\/snapshots\/[0-9a-f-]{36} 409$/])
+    await page.goto(base)
+    await shot(page, '01-login')
+    await logIn(page, base, 'admin', ADMIN_PASSWORD, '/snapshots')
+    await page.getByRole('heading', { name: 'Snapshots' }).waitFor()
+    await page.getByLabel('Name').fill('monday')
+    await page.getByRole('button', { name: 'Discover' }).click()
+    const state = page.locator('.job-state')
+    await state.waitFor()
+    first = new URL(page.url()).searchParams.get('job') ?? ''
+    t.match(first, /^[0-9a-f-]{36}$/, 'the job is in the address')
+    const started = (await (await api('POST', 'snapshots', byKey, { source: 'simulator', snapshotName: 'tuesday', profile: 'lab', seed: 1 })).json()) as { id: string; jobId: string }
+    await shot(page, '02-discovery-running')
+    await page.locator('.job-state[data-status="done"]').waitFor({ timeout: 60_000 })
+    t.match(await state.textContent(), /done: finished \(100 %\)/)
+    const job = (await (await api('GET', `jobs/${first}`, byKey)).json()) as { snapshot: string }
+    first = job.snapshot
+    await page.locator(`tr[data-snapshot="${first}"]`).getByText('loaded, done').waitFor()
+    for (;;) {
+      const j = (await (await api('GET', `jobs/${started.jobId}`, byKey)).json()) as { isDone: boolean; status: string }
+      if (j.isDone) {
+        t.equal(j.status, 'done')
+        break
+      }
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    second = started.id
+    await page.reload()
+    await page.locator(`tr[data-snapshot="${second}"]`).getByText('loaded, done').waitFor()
+    await page.locator(`tr[data-snapshot="${second}"]`).getByRole('link', { name: 'Changes' }).click()
+    const changes = page.getByRole('region', { name: /^Changes in tuesday/ })
+    await changes.getByRole('link', { name: 'inventory/interfaces' }).waitFor()
+    const counts = (await (await api('GET', `snapshots/${second}/changes`, byKey)).json()) as { tables: Array<{ table: string; changed: number }> }
+    const interfaces = counts.tables.find((c) => c.table === 'inventory/interfaces')!
+    t.ok(interfaces.changed > 0, 'the second discovery changed some interfaces')
+    t.equal(await changes.getByRole('row', { name: /^inventory\/interfaces/ }).locator('td').nth(3).textContent(), String(interfaces.changed))
+    await shot(page, '03-snapshots')
+
+    // A locked snapshot cannot be deleted: the 409 is explained.
+    const monday = page.locator(`tr[data-snapshot="${first}"]`)
+    await monday.getByRole('button', { name: 'Lock' }).click()
+    await monday.getByText('locked', { exact: true }).waitFor()
+    page.once('dialog', (d) => void d.accept())
+    await monday.getByRole('button', { name: 'Delete monday' }).click()
+    const refusal = page.getByRole('alert')
+    await refusal.waitFor()
+    t.match(await refusal.textContent(), /Cannot delete "monday".*locked.*unlock/)
+    await monday.getByRole('button', { name: 'Unlock' }).click()
+    await monday.getByRole('button', { name: 'Lock' }).waitFor()
+    check()
+  })
+
+  await t.test('a new user approves the EULA, then is logged in', async (t) => {
+    const page = await open()
+    const check = guard(t, page, [/^POST \/api\/auth\/login 403$/])
+    await logIn(page, base, 'newbie', 'newbie-password-1')
+    await page.getByRole('heading', { name: 'End user license agreement' }).waitFor()
+    await shot(page, '04-eula')
+    await page.getByRole('button', { name: 'Accept and log in' }).click()
+    await page.getByRole('heading', { name: 'Overview' }).waitFor()
+    t.equal(await page.locator('.who .user').textContent(), 'newbie')
+    const users = (await (await api('GET', 'users', admin)).json()) as Array<{ username: string; eulaApproved: boolean }>
+    t.equal(users.find((u) => u.username === 'newbie')?.eulaApproved, true, 'the approval is recorded')
+    check()
+  })
+
+  await t.test('overview: counts and the intent rules per severity in their colours', async (t) => {
+    const page = await open()
+    const check = guard(t, page)
+    await logIn(page, base, 'admin', ADMIN_PASSWORD, `/overview?snapshot=${second}`)
+    await page.getByRole('heading', { name: 'Intent rules' }).waitFor()
+    await page.locator('a.badge').first().waitFor()
+    const snap = ((await (await api('GET', 'snapshots', byKey)).json()) as Array<{ id: string; totalDevCount: number }>).find((s) => s.id === second)!
+    t.equal(await page.locator('.count .figure').first().textContent(), String(snap.totalDevCount))
+    t.ok((await page.locator('a.badge.sev-30').count()) > 0, 'red counts shown')
+    t.ok((await page.locator('a.badge.sev-0').count()) > 0, 'green counts shown')
+    await shot(page, '05-overview')
+    await page.locator('a.badge.sev-30').first().click()
+    await page.getByText(/^Rows 1–/).waitFor()
+    t.ok((await page.locator('td.sev-30').count()) > 0, 'the link opens the red rows, coloured')
+    check()
+  })
+
+  await t.test('table explorer: an or group and a cidr, sort, page, CSV, the description body, compare', async (t) => {
+    const page = await open()
+    const check = guard(t, page)
+    await logIn(page, base, 'admin', ADMIN_PASSWORD, `/inventory/interfaces?snapshot=${second}`)
+    await page.getByText(/^Rows 1–50 of \d+/).waitFor()
+
+    // Filter: primaryIp in 10.0.0.0/8, and (hostname like "ber01" or hostname like "lon01").
+    const filters = page.getByRole('region', { name: 'Filters' })
+    await filters.getByRole('button', { name: '+ Condition' }).click()
+    const root = filters.locator('.condition').first()
+    await root.getByLabel('Column').selectOption('primaryIp')
+    await root.getByLabel('Operator').selectOption('cidr')
+    await root.getByLabel('Value').fill('10.0.0.0/8')
+    await filters.getByRole('button', { name: '+ Group' }).first().click()
+    const group = filters.locator('fieldset.depth-1')
+    t.equal(await group.getByLabel('Group must match').inputValue(), 'or')
+    await group.getByRole('button', { name: '+ Condition' }).click()
+    const conditions = group.locator('.condition')
+    for (const [i, site] of [[0, 'ber01'], [1, 'lon01']] as const) {
+      await conditions.nth(i).getByLabel('Column').selectOption('hostname')
+      await conditions.nth(i).getByLabel('Operator').selectOption('like')
+      await conditions.nth(i).getByLabel('Value').fill(site)
+    }
+    await filters.getByRole('button', { name: 'Apply filters' }).click()
+    const expected = { and: [{ primaryIp: ['cidr', '10.0.0.0/8'] }, { or: [{ hostname: ['like', 'ber01'] }, { hostname: ['like', 'lon01'] }] }] }
+    await page.waitForURL((u) => u.searchParams.get('filters') === JSON.stringify(expected))
+    const body = (sort: Json, start = 0) => ({ snapshot: second, columns: undefined as unknown, filters: expected, pagination: { start, limit: 50 }, sort, reports: '/inventory/interfaces' })
+    const columns = ((await (await api('GET', 'tables/inventory/interfaces/description', byKey)).json()) as { columns: Array<{ name: string }> }).columns.map((c) => c.name)
+    const ask = async (sort: Json, start = 0) => (await (await api('POST', 'tables/inventory/interfaces', byKey, { ...body(sort, start), columns })).json()) as { data: Json[]; _meta: { count: number } }
+    const filtered = await ask({ column: 'hostname', order: 'asc' })
+    t.ok(filtered._meta.count > 50 && filtered._meta.count < 400, `the filter keeps some rows (${filtered._meta.count})`)
+    await page.getByText(`Rows 1–50 of ${filtered._meta.count}`).waitFor()
+    await shot(page, '06-explorer-filtered')
+
+    // Sort by a header, twice: descending.
+    const header = page.getByRole('button', { name: /^intName/ })
+    await header.click()
+    await page.waitForURL((u) => u.searchParams.get('sort') === 'intName:asc')
+    await header.click()
+    await page.waitForURL((u) => u.searchParams.get('sort') === 'intName:desc')
+    const sorted = await ask({ column: 'intName', order: 'desc' })
+    const firstCell = page.locator('table.data tbody tr').first().locator('td').nth(columns.indexOf('intName'))
+    await t.resolves(firstCell.filter({ hasText: String(sorted.data[0]!.intName) }).waitFor(), 'the first row is the API\'s first row')
+    t.equal(await page.locator('th[aria-sort="descending"]').textContent(), 'intName ▼')
+
+    // Next page.
+    await page.getByRole('button', { name: 'Next' }).click()
+    await page.waitForURL((u) => u.searchParams.get('start') === '50')
+    const pageTwo = await ask({ column: 'intName', order: 'desc' }, 50)
+    await page.getByText(`Rows 51–${Math.min(100, filtered._meta.count)} of ${filtered._meta.count}`).waitFor()
+    await page.locator('table.data tbody tr').first().locator('td').nth(columns.indexOf('id')).filter({ hasText: String(pageTwo.data[0]!.id) }).waitFor()
+
+    // CSV of the view: the API's CSV, byte for byte.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
+    const file = readFileSync((await download.path())!)
+    const { pagination: _p, ...all } = { ...body({ column: 'intName', order: 'desc' }), columns }
+    const csv = Buffer.from(await (await api('POST', 'tables/inventory/interfaces', byKey, all, 'text/csv')).arrayBuffer())
+    t.ok(file.length > 1000, `the export has rows (${file.length} bytes)`)
+    t.ok(file.equals(csv), 'the downloaded CSV equals the API\'s')
+    t.equal(download.suggestedFilename(), 'inventory-interfaces.csv')
+
+    // The description panel's body runs as is against the API and gives the rows shown.
+    await page.getByRole('button', { name: '? Table description' }).click()
+    const shown = JSON.parse((await page.getByLabel('Request body').textContent()) ?? '') as Json
+    t.same(shown.filters, expected)
+    const again = (await (await api('POST', 'tables/inventory/interfaces', byKey, shown)).json()) as { data: Json[] }
+    t.same(again.data.map((r) => r.id), pageTwo.data.map((r) => r.id), 'the body gives the rows of the view')
+    t.match(await page.getByLabel('curl command').textContent(), /^curl -s '.*\/api\/tables\/inventory\/interfaces' -H "X-API-Token: \$KEY"/)
+    await shot(page, '07-explorer-description')
+
+    // Compare with the first snapshot: changed cells show old → new.
+    const diffFilter = encodeURIComponent(JSON.stringify({ change: ['eq', 'changed'] }))
+    await page.goto(`${base}/inventory/interfaces?snapshot=${second}&compare=${first}&filters=${diffFilter}`)
+    await page.locator('td.changed').first().waitFor()
+    t.match(await page.locator('td.changed').first().textContent(), /→/)
+    t.match(await page.locator('td.diff').first().textContent(), /^\w+:.*→/, 'the changed columns of the row, old → new')
+    t.equal(await filters.locator('.condition').first().getByLabel('Column').inputValue(), 'change', 'the builder knows the change column')
+    const changes = (await (await api('POST', 'tables/inventory/interfaces', byKey, { snapshot: second, compare: { snapshot: first }, columns: ['id'], filters: { change: ['eq', 'changed'] }, pagination: { start: 0, limit: 1 } })).json()) as { _meta: { count: number } }
+    await page.getByText(`of ${changes._meta.count}`).waitFor()
+    await shot(page, '08-explorer-compare')
+    check()
+  })
+
+  await t.test('topology: the neighbours of a site drawn as a graph, searchable', async (t) => {
+    const page = await open()
+    const check = guard(t, page)
+    await logIn(page, base, 'admin', ADMIN_PASSWORD, `/topology?snapshot=${second}&site=BERLIN-01`)
+    const answer = (await (await api('POST', 'tables/neighbors/all', byKey, { snapshot: second, columns: ['localHost'], filters: { siteName: ['eq', 'BERLIN-01'] }, pagination: { start: 0, limit: 1 } })).json()) as { _meta: { count: number } }
+    t.ok(answer._meta.count > 0, 'the site has neighbours')
+    await page.getByText(`${answer._meta.count} neighbour entries`).waitFor()
+    t.ok((await page.locator('.topology canvas').count()) > 0, 'drawn on a canvas')
+    await page.getByLabel('Find a device').fill('fw01')
+    await page.getByRole('button', { name: 'Find' }).click()
+    await shot(page, '12-topology')
+    check()
+  })
+
+  await t.test('administration: an API key made in the page works outside it; a read-only user cannot get there', async (t) => {
+    const page = await open()
+    const check = guard(t, page)
+    await logIn(page, base, 'admin', ADMIN_PASSWORD, '/admin')
+    await page.getByRole('heading', { name: 'API keys' }).waitFor()
+    await page.getByLabel('What it is for').fill('from the page')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const secret = (await page.locator('code.secret').textContent()) ?? ''
+    t.equal((await api('GET', 'snapshots', { 'x-api-token': secret })).status, 200, 'the key works from outside the browser')
+    await page.getByRole('cell', { name: 'from the page', exact: true }).waitFor()
+    await shot(page, '09-admin')
+    check()
+
+    const narrow = await open({ width: 390, height: 844 })
+    const checkNarrow = guard(t, narrow)
+    await logIn(narrow, base, 'reader', 'reader-password-1', '/admin')
+    await narrow.getByRole('heading', { name: 'Administration' }).waitFor()
+    t.equal(await narrow.getByRole('link', { name: 'Administration' }).count(), 0, 'no Administration link for scope read')
+    await narrow.getByText(/needs the scope "team"/).waitFor()
+    await shot(narrow, '10-reader-390px')
+    checkNarrow()
+  })
+
+  await t.test('two tabs renew an expired session at once and neither logs the other out', async (t) => {
+    // A gateway of its own whose clock the test moves; no reuse grace, so a second use of a
+    // rotated refresh token would revoke the session.
+    const gw = await startGateway(t, {
+      webDir,
+      config: { app: { accessToken: { expiresIn: 60 }, refreshToken: { expiresIn: 600, reuseGraceSeconds: 0 } }, rateLimit: { enabled: false, loginPerUsernamePerMinute: 1000 } },
+    })
+    gw.advance(Date.now() - 1_760_000_000_000) // the gateway's clock to now
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+    const [a, b] = [await context.newPage(), await context.newPage()]
+    const expired = [/^GET \/api\/(users\/me|users|api-tokens) 401$/]
+    const checks = [guard(t, a, expired), guard(t, b, expired)]
+    await logIn(a, gw.url, 'admin', GATEWAY_ADMIN_PASSWORD, '/admin')
+    await a.getByRole('heading', { name: 'API keys' }).waitFor()
+    await b.goto(`${gw.url}/admin`)
+    await b.getByRole('heading', { name: 'API keys' }).waitFor()
+    const renewals: string[] = []
+    for (const p of [a, b]) p.on('request', (r) => void (r.url().endsWith('/api/auth/token') && renewals.push(r.method())))
+    for (let round = 1; round <= 2; round++) {
+      gw.advance(61_000) // both tabs' access token has expired for the gateway
+      await Promise.all([a.reload(), b.reload()])
+      await Promise.all([a.getByRole('heading', { name: 'API keys' }).waitFor(), b.getByRole('heading', { name: 'API keys' }).waitFor()])
+      t.equal(renewals.length, round, `round ${round}: one renewal for both tabs`)
+    }
+    t.equal(await a.getByLabel('Username').count(), 0, 'tab A is still logged in')
+    t.equal(await b.getByLabel('Username').count(), 0, 'tab B is still logged in')
+    await shot(b, '11-session-renewed')
+    for (const check of checks) check()
+  })
+
+  await t.test('axe-core: no serious or critical violation on any page', async (t) => {
+    const page = await open()
+    const check = guard(t, page, [/^POST \/api\/auth\/login 403$/])
+    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+    const audit = async (name: string): Promise<void> => {
+      // Evaluated through the debugging protocol, which the page's policy does not govern.
+      const found = (await page.evaluate(`${axe};axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')))`)) as string[]
+      t.same(found, [], `${name}: no serious or critical violation`)
+    }
+    await page.goto(base)
+    await page.getByLabel('Username').waitFor()
+    await audit('login')
+    await logIn(page, base, 'admin', ADMIN_PASSWORD, '/overview')
+    await page.locator('a.badge').first().waitFor()
+    await audit('overview')
+    await page.goto(`${base}/snapshots`)
+    await page.locator('tr[data-snapshot]').first().waitFor()
+    await audit('snapshots')
+    await page.goto(`${base}/inventory/devices?describe=1`)
+    await page.getByText(/^Rows 1–/).waitFor()
+    await audit('table explorer')
+    await page.goto(`${base}/admin`)
+    await page.getByRole('heading', { name: 'Users' }).waitFor()
+    await audit('administration')
+    check()
+  })
+})
+
+function existsChromium(): string | undefined {
+  return existsSync(CHROMIUM) ? undefined : `chromium (${CHROMIUM}; apt-get install chromium)`
+}

@@ -1,0 +1,102 @@
+import { useState, type FormEvent, type ReactNode } from 'react'
+import { ApiFailure, getJson, noteTokens, postJson } from '../api'
+import type { Me } from '../types'
+
+type Step = 'credentials' | 'eula'
+
+export function Login(props: { onLoggedIn: (me: Me) => void }): ReactNode {
+  const [username, setUsername] = useState('')
+  const [password, setPassword] = useState('')
+  const [step, setStep] = useState<Step>('credentials')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const logIn = async (): Promise<void> => {
+    noteTokens(await postJson<{ accessToken?: string }>('auth/login', { username, password }, { anonymous: true }))
+    props.onLoggedIn(await getJson<Me>('users/me', { anonymous: true }))
+  }
+
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      await logIn()
+    } catch (err) {
+      if (err instanceof ApiFailure && err.code === 'API_MISSING_EULA_APPROVAL') setStep('eula')
+      else if (err instanceof ApiFailure && err.code === 'API_LOCAL_AUTHENTICATION_DISABLED') setError('Sign-in with a username and password is turned off on this server (app.enableLocalAuthentication). Ask an administrator for single sign-on or an API key.')
+      else if (err instanceof ApiFailure && err.code === 'API_INVALID_CREDENTIALS') setError('Wrong username or password.')
+      else setError(err instanceof Error ? err.message : String(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const accept = async (): Promise<void> => {
+    setBusy(true)
+    setError(null)
+    try {
+      await postJson('auth/eula', { username, password, accept: true }, { anonymous: true })
+      await logIn()
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  if (step === 'eula') {
+    return (
+      <main id="main" className="login">
+        <h1>End user license agreement</h1>
+        <p>Before {username} can use netinv, the license agreement must be accepted once.</p>
+        <section className="eula" aria-label="License agreement" tabIndex={0}>
+          <p>netinv discovers and records the devices, addresses and configuration of the networks you point it at. By accepting you confirm that:</p>
+          <ol>
+            <li>you are authorised to discover and record the networks this installation reaches;</li>
+            <li>you keep the credentials and the data it gathers under the policies of your organisation;</li>
+            <li>the software is provided as is, without warranty of any kind.</li>
+          </ol>
+        </section>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <div className="actions">
+          <button type="button" className="primary" disabled={busy} onClick={() => void accept()}>
+            Accept and log in
+          </button>
+          <button type="button" disabled={busy} onClick={() => setStep('credentials')}>
+            Decline
+          </button>
+        </div>
+      </main>
+    )
+  }
+
+  return (
+    <main id="main" className="login">
+      <h1>netinv</h1>
+      <p className="muted">Network discovery and inventory</p>
+      <form onSubmit={(e) => void submit(e)} aria-label="Log in">
+        <label>
+          Username
+          <input name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        </label>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={busy}>
+          Log in
+        </button>
+      </form>
+    </main>
+  )
+}
