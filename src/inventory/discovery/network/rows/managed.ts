@@ -5,52 +5,39 @@ import type { Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
 import { states } from './interfaces.js'
 
+type Device = Network['devices'][number]
+
+/** One address of a device on the interface `ifIndex`; `type`: primary, secondary, or null (IPv6). */
+function addressRow(dev: Device, ifIndex: number, ip: string, net: string, type: 'primary' | 'secondary' | null): Row {
+  const i = dev.ifByIndex.get(ifIndex)
+  const name = i ? shortName(i.name) : String(ifIndex)
+  const s = i ? states(i) : null
+  return {
+    sn: dev.sn,
+    hostname: dev.hostname,
+    siteName: dev.siteName,
+    id: `${dev.sn}/${name}/${ip}`,
+    intName: name,
+    ip,
+    net,
+    mac: i?.mac ?? null,
+    vlanId: null,
+    vrf: '',
+    type,
+    stateL1: s?.l1 ?? null,
+    stateL2: s?.l2 ?? null,
+    dnsName: null,
+  }
+}
+
 export function* managedDevRows(net: Network): Generator<Row> {
   for (const dev of net.devices) {
     const seen = new Set<number>()
     for (const a of dev.d.addresses) {
-      const i = dev.ifByIndex.get(a.ifIndex)
-      const name = i ? shortName(i.name) : String(a.ifIndex)
-      const s = i ? states(i) : null
-      yield {
-        sn: dev.sn,
-        hostname: dev.hostname,
-        siteName: dev.siteName,
-        id: `${dev.sn}/${name}/${a.ip}`,
-        intName: name,
-        ip: a.ip,
-        net: `${intToIp(parseCidr(`${a.ip}/${a.prefix}`).base)}/${a.prefix}`,
-        mac: i?.mac ?? null,
-        vlanId: null,
-        vrf: '',
-        type: seen.has(a.ifIndex) ? 'secondary' : 'primary',
-        stateL1: s?.l1 ?? null,
-        stateL2: s?.l2 ?? null,
-        dnsName: null,
-      }
+      yield addressRow(dev, a.ifIndex, a.ip, `${intToIp(parseCidr(`${a.ip}/${a.prefix}`).base)}/${a.prefix}`, seen.has(a.ifIndex) ? 'secondary' : 'primary')
       seen.add(a.ifIndex)
     }
-    for (const a of dev.d.addresses6) {
-      const i = dev.ifByIndex.get(a.ifIndex)
-      const name = i ? shortName(i.name) : String(a.ifIndex)
-      const s = i ? states(i) : null
-      yield {
-        sn: dev.sn,
-        hostname: dev.hostname,
-        siteName: dev.siteName,
-        id: `${dev.sn}/${name}/${a.ip}`,
-        intName: name,
-        ip: a.ip,
-        net: a.net,
-        mac: i?.mac ?? null,
-        vlanId: null,
-        vrf: '',
-        // an interface's IPv6 addresses are equals: none is primary or secondary
-        type: null,
-        stateL1: s?.l1 ?? null,
-        stateL2: s?.l2 ?? null,
-        dnsName: null,
-      }
-    }
+    // an interface's IPv6 addresses are equals: none is primary or secondary
+    for (const a of dev.d.addresses6) yield addressRow(dev, a.ifIndex, a.ip, a.net, null)
   }
 }
