@@ -14,6 +14,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
 import { call, type Reply } from './client.js'
 import { DEVICES, OWN_SUNSET, SITES, startLegacyBackend, type Admit } from './legacy-backend.js'
 import { freePort, start, tempDirs } from './process.js'
+import { freshPostgres } from '../helpers/db.js'
 
 const ADMIN_PASSWORD = 'legacy-admin-password-1'
 const SERVICE_KEY = 'legacy-service-key-4f1c9a'
@@ -93,7 +94,10 @@ async function suite(t: Test, mode: Mode): Promise<void> {
   writeJson(join(configDir, 'api.json'), apiJson(backend.url, identity, '2099-01-01T00:00:00Z'))
   mkdirSync(join(configDir, 'routes'))
   writeJson(join(configDir, 'routes', 'legacy.json'), routes(mode))
-  const gw = await start(t, 'gateway', { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, LOG_LEVEL: 'info' }, port)
+  // Identity on PostgreSQL: three gateways start here, and the embedded database's start is what
+  // would cost most (the gateway on the embedded default runs in the serve tests).
+  const { url } = await freshPostgres(t)
+  const gw = await start(t, 'gateway', { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, LOG_LEVEL: 'info', DATABASE_URL: url }, port)
   t.equal(gw.url, gatewayUrl)
 
   // Client credentials: netinv's own (API keys, Basic, Bearer), or in passthrough the backend's.
