@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { apiKey, call, login, newApiKey, type Reply } from '../e2e/client.js'
 import { freePort, serve, tempDirs } from '../e2e/process.js'
 import { netinv, netinvHere, netinvOnTty, startNetinv, tempHome } from './cli.js'
+import { freshPostgres } from '../helpers/db.js'
 
 const ADMIN_PASSWORD = 'cli-admin-password-1'
 const ACCESS_TOKEN_SECONDS = 10
@@ -34,7 +35,7 @@ t.setTimeout(300_000)
 t.test('login, snapshots, discover, query and logout against netinv serve', async (t) => {
   const { dataDir, configDir } = tempDirs(t)
   shortAccessTokens(configDir)
-  const app = await serve(t, { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD })
+  const app = await serve(t, { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, DATABASE_URL: (await freshPostgres(t)).url })
   const home = tempHome(t)
   const env = { HOME: home, XDG_CONFIG_HOME: home, NETINV_URL: app.url }
   const sessionFile = join(home, 'netinv', 'session.json')

@@ -11,13 +11,14 @@ import { randomBytes } from 'node:crypto'
 import { snmpListener } from '../helpers/snmp-listener.js'
 import { apiKey, bearer, call, login, newApiKey, waitForJob } from './client.js'
 import { serve, tempDirs } from './process.js'
+import { freshPostgres } from '../helpers/db.js'
 
 const ADMIN_PASSWORD = 'e2e-admin-password-1'
 type Problems = { code: string; message: string; errors: Array<{ message: string }> }
 
 t.test('a write key cannot make discovery send the stored SNMP secrets anywhere', async (t) => {
   const { dataDir, configDir } = tempDirs(t)
-  const app = await serve(t, { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD })
+  const app = await serve(t, { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, DATABASE_URL: (await freshPostgres(t)).url })
   const base = app.url
   const session = await login(base, 'admin', ADMIN_PASSWORD)
   const admin = bearer(session.accessToken)

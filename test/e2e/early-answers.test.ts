@@ -9,6 +9,7 @@ import { request } from 'node:http'
 import { connect } from 'node:net'
 import { call } from './client.js'
 import { dirsEnv, serve, tempDirs } from './process.js'
+import { freshPostgres } from '../helpers/db.js'
 
 const ADMIN_PASSWORD = 'e2e-admin-password-1'
 const basic = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`
@@ -35,7 +36,7 @@ function within10s(base: string, path: string, headers: Record<string, string>):
 
 t.test('early answers through netinv serve', async (t) => {
   const dirs = tempDirs(t)
-  const app = await serve(t, { ...dirsEnv(dirs), ADMIN_PASSWORD })
+  const app = await serve(t, { ...dirsEnv(dirs), ADMIN_PASSWORD, DATABASE_URL: (await freshPostgres(t)).url })
   const made = await call(app.url, 'POST', '/api/api-tokens', { headers: { authorization: basic }, body: { description: 'early', scope: ['read', 'write'] } })
   t.equal(made.status, 201)
   const key = { 'x-api-token': made.json<{ token: string }>().token }
