@@ -6,7 +6,8 @@
  * requests keep arriving on those connections and on new ones, SIGTERM comes, and the process
  * goes on (SIGCONT). A request may fail to connect (refused: nothing was sent, a client or load
  * balancer retries it elsewhere); a reset, a broken pipe or a connection closed without an answer
- * once connected means the server dropped a request it had received.
+ * on a connection that had carried an answer means the server dropped a request it had received
+ * (a new connection reset before any answer was never accepted: counted as refused).
  */
 import t from 'tap'
 import { request, Agent } from 'node:http'
@@ -55,10 +56,13 @@ function send(url: string, key: string, n: number, agent: Agent | false, out: Ou
       })
     })
     req.on('error', (err: NodeJS.ErrnoException) => {
-      const connected = err.syscall !== 'connect'
-      if (connected) bump(out.dropped, `${err.code ?? ''} ${err.message}`)
-      else out.refused++
-      resolve(connected)
+      // A new connection reset before any answer was never accepted by the process: the kernel
+      // completed its handshake in the instant between the drain's last look at the listen queue
+      // and the listener's close (drain.ts). Like a refused one, no request of it was received.
+      const neverAccepted = err.syscall === 'connect' || (!req.reusedSocket && err.code === 'ECONNRESET')
+      if (neverAccepted) out.refused++
+      else bump(out.dropped, `${err.code ?? ''} ${err.message}`)
+      resolve(!neverAccepted)
     })
     if (sent) req.once('finish', sent)
     req.end(body)

@@ -17,6 +17,10 @@
  *    attempts, which clients retry, and which are refused once the listener has closed), accepts
  *    the queued ones, and closes the listener after the first turn of I/O that found the queue
  *    empty. A connection refused has sent nothing: a client or load balancer retries it safely.
+ *    One race is left to the kernel: a connection whose handshake it completes in the instant
+ *    between that look and the close (a backlog of 0 still admits one) is reset by the close. Its
+ *    request was never accepted by the process, so, like a refused one, it was not processed;
+ *    node offers no way to make the kernel drop new handshakes before the close.
  * 3. Closes a connection only once two looks DRAIN_IDLE_MS apart, each taken right after a turn
  *    of I/O, found it idle (no response under way, no byte received in between) and the kernel
  *    holds no unread byte of it: a client that uses its connection sends within that time and
