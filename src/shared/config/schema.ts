@@ -5,10 +5,12 @@
  */
 import type { SchemaNode } from './schema-types.js'
 import { LDAP_SCHEMA, type LdapConfig } from './ldap.js'
+import { SSO_SCHEMA, type SsoConfig } from './sso.js'
 import { UPSTREAMS_SCHEMA, type UpstreamConfig } from './upstreams.js'
 
 export type { UpstreamConfig } from './upstreams.js'
 export type { LdapConfig } from './ldap.js'
+export type { SsoConfig, SsoProviderConfig } from './sso.js'
 
 /** An endpoint of the route table, as its path pattern (e.g. "auth/login", "snapshots/:id", "tables/*"). */
 const ENDPOINT_KEY = /^[A-Za-z0-9*:][A-Za-z0-9._~\-/*:]*$/
@@ -186,6 +188,7 @@ export const CONFIG_SCHEMA = {
     },
     upstreams: UPSTREAMS_SCHEMA,
     ldap: LDAP_SCHEMA,
+    sso: SSO_SCHEMA,
     audit: {
       type: 'object',
       description: 'The audit trail (docs/authentication.md, "Audit trail").',
@@ -395,6 +398,7 @@ export interface Config {
   upstream: { connectTimeoutMs: number; timeoutMs: number; maxSockets: number; idleTimeoutMs: number }
   upstreams: Record<string, UpstreamConfig>
   ldap: LdapConfig
+  sso: SsoConfig
   audit: { retentionDays: number; flushMs: number }
   rateLimit: {
     enabled: boolean
