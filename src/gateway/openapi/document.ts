@@ -248,9 +248,12 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
   const headers = commonHeaders(true)
   // An operator's backend: what it answers on success is its own.
   for (const status of route.service === undefined ? ['2XX'] : successStatuses(method, route.path)) {
-    const answer: JsonSchema = { description: status === 204 ? 'Done; no body.' : status === '2XX' ? `What ${route.upstream ?? 'the upstream'} answers.` : 'Done.', headers }
+    const answer: JsonSchema = {
+      description: status === 204 ? 'Done; no body.' : status === 302 ? 'Redirect to the address in Location; no body.' : status === '2XX' ? `What ${route.upstream ?? 'the upstream'} answers.` : 'Done.',
+      headers: status === 302 ? { ...headers, Location: { schema: { type: 'string' }, description: 'Where the browser goes next.' } } : headers,
+    }
     if (status === '2XX') answer.content = { '*/*': { schema: {} } }
-    else if (status !== 204) answer.content = successContent(method, route, table)
+    else if (status !== 204 && status !== 302) answer.content = successContent(method, route, table)
     responses[String(status)] = answer
   }
   const plain = PLAIN_TEXT_ERROR_ENDPOINTS.has(handlerKey(method, route.path))

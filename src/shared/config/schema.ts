@@ -92,7 +92,7 @@ export const CONFIG_SCHEMA = {
           type: 'boolean',
           default: true,
           description:
-            'When false, the passwords kept by netinv stop working: local users\' auth/login, auth/eula, their sessions and Basic are refused (403 API_LOCAL_AUTHENTICATION_DISABLED). Directory (`ldap`) logins, their sessions and API keys keep working, and so does the privileged command line (`netinv user ...`).',
+            'When false, the passwords kept by netinv stop working: local users\' auth/login, auth/eula, their sessions and Basic are refused (403 API_LOCAL_AUTHENTICATION_DISABLED). Directory (`ldap`) and single sign-on (`sso`) logins, their sessions and API keys keep working, and so does the privileged command line (`netinv user ...`).',
         },
         jwt: {
           type: 'object',

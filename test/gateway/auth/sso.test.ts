@@ -209,6 +209,20 @@ t.test('OpenID Connect single sign-on against oidc-provider', async (t) => {
     t.match(refused[0], { outcome: 'failure' })
   })
 
+  t.test('with local authentication off, single sign-on logins and their sessions work', async (t) => {
+    const off = await startGateway(t, { db, dataDir: dir, config: { ...TEST_CONFIG, app: { ...TEST_CONFIG.app, enableLocalAuthentication: false }, sso: sso(PUBLIC_BASE) } })
+    const flow = await throughProvider(off, 'bob')
+    const { res } = await callback(flow.callback, flow.jar)
+    t.equal(res.status, 302)
+    const me = await off.fetch('/api/users/me', { headers: { cookie: `accessToken=${flow.jar.cookies.get('accessToken') ?? ''}` } })
+    t.equal(me.status, 200)
+    t.match(await me.json(), { username: 'bob', scope: ['read'], ssoProvider: 'corp' })
+    const refreshed = await off.fetch('/api/auth/token', { method: 'POST', json: { refreshToken: decodeURIComponent(flow.jar.cookies.get('refreshToken') ?? '') } })
+    t.equal(refreshed.status, 200)
+    const local = await off.fetch('/api/auth/login', { method: 'POST', json: { username: 'admin', password: ADMIN_PASSWORD } })
+    t.equal(local.status, 403, 'while local passwords are refused')
+  })
+
   t.test('hostile and refused answers', async (t) => {
     // Another browser's state: the answer reaches netinv without the state cookie of its start.
     const stolen = await throughProvider(ssoGw, 'bob')
