@@ -12,6 +12,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose'
 import Provider from 'oidc-provider'
 import { freshPostgres } from '../../helpers/db.js'
 import { basic, startGateway, ADMIN_PASSWORD, TEST_CONFIG, type TestGateway } from '../handlers/helper.js'
@@ -127,6 +128,8 @@ t.test('OpenID Connect single sign-on against oidc-provider', async (t) => {
   const secretFile = join(dir, 'client-secret')
   await writeFile(secretFile, `${CLIENT_SECRET}\n`, { mode: 0o600 })
 
+  const hostile = await startHostileProvider(t)
+
   const db = (await freshPostgres(t)).db
   const sso = (redirectBaseUrl: string) => ({
     providers: {
@@ -142,6 +145,10 @@ t.test('OpenID Connect single sign-on against oidc-provider', async (t) => {
         eulaApproved: true,
         allowInsecureHttp: true,
       },
+      // A provider that answers forged ID tokens.
+      hostile: { issuer: hostile.issuer, clientId: 'netinv', clientSecretFile: secretFile, groups: { 'netinv-admins': { scopes: ['read'] } }, redirectBaseUrl, allowInsecureHttp: true, eulaApproved: true },
+      // A second client at the same provider: answers for one must never log in through the other.
+      other: { issuer, clientId: 'netinv-other', clientSecretFile: secretFile, groups: { 'netinv-readers': { scopes: ['read'] } }, redirectBaseUrl, allowInsecureHttp: true, eulaApproved: true },
     },
   })
   const ssoGw = await startGateway(t, { db, dataDir: dir, config: { ...TEST_CONFIG, audit: { flushMs: 10 }, sso: sso(PUBLIC_BASE) } })
@@ -151,6 +158,13 @@ t.test('OpenID Connect single sign-on against oidc-provider', async (t) => {
         client_id: 'netinv',
         client_secret: CLIENT_SECRET,
         redirect_uris: [`${PUBLIC_BASE}/api/auth/sso/corp/callback`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+      {
+        client_id: 'netinv-other',
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [`${PUBLIC_BASE}/api/auth/sso/other/callback`],
         grant_types: ['authorization_code'],
         response_types: ['code'],
       },
@@ -169,7 +183,11 @@ t.test('OpenID Connect single sign-on against oidc-provider', async (t) => {
 
   t.test('GET auth/providers lists the provider', async (t) => {
     const res = await ssoGw.fetch('/api/auth/providers')
-    t.same(((await res.json()) as { sso: unknown }).sso, [{ name: 'corp', displayName: 'Corp SSO', start: '/api/auth/sso/corp/start' }])
+    t.same(((await res.json()) as { sso: unknown }).sso, [
+      { name: 'corp', displayName: 'Corp SSO', start: '/api/auth/sso/corp/start' },
+      { name: 'hostile', displayName: 'hostile', start: '/api/auth/sso/hostile/start' },
+      { name: 'other', displayName: 'other', start: '/api/auth/sso/other/start' },
+    ])
   })
 
   t.test('a user logs in through the provider and gets netinv\'s own session', async (t) => {
@@ -223,12 +241,40 @@ t.test('OpenID Connect single sign-on against oidc-provider', async (t) => {
     t.equal(local.status, 403, 'while local passwords are refused')
   })
 
+  t.test('forged ID tokens are refused (the client library checks them)', async (t) => {
+    const cases: Array<[string, (claims: JWTPayload) => Promise<string>]> = [
+      ['signed by another key', (c) => hostile.sign(c, 'other')],
+      ['alg none', async (c) => `${b64({ alg: 'none', typ: 'JWT' })}.${b64(c)}.`],
+      ['HS256 with the client secret', (c) => new SignJWT(c).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(CLIENT_SECRET))],
+      ['wrong audience', (c) => hostile.sign({ ...c, aud: 'someone-else' })],
+      ['wrong issuer', (c) => hostile.sign({ ...c, iss: 'https://elsewhere.example.test' })],
+      ['expired', (c) => hostile.sign({ ...c, iat: now() - 7200, exp: now() - 3600 })],
+      ['another nonce', (c) => hostile.sign({ ...c, nonce: 'not-the-nonce-of-this-login' })],
+    ]
+    for (const [what, forge] of cases) {
+      const attempt = await hostileLogin(ssoGw, hostile, forge)
+      t.equal(attempt.res.status, 401, what)
+      t.match(attempt.body, { code: 'API_INVALID_CREDENTIALS' }, what)
+    }
+    // The same harness with an honest token logs in: the refusals above are the checks' doing.
+    const honest = await hostileLogin(ssoGw, hostile, (c) => hostile.sign(c))
+    t.equal(honest.res.status, 302, 'a correctly signed token passes')
+    const refused = await auditEvents(ssoGw, { action: ['eq', 'auth.login'], target: ['eq', 'hostile'], outcome: ['eq', 'failure'] }, cases.length)
+    t.ok(refused.every((e) => /provider hostile: API_INVALID_CREDENTIALS: the provider's answer failed its checks/.test(String(e.reason))), 'each recorded with the reason')
+  })
+
   t.test('hostile and refused answers', async (t) => {
     // Another browser's state: the answer reaches netinv without the state cookie of its start.
     const stolen = await throughProvider(ssoGw, 'bob')
     const elsewhere = await callback(stolen.callback, new Jar())
     t.equal(elsewhere.res.status, 401)
     t.match(elsewhere.body, { code: 'API_INVALID_CREDENTIALS' })
+
+    // Mixed-up providers: an answer meant for one provider's callback brought to another's.
+    const mixed = await throughProvider(ssoGw, 'bob')
+    const swapped = await callback(mixed.callback.replace('/sso/corp/', '/sso/other/'), mixed.jar)
+    t.equal(swapped.res.status, 401)
+    t.match(swapped.body, { code: 'API_INVALID_CREDENTIALS' })
 
     // A state netinv never issued.
     const forged = await callback(`${ssoGw.url}/api/auth/sso/corp/callback?code=abc&state=forged-state`, new Jar())
@@ -260,9 +306,9 @@ t.test('OpenID Connect single sign-on against oidc-provider', async (t) => {
     t.equal(unknown.status, 404)
     t.match(await unknown.json(), { code: 'API_NOT_FOUND' })
 
-    const failures = await auditEvents(ssoGw, { action: ['eq', 'auth.login'], actorMethod: ['eq', 'sso'], outcome: ['eq', 'failure'] }, 6)
+    const failures = await auditEvents(ssoGw, { action: ['eq', 'auth.login'], actorMethod: ['eq', 'sso'], outcome: ['eq', 'failure'], target: ['neq', 'hostile'] }, 7)
     const reasons = failures.map((e) => String(e.reason))
-    for (const expected of [/another browser/, /unknown, expired or already used state/, /provider error: access_denied \(nope\)/, /API_INSUFFICIENT_RIGHTS: no mapped groups/, /belongs to a local user/]) {
+    for (const expected of [/another browser/, /state of provider corp answered at other/, /unknown, expired or already used state/, /provider error: access_denied \(nope\)/, /API_INSUFFICIENT_RIGHTS: no mapped groups/, /belongs to a local user/]) {
       t.ok(reasons.some((r) => expected.test(r)), `audited: ${String(expected)}`)
     }
     const users = (await (await ssoGw.fetch('/api/users', { headers: { authorization: basic('admin', ADMIN_PASSWORD) } })).json()) as Array<{ username: string }>
@@ -270,3 +316,78 @@ t.test('OpenID Connect single sign-on against oidc-provider', async (t) => {
     t.notOk(ssoGw.logs.some((l) => l.includes(CLIENT_SECRET)), 'the client secret is never logged')
   })
 })
+
+const now = () => Math.floor(Date.now() / 1000)
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
+
+interface Hostile {
+  issuer: string
+  sign(claims: JWTPayload, key?: 'own' | 'other'): Promise<string>
+  /** What the token endpoint answers as id_token for the next code. */
+  next: ((nonce: string) => Promise<string>) | null
+  nonce: string
+}
+
+/**
+ * A provider that publishes a discovery document and its JWKS like any other, and whose token
+ * endpoint answers whatever ID token the test forged.
+ */
+async function startHostileProvider(t: Parameters<typeof startGateway>[0]): Promise<Hostile> {
+  const own = await generateKeyPair('RS256')
+  const other = await generateKeyPair('RS256')
+  const jwk = { ...(await exportJWK(own.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' }
+  const h: Hostile = {
+    issuer: '',
+    next: null,
+    nonce: '',
+    sign: (claims, key = 'own') => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).sign(key === 'own' ? own.privateKey : other.privateKey),
+  }
+  const server = createServer((req, res) => {
+    const send = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    if (req.url === '/.well-known/openid-configuration') {
+      return send({
+        issuer: h.issuer,
+        authorization_endpoint: `${h.issuer}/auth`,
+        token_endpoint: `${h.issuer}/token`,
+        jwks_uri: `${h.issuer}/jwks`,
+        response_types_supported: ['code'],
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['RS256'],
+        code_challenge_methods_supported: ['S256'],
+      })
+    }
+    if (req.url === '/jwks') return send({ keys: [jwk] })
+    if (req.url === '/token' && req.method === 'POST') {
+      req.resume()
+      req.on('end', () => {
+        const make = h.next
+        if (!make) return void res.writeHead(400).end()
+        void make(h.nonce).then((idToken) => send({ access_token: 'at', token_type: 'Bearer', expires_in: 60, id_token: idToken }))
+      })
+      return
+    }
+    res.writeHead(404).end()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  )
+  h.issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return h
+}
+
+/** Starts a login at the hostile provider and brings back a code whose ID token `forge` makes. */
+async function hostileLogin(gw: TestGateway, h: Hostile, forge: (claims: JWTPayload) => Promise<string>): Promise<{ res: Response; body: Record<string, unknown> | null }> {
+  const jar = new Jar()
+  const started = await get(`${gw.url}/api/auth/sso/hostile/start`, jar)
+  const auth = new URL(started.headers.get('location') ?? '')
+  const nonce = auth.searchParams.get('nonce') ?? ''
+  const state = auth.searchParams.get('state') ?? ''
+  h.nonce = nonce
+  h.next = () => forge({ iss: h.issuer, aud: 'netinv', sub: 'sub-mallory', preferred_username: 'mallory', groups: ['netinv-admins'], nonce, iat: now(), exp: now() + 300 })
+  return callback(`${gw.url}/api/auth/sso/hostile/callback?code=any-code&state=${encodeURIComponent(state)}`, jar)
+}

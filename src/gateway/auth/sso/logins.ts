@@ -58,7 +58,10 @@ export class SsoLogins {
         const secret = p.clientSecretFile ? ((await readFile(p.clientSecretFile, 'utf8')).split(/\r?\n/)[0] ?? '') : undefined
         const metadata: Partial<oidc.ClientMetadata> = { [oidc.clockTolerance]: p.clockToleranceSeconds }
         if (secret) metadata.client_secret = secret
-        return oidc.discovery(new URL(p.issuer), p.clientId, metadata, secret ? undefined : oidc.None(), p.allowInsecureHttp ? { execute: [oidc.allowInsecureRequests] } : undefined)
+        // The ID token's signature is checked by the provider's JWKS even though it comes straight
+        // from the token endpoint (openid-client skips that unless told).
+        const execute = p.allowInsecureHttp ? [oidc.enableNonRepudiationChecks, oidc.allowInsecureRequests] : [oidc.enableNonRepudiationChecks]
+        return oidc.discovery(new URL(p.issuer), p.clientId, metadata, secret ? undefined : oidc.None(), { execute })
       })()
       found.catch(() => this.discovered.delete(key))
       this.discovered.set(key, found)
