@@ -109,7 +109,7 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
   })
   const directory = new DirectoryLogins({ store, config, log })
   const sessions = new Sessions({ store, tokens, config, passwords, directory, log, clock })
-  const sso = new SsoLogins({ store, config, log, clock })
+  const sso = new SsoLogins({ store, config, log, clock, redis: opts.redis })
   const prune = setInterval(() => {
     store.refreshTokens.prune().catch((err: unknown) => log.warn({ err }, 'pruning refresh tokens failed'))
     pruneAudit().catch((err: unknown) => log.warn({ err }, 'pruning audit events failed'))

@@ -14,7 +14,8 @@ import type { Config, SsoProviderConfig } from '../../../shared/config/index.js'
 import { ApiError } from '../../../shared/errors.js'
 import { withReason } from '../../audit/index.js'
 import type { Clock, IdentityStore, User } from '../../identity/index.js'
-import { PendingLogins } from './pending.js'
+import type { Cluster, Redis } from 'ioredis'
+import { PendingLogins, RedisPendingLogins, type PendingLogin, type PendingStore } from './pending.js'
 import { rightsOfClaim } from './rights.js'
 
 /** Where the provider sends the browser back: `<redirectBaseUrl>/api/auth/sso/<name>/callback`. */
@@ -28,11 +29,21 @@ function refused(reason: string, message = 'The single sign-on did not complete;
 }
 
 export class SsoLogins {
-  private readonly pending: PendingLogins
+  private readonly pending: PendingStore
   private readonly discovered = new Map<string, Promise<oidc.Configuration>>()
 
-  constructor(private readonly deps: { store: IdentityStore; config: Readonly<Config>; log: Logger; clock: Clock }) {
-    this.pending = new PendingLogins(deps.clock)
+  constructor(private readonly deps: { store: IdentityStore; config: Readonly<Config>; log: Logger; clock: Clock; redis?: Redis | Cluster | undefined }) {
+    this.pending = deps.redis ? new RedisPendingLogins(deps.redis, deps.clock) : new PendingLogins(deps.clock)
+  }
+
+  /** The pending-login store; Redis down is a 503 (a login cannot be started or finished). */
+  private async pendingDo<T>(what: (store: PendingStore) => Promise<T>): Promise<T> {
+    try {
+      return await what(this.pending)
+    } catch (err) {
+      this.deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'single sign-on: the pending logins cannot be reached')
+      throw withReason(new ApiError('API_SERVICE_UNAVAILABLE', 'Single sign-on is unavailable for a moment; try again later'), 'pending logins unreachable (Redis)')
+    }
   }
 
   /** The configured provider of this name, else 404. */
@@ -94,7 +105,8 @@ export class SsoLogins {
       state,
       nonce,
     })
-    this.pending.put(state, { provider: name, nonce, codeVerifier, expiresAt: this.deps.clock() + this.deps.config.sso.stateTtlSeconds * 1000 })
+    const login: PendingLogin = { provider: name, nonce, codeVerifier, expiresAt: this.deps.clock() + this.deps.config.sso.stateTtlSeconds * 1000 }
+    await this.pendingDo((p) => p.put(state, login))
     return { url: url.href, state }
   }
 
@@ -106,7 +118,7 @@ export class SsoLogins {
     const p = this.provider(name)
     const state = query.get('state')
     if (!state) throw refused('no state in the answer')
-    const login = this.pending.take(state)
+    const login = await this.pendingDo((p) => p.take(state))
     if (!login) throw refused('unknown, expired or already used state')
     if (login.provider !== name) throw refused(`state of provider ${login.provider} answered at ${name}`)
     if (browserState !== state) throw refused('the state belongs to another browser')
