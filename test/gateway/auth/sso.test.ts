@@ -316,6 +316,7 @@ t.test('OpenID Connect single sign-on against oidc-provider', async (t) => {
     t.equal(noScope.res.status, 403)
     t.match(noScope.body, { code: 'API_INSUFFICIENT_RIGHTS', message: /no groups value that netinv maps to a scope/ })
     t.notOk(carol.jar.cookies.has('accessToken'), 'no session')
+    t.notOk(carol.jar.cookies.has('ssoState'), 'the state cookie is spent by a refusal too')
 
     // A provider's account named like a local user never takes it over.
     const admin = await throughProvider(ssoGw, 'admin')
