@@ -24,7 +24,10 @@ const ACCOUNTS: Record<string, string[]> = {
   bob: ['netinv-readers'],
   carol: ['staff'],
   admin: ['netinv-readers'],
+  impostor: ['netinv-admins'],
 }
+/** Accounts whose username claim is not their account id: another account named like alice. */
+const NAMES: Record<string, string> = { impostor: 'alice' }
 /**
  * The address users reach netinv at, as behind a reverse proxy: the provider sends the browser
  * there, and the test's browser takes it to the gateway's own address.
@@ -173,7 +176,7 @@ t.test('OpenID Connect single sign-on against oidc-provider', async (t) => {
     ],
     findAccount: (_ctx, id) => ({
       accountId: id,
-      claims: () => ({ sub: `sub-${id}`, preferred_username: id, email: `${id}@corp.test`, groups: ACCOUNTS[id] ?? [] }),
+      claims: () => ({ sub: `sub-${id}`, preferred_username: NAMES[id] ?? id, email: `${id}@corp.test`, groups: ACCOUNTS[id] ?? [] }),
     }),
     claims: { openid: ['sub'], profile: ['preferred_username'], email: ['email'], groups: ['groups'] },
     scopes: ['openid', 'profile', 'email', 'groups'],
@@ -318,6 +321,12 @@ t.test('OpenID Connect single sign-on against oidc-provider', async (t) => {
     t.notOk(carol.jar.cookies.has('accessToken'), 'no session')
     t.notOk(carol.jar.cookies.has('ssoState'), 'the state cookie is spent by a refusal too')
 
+    // Another account of the provider given alice's name later is not alice.
+    const impostor = await throughProvider(ssoGw, 'impostor')
+    const renamed = await callback(impostor.callback, impostor.jar)
+    t.equal(renamed.res.status, 401)
+    t.match(renamed.body, { code: 'API_INVALID_CREDENTIALS' })
+
     // A provider's account named like a local user never takes it over.
     const admin = await throughProvider(ssoGw, 'admin')
     const takeover = await callback(admin.callback, admin.jar)
@@ -328,7 +337,7 @@ t.test('OpenID Connect single sign-on against oidc-provider', async (t) => {
     t.equal(unknown.status, 404)
     t.match(await unknown.json(), { code: 'API_NOT_FOUND' })
 
-    for (const expected of ['another browser', 'state of provider corp answered at other', 'unknown, expired or already used state', 'provider error: access_denied (nope)', 'API_INSUFFICIENT_RIGHTS: no mapped groups', 'belongs to a local user']) {
+    for (const expected of ['another browser', 'state of provider corp answered at other', 'unknown, expired or already used state', 'provider error: access_denied (nope)', 'API_INSUFFICIENT_RIGHTS: no mapped groups', 'belongs to a local user', 'belongs to another account of provider corp (sub differs)']) {
       const found = await auditEvents(ssoGw, { action: ['eq', 'auth.login'], actorMethod: ['eq', 'sso'], outcome: ['eq', 'failure'], reason: ['like', expected] }, 1)
       t.match(found[0], { target: /^(corp|other)$/, actorName: /^sso:/ }, `audited: ${expected}`)
     }

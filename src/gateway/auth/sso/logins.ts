@@ -156,6 +156,12 @@ export class SsoLogins {
       const kind = existing.isLocal ? 'local' : existing.ldapDn !== null ? 'directory' : `single sign-on (${existing.ssoProvider ?? '?'})`
       throw refused(`the name "${username}" belongs to a ${kind} user`, 'This account cannot log in through this provider; ask an administrator')
     }
+    // The provider's stable account id: a name the provider gives to another account later is
+    // not the same user.
+    const subject = claims.sub
+    if (existing && existing.ssoSubject !== null && existing.ssoSubject !== subject) {
+      throw refused(`the name "${username}" belongs to another account of provider ${name} (sub differs)`, 'This account cannot log in through this provider; ask an administrator')
+    }
     if (scopes.length === 0) {
       if (existing && existing.scopes.length > 0) await users.update(existing.id, { scopes: [], isAdmin: false })
       throw withReason(
@@ -165,15 +171,15 @@ export class SsoLogins {
     }
     if (!existing) {
       try {
-        return await users.create({ username, password: null, scopes, isAdmin, email, isLocal: false, ssoProvider: name, eulaApproved: p.eulaApproved })
+        return await users.create({ username, password: null, scopes, isAdmin, email, isLocal: false, ssoProvider: name, ssoSubject: subject, eulaApproved: p.eulaApproved })
       } catch (err) {
         if (err instanceof ApiError && err.status < 500) throw refused(`the name cannot be a netinv user: ${err.message}`, 'This account cannot log in; ask an administrator')
         throw err
       }
     }
-    const same = existing.isAdmin === isAdmin && existing.email === email && existing.scopes.join() === scopes.join()
+    const same = existing.isAdmin === isAdmin && existing.email === email && existing.scopes.join() === scopes.join() && existing.ssoSubject === subject
     if (same) return existing
-    const user = await users.update(existing.id, { scopes, isAdmin, email })
+    const user = await users.update(existing.id, { scopes, isAdmin, email, ssoSubject: subject })
     if (!user) throw refused('the user was deleted meanwhile')
     return user
   }
