@@ -86,7 +86,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: 'auth/providers',
     service: 'gateway',
     methods: { GET: 'public' },
-    description: 'How people log in here, for a login page: whether POST auth/login takes local and directory (LDAP) passwords, and the single sign-on providers (none yet).',
+    description: 'How people log in here, for a login page: whether POST auth/login takes local and directory (LDAP) passwords, and the single sign-on (OpenID Connect) providers with the address that starts each.',
   }),
   endpoint({ path: 'openapi.json', service: 'gateway', methods: { GET: 'public' }, description: 'This API as an OpenAPI 3.1 document, for the address generation it is asked under (?versions=latest: newest endpoint versions).' }),
   endpoint({ path: 'docs', service: 'gateway', methods: { GET: 'public' }, produces: ['text/html'], description: 'The API explorer (Swagger UI): every endpoint with its body; "Try it out" with your API key.' }),
@@ -110,6 +110,18 @@ export const ENDPOINTS: readonly Endpoint[] = [
     description: 'Refresh an access token (POST) or revoke a refresh token (DELETE, scope team).',
   }),
   endpoint({ path: 'auth/logout', service: 'gateway', methods: { POST: 'authenticated' }, description: "Log out: revokes the caller's refresh-token family and clears the token cookies." }),
+  endpoint({
+    path: 'auth/sso/:provider/start',
+    service: 'gateway',
+    methods: { GET: 'public' },
+    description: "Single sign-on: 302 to the OpenID Connect provider's login (authorization code flow with PKCE, state and nonce), setting the ssoState cookie.",
+  }),
+  endpoint({
+    path: 'auth/sso/:provider/callback',
+    service: 'gateway',
+    methods: { GET: 'public' },
+    description: "Single sign-on: where the provider sends the browser back; checks the answer and the ID token, creates or updates the user, sets the token cookies as auth/login does and answers 302 to /.",
+  }),
   endpoint({ path: 'auth/eula', service: 'gateway', methods: { POST: 'public' }, description: 'Approve the EULA with username, password and accept: true.' }),
 
   // ── users and API keys ───────────────────────────────────────────────────────

@@ -33,8 +33,9 @@ export function isSecureRequest(req: IncomingMessage): boolean {
   return first === 'https'
 }
 
-export function setCookie(name: string, value: string, options: { path: string; maxAgeSeconds: number; secure: boolean }): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path}`, `Max-Age=${options.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict']
+/** SameSite=Strict unless told `lax` (the single sign-on state cookie, which comes back with the provider's redirect). */
+export function setCookie(name: string, value: string, options: { path: string; maxAgeSeconds: number; secure: boolean; sameSite?: 'Strict' | 'Lax' }): string {
+  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path}`, `Max-Age=${options.maxAgeSeconds}`, 'HttpOnly', `SameSite=${options.sameSite ?? 'Strict'}`]
   if (options.maxAgeSeconds <= 0) parts.push('Expires=Thu, 01 Jan 1970 00:00:00 GMT')
   if (options.secure) parts.push('Secure')
   return parts.join('; ')

@@ -23,6 +23,7 @@ import { DirectoryLogins } from './ldap/logins.js'
 import { PasswordChecks } from './passwords.js'
 import { createRevocationBus } from './revocation.js'
 import { Sessions } from './sessions.js'
+import { SsoLogins } from './sso/logins.js'
 import type { AuthService } from './types.js'
 import { UpstreamTokenMinter } from './upstream-tokens.js'
 
@@ -107,7 +108,8 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
     } else authenticator.invalidateApiKey(e.id)
   })
   const directory = new DirectoryLogins({ store, config, log })
-  const sessions = new Sessions({ store, tokens, config, passwords, directory, log })
+  const sessions = new Sessions({ store, tokens, config, passwords, directory, log, clock })
+  const sso = new SsoLogins({ store, config, log, clock, redis: opts.redis })
   const prune = setInterval(() => {
     store.refreshTokens.prune().catch((err: unknown) => log.warn({ err }, 'pruning refresh tokens failed'))
     pruneAudit().catch((err: unknown) => log.warn({ err }, 'pruning audit events failed'))
@@ -121,7 +123,7 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
     if (pruned > 0) log.info({ pruned }, 'audit events past their retention removed')
   }
   void pruneAudit().catch((err: unknown) => log.warn({ err }, 'pruning audit events failed'))
-  const handlers = createHandlers({ store, sessions, authenticator, tokens, signingKey, usage, config, clock, audit, auditStore })
+  const handlers = createHandlers({ store, sessions, sso, authenticator, tokens, signingKey, usage, config, clock, audit, auditStore })
   const upstreamTokens = new UpstreamTokenMinter(signingKey, config.app.jwt.issuer, clock, config.auth.cacheMax)
 
   return {

@@ -18,7 +18,7 @@ import type { Config } from '../../shared/config/index.js'
 import { ApiError } from '../../shared/errors.js'
 import type { Scope } from '../../shared/manifest.js'
 import { withReason } from '../audit/index.js'
-import type { IdentityStore, User } from '../identity/index.js'
+import type { Clock, IdentityStore, User } from '../identity/index.js'
 import type { AccessTokens } from './jwt.js'
 import type { DirectoryLogins } from './ldap/logins.js'
 import type { PasswordChecks } from './passwords.js'
@@ -38,10 +38,11 @@ export interface SessionsDeps {
   passwords: PasswordChecks
   directory: DirectoryLogins
   log: Logger
+  clock: Clock
 }
 
 /** How a login was checked (the audit trail and the log say it). */
-export type LoginMethod = 'local' | 'ldap'
+export type LoginMethod = 'local' | 'ldap' | 'sso'
 
 const NO_SCOPE = 'Your account holds no directory group that netinv maps to a scope; ask an administrator to map one (ldap.groups)'
 
@@ -86,10 +87,39 @@ export class Sessions {
 
   async login(username: string, password: string, from: string): Promise<LoginResult & { familyId: string; method: LoginMethod; username: string }> {
     const { user, method } = await this.check(username, password, from)
+    return this.open(user, method)
+  }
+
+  /** A new session (refresh-token family and access token) for a user whose login was checked. */
+  async open(user: User, method: LoginMethod): Promise<LoginResult & { familyId: string; method: LoginMethod; username: string }> {
     if (!user.eulaApproved) throw new ApiError('API_MISSING_EULA_APPROVAL')
     const { refreshToken, familyId } = await this.deps.store.refreshTokens.issue(user.id)
     const { token } = await this.deps.tokens.sign(user, familyId)
     return { accessToken: token, refreshToken, eula: true, scope: user.scopes, id: user.id, familyId, method, username: user.username }
+  }
+
+  /**
+   * A single sign-on user's session is refreshed for `reauthenticateAfterSeconds` after its login
+   * (then the user logs in through the provider again, which re-checks them there), and only while
+   * the provider is configured; otherwise the session ends.
+   */
+  private async recheckSso(owner: User, refreshToken: string): Promise<void> {
+    const { refreshTokens } = this.deps.store
+    const name = owner.ssoProvider ?? ''
+    const provider = Object.hasOwn(this.deps.config.sso.providers, name) ? this.deps.config.sso.providers[name] : undefined
+    const family = await refreshTokens.familyOf(refreshToken)
+    if (family === null) return
+    let refused: string | null = null
+    if (!provider) refused = `single sign-on provider ${name} is no longer configured`
+    else {
+      const started = await refreshTokens.familyStartedAt(family)
+      if (started !== null && this.deps.clock() - started > provider.reauthenticateAfterSeconds * 1000) {
+        refused = `single sign-on session older than ${provider.reauthenticateAfterSeconds} s: log in through the provider again`
+      }
+    }
+    if (refused === null) return
+    await refreshTokens.revokeFamily(family)
+    throw withReason(new ApiError('API_INVALID_REFRESH_TOKEN'), refused)
   }
 
   /**
@@ -102,6 +132,7 @@ export class Sessions {
     let owner = ownerId === null ? null : await this.deps.store.users.byId(ownerId)
     let refused = 'the directory is not enabled'
     if (owner?.isLocal && !this.localEnabled) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
+    if (owner?.ssoProvider != null) await this.recheckSso(owner, refreshToken)
     if (owner?.ldapDn != null) {
       if (!this.deps.directory.enabled) owner = null
       else {

@@ -24,7 +24,7 @@ import { parseBody, validatorOf } from './body.js'
 import { reply, type HandlerDeps } from './deps.js'
 import { Eula, Login, Refresh, Revoke } from './schemas.js'
 
-function tokenCookies(ctx: RequestContext, deps: HandlerDeps, result: { accessToken: string; refreshToken?: string }): string[] {
+export function tokenCookies(ctx: RequestContext, deps: HandlerDeps, result: { accessToken: string; refreshToken?: string }): string[] {
   const secure = isSecureRequest(ctx.req)
   const cookies = [setCookie(ACCESS_COOKIE, result.accessToken, { path: ACCESS_COOKIE_PATH, maxAgeSeconds: deps.config.app.accessToken.expiresIn, secure })]
   if (result.refreshToken !== undefined) {
@@ -137,10 +137,10 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     reply(ctx, 200, deps.signingKey.jwks, { 'cache-control': 'public, max-age=300' })
   }
 
-  /** For a login page: which password logins are on, and the single sign-on providers (none yet). */
+  /** For a login page: which password logins are on, and the single sign-on providers. */
   const providers: LocalHandler = async (ctx) => {
     const { app, ldap } = deps.config
-    reply(ctx, 200, { password: { local: app.enableLocalAuthentication, ldap: ldap.enabled }, sso: [] }, { 'cache-control': 'no-store' })
+    reply(ctx, 200, { password: { local: app.enableLocalAuthentication, ldap: ldap.enabled }, sso: deps.sso.list() }, { 'cache-control': 'no-store' })
   }
 
   return {

@@ -7,12 +7,14 @@ import type { Authenticator } from '../auth/authenticate.js'
 import type { AccessTokens } from '../auth/jwt.js'
 import type { SigningKey } from '../auth/keys.js'
 import type { Sessions } from '../auth/sessions.js'
+import type { SsoLogins } from '../auth/sso/logins.js'
 import type { RequestContext } from '../context.js'
 import type { Clock, IdentityStore, UsageRecorder } from '../identity/index.js'
 
 export interface HandlerDeps {
   store: IdentityStore
   sessions: Sessions
+  sso: SsoLogins
   authenticator: Authenticator
   tokens: AccessTokens
   signingKey: SigningKey

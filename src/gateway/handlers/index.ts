@@ -4,6 +4,7 @@ import { ENDPOINTS } from '../../shared/manifest.js'
 import { apiTokenHandlers } from './api-tokens.js'
 import { auditHandlers } from './audit.js'
 import { authHandlers } from './auth.js'
+import { ssoHandlers } from './sso.js'
 import type { HandlerDeps } from './deps.js'
 import { userHandlers } from './users.js'
 
@@ -11,7 +12,7 @@ export type { HandlerDeps } from './deps.js'
 export { PLAIN_TEXT_ERROR_ENDPOINTS, sendUnauthorizedText } from './auth.js'
 
 export function createHandlers(deps: HandlerDeps): LocalHandlers {
-  const all: Record<string, LocalHandler> = { ...authHandlers(deps), ...userHandlers(deps), ...apiTokenHandlers(deps), ...auditHandlers(deps) }
+  const all: Record<string, LocalHandler> = { ...authHandlers(deps), ...ssoHandlers(deps), ...userHandlers(deps), ...apiTokenHandlers(deps), ...auditHandlers(deps) }
   for (const key of Object.keys(all)) {
     const [method, path] = key.split(' ') as [string, string]
     const e = ENDPOINTS.find((x) => x.path === path)

@@ -104,6 +104,12 @@ CREATE TABLE identity.audit_anchor (
   hash text NOT NULL
 );
 `,
+  },  {
+    id: 5,
+    name: 'single sign-on subjects',
+    sql: `
+ALTER TABLE identity.users ADD COLUMN sso_subject text;
+`,
   },
 ]
 

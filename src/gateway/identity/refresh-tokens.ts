@@ -142,6 +142,13 @@ export class RefreshTokenStore {
     return rows[0]?.user_id ?? null
   }
 
+  /** When the login session of `family` began (its first token), or null when it is unknown. */
+  async familyStartedAt(family: string): Promise<number | null> {
+    const { rows } = await this.db.query<{ t: string | number | null }>('SELECT min(created_at) AS t FROM identity.refresh_tokens WHERE family_id = $1', [family])
+    const t = rows[0]?.t
+    return t === null || t === undefined ? null : Number(t)
+  }
+
   async familyOf(token: string): Promise<string | null> {
     const { rows } = await this.db.query<{ family_id: string }>('SELECT family_id FROM identity.refresh_tokens WHERE token_hash = $1', [
       secretHash(token),

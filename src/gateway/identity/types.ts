@@ -14,6 +14,8 @@ export interface User {
   ldapDn: string | null
   /** The single sign-on provider of a user signed in through one (`isLocal` false), else null. */
   ssoProvider: string | null
+  /** The provider's `sub` (stable account id) of a single sign-on user, else null. */
+  ssoSubject: string | null
   createdAt: number
   updatedAt: number
 }

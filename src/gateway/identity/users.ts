@@ -18,6 +18,7 @@ interface UserRow {
   is_local: boolean
   ldap_dn: string | null
   sso_provider: string | null
+  sso_subject: string | null
   created_at: number
   updated_at: number
 }
@@ -34,6 +35,8 @@ export interface NewUser {
   isLocal?: boolean
   ldapDn?: string | null
   ssoProvider?: string | null
+  /** The provider's `sub` of a single sign-on user. */
+  ssoSubject?: string | null
 }
 
 export interface UserPatch {
@@ -44,9 +47,10 @@ export interface UserPatch {
   email?: string | null
   timezone?: string
   ldapDn?: string | null
+  ssoSubject?: string | null
 }
 
-const COLUMNS = 'id, username, password_hash, scopes, is_admin, eula_approved, email, timezone, is_local, ldap_dn, sso_provider, created_at, updated_at'
+const COLUMNS = 'id, username, password_hash, scopes, is_admin, eula_approved, email, timezone, is_local, ldap_dn, sso_provider, sso_subject, created_at, updated_at'
 
 export function onlyScopes(list: readonly string[]): Scope[] {
   return SCOPES.filter((s) => list.includes(s))
@@ -64,6 +68,7 @@ function toUser(r: UserRow): User {
     isLocal: r.is_local,
     ldapDn: r.ldap_dn,
     ssoProvider: r.sso_provider,
+    ssoSubject: r.sso_subject,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   }
@@ -93,9 +98,9 @@ export class UserStore {
     const hash = u.password === null ? null : await hashPassword(u.password)
     try {
       const { rows } = await tx.query<UserRow>(
-        `INSERT INTO identity.users (id, username, password_hash, scopes, is_admin, eula_approved, email, timezone, is_local, ldap_dn, sso_provider, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING ${COLUMNS}`,
-        [newId(), username, hash, onlyScopes(u.scopes), u.isAdmin ?? false, u.eulaApproved ?? false, u.email ?? null, u.timezone ?? 'UTC', u.isLocal ?? hash !== null, u.ldapDn ?? null, u.ssoProvider ?? null, now],
+        `INSERT INTO identity.users (id, username, password_hash, scopes, is_admin, eula_approved, email, timezone, is_local, ldap_dn, sso_provider, sso_subject, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) RETURNING ${COLUMNS}`,
+        [newId(), username, hash, onlyScopes(u.scopes), u.isAdmin ?? false, u.eulaApproved ?? false, u.email ?? null, u.timezone ?? 'UTC', u.isLocal ?? hash !== null, u.ldapDn ?? null, u.ssoProvider ?? null, u.ssoSubject ?? null, now],
       )
       return toUser(rows[0]!)
     } catch (err) {
@@ -144,6 +149,7 @@ export class UserStore {
     if (patch.email !== undefined) add('email', patch.email)
     if (patch.timezone !== undefined) add('timezone', patch.timezone)
     if (patch.ldapDn !== undefined) add('ldap_dn', patch.ldapDn)
+    if (patch.ssoSubject !== undefined) add('sso_subject', patch.ssoSubject)
     add('updated_at', this.clock())
     const { rows } = await this.db.query<UserRow>(`UPDATE identity.users SET ${sets.join(', ')} WHERE id = $1 RETURNING ${COLUMNS}`, params)
     if (!rows[0]) return null

@@ -273,8 +273,11 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
     }
   } else if (route.target === null) {
     for (const status of successStatuses(method, route.path)) {
-      const answer: JsonSchema = { description: status === 204 ? 'Done; no body.' : 'Done.', headers }
-      if (status !== 204) answer.content = successContent(method, route)
+      const answer: JsonSchema = {
+        description: status === 204 ? 'Done; no body.' : status === 302 ? 'Redirect to the address in Location; no body.' : 'Done.',
+        headers: status === 302 ? { ...headers, Location: { schema: { type: 'string' }, description: 'Where the browser goes next.' } } : headers,
+      }
+      if (status !== 204 && status !== 302) answer.content = successContent(method, route)
       responses[String(status)] = answer
     }
   } else {

@@ -13,6 +13,9 @@ const timestamp: JsonSchema = { type: ['integer', 'null'], description: 'Millise
 
 /** Success status(es) by `METHOD path`; otherwise 204 for DELETE and 200 for the rest. */
 const SUCCESS: Readonly<Record<string, readonly number[]>> = {
+  // Single sign-on: redirects (to the provider, then to the web interface), never a body.
+  'GET auth/sso/:provider/start': [302],
+  'GET auth/sso/:provider/callback': [302],
   'POST users': [201],
   'POST api-tokens': [201],
   'DELETE auth/token': [200],

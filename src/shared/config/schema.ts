@@ -5,10 +5,12 @@
  */
 import type { SchemaNode } from './schema-types.js'
 import { LDAP_SCHEMA, type LdapConfig } from './ldap.js'
+import { SSO_SCHEMA, type SsoConfig } from './sso.js'
 import { UPSTREAMS_SCHEMA, type UpstreamConfig } from './upstreams.js'
 
 export type { UpstreamConfig } from './upstreams.js'
 export type { LdapConfig } from './ldap.js'
+export type { SsoConfig, SsoProviderConfig } from './sso.js'
 
 /** An endpoint of the route table, as its path pattern (e.g. "auth/login", "snapshots/:id", "tables/*"). */
 const ENDPOINT_KEY = /^[A-Za-z0-9*:][A-Za-z0-9._~\-/*:]*$/
@@ -90,7 +92,7 @@ export const CONFIG_SCHEMA = {
           type: 'boolean',
           default: true,
           description:
-            'When false, the passwords kept by netinv stop working: local users\' auth/login, auth/eula, their sessions and Basic are refused (403 API_LOCAL_AUTHENTICATION_DISABLED). Directory (`ldap`) logins, their sessions and API keys keep working, and so does the privileged command line (`netinv user ...`).',
+            'When false, the passwords kept by netinv stop working: local users\' auth/login, auth/eula, their sessions and Basic are refused (403 API_LOCAL_AUTHENTICATION_DISABLED). Directory (`ldap`) and single sign-on (`sso`) logins, their sessions and API keys keep working, and so does the privileged command line (`netinv user ...`).',
         },
         jwt: {
           type: 'object',
@@ -192,6 +194,7 @@ export const CONFIG_SCHEMA = {
     },
     upstreams: UPSTREAMS_SCHEMA,
     ldap: LDAP_SCHEMA,
+    sso: SSO_SCHEMA,
     audit: {
       type: 'object',
       description: 'The audit trail (docs/authentication.md, "Audit trail").',
@@ -415,6 +418,7 @@ export interface Config {
   upstream: { connectTimeoutMs: number; timeoutMs: number; maxSockets: number; idleTimeoutMs: number; documentRefreshMs: number }
   upstreams: Record<string, UpstreamConfig>
   ldap: LdapConfig
+  sso: SsoConfig
   audit: { retentionDays: number; flushMs: number }
   rateLimit: {
     enabled: boolean

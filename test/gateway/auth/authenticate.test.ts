@@ -5,7 +5,7 @@ import type { AccessTokens } from '../../../src/gateway/auth/jwt.js'
 import type { PasswordChecks } from '../../../src/gateway/auth/passwords.js'
 import { secretHash, type ApiKey, type IdentityStore, type UsageRecorder, type User } from '../../../src/gateway/identity/index.js'
 
-const USER: User = { id: 'u1', username: 'alice', scopes: ['read', 'write'], isAdmin: false, eulaApproved: true, email: null, timezone: 'UTC', isLocal: true, ldapDn: null, ssoProvider: null, createdAt: 0, updatedAt: 0 }
+const USER: User = { id: 'u1', username: 'alice', scopes: ['read', 'write'], isAdmin: false, eulaApproved: true, email: null, timezone: 'UTC', isLocal: true, ldapDn: null, ssoProvider: null, ssoSubject: null, createdAt: 0, updatedAt: 0 }
 const KEY: ApiKey = { id: 'k1', userId: 'u1', username: 'alice', description: '', scopes: ['read'], expiresAt: null, lastUsedAt: null, usageCount: 0, createdAt: 0 }
 
 /** An authenticator over an in-memory store that counts its loads. */
