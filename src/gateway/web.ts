@@ -63,13 +63,20 @@ export function defaultWebDir(): string {
 }
 
 /**
- * True for the paths the web interface answers: those in origin form outside `/api` (and
- * `/api/...`). `//...`, `*` and absolute-form targets stay with the API's pipeline, which refuses
- * them as it always did.
+ * Paths left to the API pipeline (a JSON 404 with the version headers) although outside `/api/`:
+ * a first segment that starts like the API's (`/apix/...`, `/api-docs`: a client's typo is told
+ * so in the API's words, not given the page), and `/metrics`, which only the admin port serves.
+ */
+const NOT_PAGES = /^\/(api[^/]*|metrics)(\/|$)/
+
+/**
+ * True for the paths the web interface answers: those in origin form outside the ones above.
+ * `//...`, `*` and absolute-form targets stay with the API's pipeline, which refuses them as it
+ * always did.
  */
 export function isWebPath(path: string): boolean {
   if (!path.startsWith('/') || path.startsWith('//')) return false
-  return !(path === '/api' || path.startsWith('/api/'))
+  return !NOT_PAGES.test(path)
 }
 
 function text(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void {

@@ -38,8 +38,10 @@ t.test('an unsatisfiable Accept is 406 on gateway and inventory endpoints, befor
       t.match(r.json(), { code: 'API_NOT_ACCEPTABLE', message: /^The Accept header cannot be satisfied/ })
       t.match(r.headers['content-type'], /^application\/json/, 'the error body is JSON all the same')
       t.equal(r.headers['x-product-version'], 'v7.6')
-      t.equal(r.headers['x-api-versions-supported'], '1')
-      t.equal(r.headers['x-api-version-used'], '1')
+      // clone has a version 2 (the specification's 201), its default under /api/
+      const clone = path === '/api/snapshots/x/clone'
+      t.equal(r.headers['x-api-versions-supported'], clone ? '1,2' : '1')
+      t.equal(r.headers['x-api-version-used'], clone ? '2' : '1')
     }
   }
   t.equal(forwarded, 0, 'no 406 request reached the inventory')
