@@ -128,6 +128,8 @@ for (const engine of ENGINES) {
       [second],
     )
     t.ok(reordered.rows[0]!.n > 0 && protocols.rows[0]!.n > 0, `the lists of ${reordered.rows[0]!.n / 2} hosts and ${protocols.rows[0]!.n} neighbours in reverse order`)
+    // rows edited behind the API's back: the change counts the discovery kept no longer hold
+    await db.query('DELETE FROM inventory.snapshot_changes WHERE newer = $1 OR older = $1', [second])
 
     // devices: the simulator's second discovery misses some devices and finds others
     const devices = expected('inventory/devices', await all('inventory/devices', first), await all('inventory/devices', second))
