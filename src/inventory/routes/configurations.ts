@@ -17,7 +17,8 @@ export function registerConfigurationRoutes(router: Router<InventoryRequest>, sv
     const hash = ctx.query.get('hash')
     if (hash === null || hash === '') throw invalidInput([{ message: '"hash" is required: the configuration fingerprint from management/configuration', path: 'hash' }])
     if (!HASH.test(hash)) throw invalidInput([{ message: `"hash" must be 40 hexadecimal digits (a configuration fingerprint): "${hash.slice(0, 60)}"`, path: 'hash' }])
-    const sanitized = ctx.query.get('sanitized')
+    // httpx sends Python's True as "true", requests as "True"
+    const sanitized = ctx.query.get('sanitized')?.toLowerCase() ?? null
     if (sanitized !== null && sanitized !== 'true' && sanitized !== 'false') throw invalidInput([{ message: `"sanitized" must be true or false: "${sanitized.slice(0, 60)}"`, path: 'sanitized' }])
     const known = await svc.db.query('SELECT 1 FROM inventory.config_saved WHERE hash = $1 LIMIT 1', [hash.toLowerCase()])
     throw notFound(
