@@ -47,8 +47,31 @@ t.test('settings as the SDK reads them, and configuration downloads', async (t) 
     ],
   })
 
-  // configuration download: a fingerprint netinv has seen, and one it has not
   const snapshot = await api.discover({ profile: 'lab' })
+  // columns under the names integrations request, equal to what they stand for
+  type Rows = { data: Array<Record<string, unknown>> }
+  const rows = async (table: string, columns: string[]) => {
+    const r = await api.call('POST', `tables/${table}`, { snapshot, columns, pagination: { limit: 5000 } })
+    t.equal(r.status, 200, table)
+    return (r.body as Rows).data
+  }
+  const devices = await rows('inventory/devices', ['sn', 'snHw', 'hostname', 'fqdn', 'hostnameOriginal'])
+  t.ok(devices.length > 0)
+  for (const d of devices) t.equal(d.hostnameOriginal, d.fqdn ?? d.hostname, `${String(d.sn)}: hostnameOriginal`)
+  const snHw = new Map(devices.map((d) => [d.sn, d.snHw]))
+  const managed = await rows('addressing/managed-devs', ['sn', 'snHw'])
+  t.ok(managed.length > 0 && managed.every((m) => m.snHw === snHw.get(m.sn)), 'managed-devs snHw is the device\'s')
+  const counters = new Map((await rows('interfaces/counters', ['id', 'inBytes', 'outBytes'])).map((c) => [c.id, Number(c.inBytes) + Number(c.outBytes)]))
+  const drops = await rows('interfaces/drops/bidirectional', ['id', 'dropPkts', 'dropPktsPct', 'dropsRate', 'dropsPktsPct', 'bytesRate'])
+  t.ok(drops.length > 0)
+  t.ok(drops.every((r) => r.dropsRate === r.dropPkts && r.dropsPktsPct === r.dropPktsPct && r.bytesRate === counters.get(r.id)), 'drops: the names integrations request')
+  const errs = await rows('interfaces/errors/bidirectional', ['id', 'errPkts', 'errRate', 'bytesRate'])
+  t.ok(errs.length > 0 && errs.every((r) => r.errRate === r.errPkts && r.bytesRate === counters.get(r.id)), 'errors: the names integrations request')
+  const filtered = await api.call('POST', 'tables/addressing/managed-devs', { snapshot, columns: ['sn', 'snHw'], filters: { snHw: ['eq', String(managed[0]!.snHw)] }, sort: { column: 'snHw', order: 'desc' } })
+  t.equal(filtered.status, 200)
+  t.ok((filtered.body as Rows).data.every((m) => m.snHw === managed[0]!.snHw), 'snHw filters and sorts')
+
+  // configuration download: a fingerprint netinv has seen, and one it has not
   const saved = await api.call('POST', 'tables/management/configuration/saved', { snapshot, columns: ['sn', 'hash'], pagination: { limit: 1 } })
   const hash = (saved.body as { data: Array<{ hash: string }> }).data[0]!.hash
   const known = await api.call('GET', `tables/management/configuration/download?hash=${hash}&sanitized=true`)
