@@ -180,6 +180,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'settings/seed', service: 'inventory', methods: { GET: 'settings', PUT: 'settings' }, description: 'Seed addresses and networks network discovery starts from (a JSON array).' }),
   endpoint({ path: 'settings/snmp', service: 'inventory', methods: { GET: 'settings', POST: 'settings' }, description: 'SNMP credentials (v2c communities, SNMPv3 users) in the order they are tried; secrets masked.' }),
   endpoint({ path: 'settings/snmp/:id', service: 'inventory', methods: { PATCH: 'settings', DELETE: 'settings' }, description: 'Change (or reorder) or delete an SNMP credential.' }),
+  endpoint({ path: 'settings/credentials', service: 'inventory', methods: { GET: 'settings' }, description: 'The login credentials as the Python SDK reads them (`data`): netinv logs in with SNMP only, so these are the SNMP credentials (priority = position, password always masked; change them under settings/snmp). netinv collects no configurations with them (`syslog` false) and does not model expiration or excluded networks.' }),
+  endpoint({ path: 'settings/privileges', service: 'inventory', methods: { GET: 'settings' }, description: 'Enable passwords (privilege accounts) as the Python SDK reads them (`data`): always empty, netinv logs in with SNMP only and keeps no enable passwords.' }),
+  endpoint({ path: 'settings/vendor-api', service: 'inventory', methods: { GET: 'settings' }, description: 'Vendor API sources (cloud and controller APIs): always an empty list, netinv collects from no vendor API.' }),
+  endpoint({ path: 'settings/site-separation', service: 'inventory', methods: { GET: 'settings' }, description: 'How devices are assigned to sites: the network discovery\'s site rules (settings `siteRules`, first match wins; regular expressions case-insensitive, no transformation of the site name) and the default site. Change them with PATCH settings; netinv has no regex test endpoint.' }),
   endpoint({ path: 'jobs/:id', service: 'inventory', methods: { GET: 'read' }, description: 'A job (discovery, upload, clone, load, unload, download) with its progress.' }),
   endpoint({ path: 'jobs/:id/download', service: 'inventory', methods: { GET: 'read' }, produces: ['application/x-ndjson'], description: 'The file of a finished snapshotDownload job (its downloadFile).' }),
   endpoint({ path: 'jobs/:id/stop', service: 'inventory', methods: { POST: 'write' }, description: 'Stop a running discovery (its snapshot ends in error, nothing of it loaded) or rediscovery of devices (the snapshot is unchanged).' }),
@@ -205,6 +209,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     description: 'The audit trail (who did what, when, from where, with what outcome) as a table: columns, filters, sort, pagination, CSV. Answered by the gateway.',
   }),
   endpoint({ path: 'tables', service: 'inventory', methods: { GET: 'read' }, description: 'Every table with its path, description and columns.' }),
+  endpoint({ path: 'tables/management/configuration/download', service: 'inventory', methods: { GET: 'read' }, description: 'The text of a device configuration by its `hash` (from management/configuration; `sanitized` true or false is accepted). netinv keeps each configuration\'s fingerprint, not its text, and collects no configuration backups: the answer is always 404 API_NOT_FOUND, its `detail` saying whether the fingerprint is known (text not kept) or unknown.' }),
   endpoint({ path: 'tables/*/description', service: 'inventory', methods: { GET: 'read' }, description: 'Table description: columns, types, meaning, example request body.' }),
   endpoint({
     path: 'tables/*',

@@ -217,6 +217,21 @@ t.test('a 6.0.x SDK client, replayed', async (t) => {
   t.equal(snapSettings.status, 200)
   t.type(snapSettings.json(), 'object')
 
+  // 5b. the settings models: Authentication (credentials and privileges keyed by priority),
+  // VendorAPI and SiteSeparation; then DeviceConfigs: the versions, and a text netinv does not keep
+  for (const path of ['settings/credentials', 'settings/privileges']) {
+    const r = await sdk.get(path)
+    t.equal(r.status, 200, path)
+    t.ok(Array.isArray(r.json<{ data: unknown }>().data), `${path}: data is a list`)
+  }
+  t.same((await sdk.get('settings/vendor-api')).json(), [])
+  t.match((await sdk.get('settings/site-separation')).json(), { rules: Array })
+  const configs = await sdk.pager(t, 'tables/management/configuration', { columns: ['id', 'sn', 'hostname', 'lastChangeAt', 'lastCheckAt', 'status', 'hash'], sort: { order: 'desc', column: 'lastChangeAt' } })
+  t.ok(configs.length > 0 && configs.every((c) => typeof c.hash === 'string' && typeof c.lastChangeAt === 'number'))
+  const text = await sdk.get(`tables/management/configuration/download?hash=${String(configs[0]!.hash)}&sanitized=true`)
+  t.equal(text.status, 404, 'no configuration text: a 404 the SDK raises, not an error body saved as the configuration')
+  t.match(text.json(), { code: 'API_NOT_FOUND', detail: /not its text/ })
+
   // 6. Table.all() on a large table: column discovery by 422, then pages of 1000
   const interfaceColumns = await sdk.columns(t, 'tables/inventory/interfaces', '$last')
   t.ok(interfaceColumns.includes('intName') && interfaceColumns.includes('id'))

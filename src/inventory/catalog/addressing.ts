@@ -71,6 +71,7 @@ export const MANAGED_DEVS: StoredTableDef = {
     col('stateL1', 'string', 'Layer 1 state of the interface.', { values: ['up', 'down', 'admin-down', 'err-disabled'] }),
     col('stateL2', 'string', 'Layer 2 state of the interface.', { values: ['up', 'down'] }),
     col('dnsName', 'string', 'Reverse DNS name of the address, null when none.'),
+    col('snHw', 'string', 'Hardware serial number of the device (as in inventory/devices).', { sql: '(SELECT d."sn_hw" FROM inventory.devices d WHERE d."snapshot_id" = t."snapshot_id" AND d."sn" = t."sn")' }),
   ],
   key: ['sn', 'intName', 'ip'],
   defaultSort: { column: 'hostname', order: 'asc' },

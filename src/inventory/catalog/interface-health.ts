@@ -87,7 +87,7 @@ function bidirectional(kind: 'errors' | 'drops'): TableDef {
     snapshotScoped: true,
     source: {
       kind: 'derived',
-      sql: `SELECT ${COUNTER_BASE}, in_pkts + out_pkts AS pkts, ${cols} AS ${prefix}_pkts, ${share} AS ${prefix}_pkts_pct, ceil(coalesce(${share}, 0))::bigint AS ${storageName(impact)} FROM inventory.counters`,
+      sql: `SELECT ${COUNTER_BASE}, in_pkts + out_pkts AS pkts, ${cols} AS ${prefix}_pkts, ${share} AS ${prefix}_pkts_pct, ceil(coalesce(${share}, 0))::bigint AS ${storageName(impact)}, in_bytes + out_bytes AS bytes_rate FROM inventory.counters`,
     },
     columns: [
       idColumn('interface'),
@@ -96,10 +96,18 @@ function bidirectional(kind: 'errors' | 'drops'): TableDef {
       col(`${prefix}Pkts`, 'integer', `Packets ${word} per second, received and sent.`),
       col(`${prefix}PktsPct`, 'number', `Packets ${word} as a percentage of all packets, null without traffic.`),
       col(impact, 'integer', `The percentage rounded up to a whole number: 0 only when no packet was ${word}.`),
+      col('bytesRate', 'integer', 'Bytes per second, received and sent.'),
+      // the names IP Fabric's clients request
+      ...(kind === 'errors'
+        ? [col('errRate', 'integer', 'Packets with errors per second, received and sent (the same value as errPkts).', { sql: 't."err_pkts"' })]
+        : [
+            col('dropsRate', 'integer', 'Packets discarded per second, received and sent (the same value as dropPkts).', { sql: 't."drop_pkts"' }),
+            col('dropsPktsPct', 'number', 'Packets discarded as a percentage of all packets, null without traffic (the same value as dropPktsPct).', { sql: 't."drop_pkts_pct"' }),
+          ]),
     ],
     // by device, as the counters are indexed; sorting by the impact reads every row (~0.2 s on the large profile)
     key: ['sn', 'intName'],
-    volatile: ['pkts', `${prefix}Pkts`, `${prefix}PktsPct`, impact],
+    volatile: ['pkts', `${prefix}Pkts`, `${prefix}PktsPct`, impact, 'bytesRate', ...(kind === 'errors' ? ['errRate'] : ['dropsRate', 'dropsPktsPct'])],
     defaultSort: { column: 'hostname', order: 'asc' },
     indexes: [],
     webPath: `/technology/interfaces/${kind === 'errors' ? 'error' : 'drop'}-rates/bidirectional`,

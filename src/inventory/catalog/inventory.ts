@@ -13,6 +13,7 @@ export const DEVICES: StoredTableDef = {
     col('sn', 'string', 'Unique serial number the product assigns to the device (chassis serial, or a derived one for virtual chassis).'),
     col('snHw', 'string', 'Hardware serial number as reported by the device.'),
     col('hostname', 'string', 'Hostname of the device.'),
+    col('hostnameOriginal', 'string', 'The name as the device reported it, before the domain was cut off: fqdn when it has one, else hostname.', { sql: 'coalesce(t."fqdn", t."hostname")' }),
     col('siteName', 'string', 'Site the device belongs to.'),
     col('vendor', 'string', 'Manufacturer, e.g. cisco, juniper, arista.'),
     col('family', 'string', 'Operating system family, e.g. ios-xe, nx-os, junos, eos.'),

@@ -53,6 +53,7 @@ export const BGP_NEIGHBORS: StoredTableDef = {
     col('vrf', 'string', 'VRF of the session (empty string for the global table).'),
     col('localAs', 'integer', 'Local autonomous system number.'),
     col('localAddress', 'ip', 'Local address of the session.'),
+    col('srcInt', 'string', 'Local interface that holds the session\'s local address (as in addressing/managed-devs), null when no interface of the device holds it.', { sql: '(SELECT m."int_name" FROM inventory.managed_devs m WHERE m."snapshot_id" = t."snapshot_id" AND m."sn" = t."sn" AND m."ip" = t."local_address" ORDER BY m."int_name" LIMIT 1)' }),
     col('neiHostname', 'string', 'Hostname of the neighbour when it is a discovered device, null otherwise.'),
     col('neiAddress', 'ip', 'Address of the neighbour.'),
     col('neiAs', 'integer', 'Autonomous system number of the neighbour.'),

@@ -7,6 +7,7 @@ import { startSchedule } from '../discovery/schedule.js'
 import { queryAdmission } from '../query/index.js'
 import { registerAttributeRoutes } from './attributes.js'
 import { registerChangeRoutes } from './changes.js'
+import { registerConfigurationRoutes } from './configurations.js'
 import { registerGraphRoutes } from './graphs.js'
 import { registerJobRoutes } from './jobs.js'
 import { registerReportRoutes } from './reports.js'
@@ -45,6 +46,7 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   registerSnapshotRoutes(router, svc)
   registerSnapshotDeviceRoutes(router, svc)
   registerSettingsRoutes(router, svc)
+  registerConfigurationRoutes(router, svc)
   registerJobRoutes(router, svc)
   registerAttributeRoutes(router, svc)
   // one bound per user across table queries and report computations

@@ -1,7 +1,8 @@
 /**
  * Routes of the global discovery settings: the simulator's and the network discovery's
  * (`settings`), the seed list (`settings/seed`) and the SNMP credentials (`settings/snmp`, secrets
- * masked in every answer).
+ * masked in every answer), and the same settings as the Python SDK reads them (`settings/credentials`,
+ * `settings/privileges`, `settings/vendor-api`, `settings/site-separation`).
  */
 import { readJson, readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
 import { invalidInput } from '../../shared/errors.js'
@@ -14,6 +15,7 @@ import { createCredential, deleteCredential, listCredentials, updateCredential }
 import { maskCredential } from '../settings/credentials.js'
 import { getSettings, patchSettings } from '../settings/index.js'
 import { getNetworkSettings, mergeNetwork, normaliseSeeds, saveNetworkSettings } from '../settings/network.js'
+import { sdkCredential, sdkSiteSeparation } from '../settings/sdk-views.js'
 
 export function registerSettingsRoutes(router: Router<InventoryRequest>, svc: InventoryServices): void {
   const limit = svc.config.server.bodyLimitBytes
@@ -68,5 +70,19 @@ export function registerSettingsRoutes(router: Router<InventoryRequest>, svc: In
   router.add('DELETE', 'settings/snmp/:id', async (_ctx, m, _req, res) => {
     await deleteCredential(svc.db, m.params.id!)
     sendEmpty(res, 204)
+  })
+
+  // the settings the Python SDK's models read (sdk-views.ts): what netinv has, nothing invented
+  router.add('GET', 'settings/credentials', async (_ctx, _m, _req, res) => {
+    sendJson(res, 200, { data: (await listCredentials(svc.db, svc.credentialKey)).map((c) => sdkCredential(c.credential, c.position)) })
+  })
+  router.add('GET', 'settings/privileges', async (_ctx, _m, _req, res) => {
+    sendJson(res, 200, { data: [] })
+  })
+  router.add('GET', 'settings/vendor-api', async (_ctx, _m, _req, res) => {
+    sendJson(res, 200, [])
+  })
+  router.add('GET', 'settings/site-separation', async (_ctx, _m, _req, res) => {
+    sendJson(res, 200, sdkSiteSeparation(await getNetworkSettings(svc.db)))
   })
 }
