@@ -4,11 +4,14 @@
  * test. Every page is checked for console errors, content-policy violations and error answers
  * it did not expect; each step saves a screenshot under .tap/screenshots/web/.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import Provider from 'oidc-provider'
 import t, { type Test } from 'tap'
 import { freshPostgres } from '../helpers/db.js'
 import { ROOT, spawnOwned } from '../helpers/owned.js'
@@ -323,6 +326,38 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     t.equal(await b.getByLabel('Username').count(), 0, 'tab B is still logged in')
     await shot(b, '11-session-renewed')
     for (const check of checks) check()
+  })
+
+  await t.test('login page: a button per single sign-on provider leads to it; passwords turned off are said', async (t) => {
+    // oidc-provider in this process; the gateway (local passwords off) lists it in auth/providers.
+    const server = createServer((req, res) => void provider.callback()(req, res))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    t.teardown(() => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())))
+    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const provider = new Provider(issuer, {
+      clients: [{ client_id: 'netinv', client_secret: 'a-client-secret-of-the-ui-test-0123456789', redirect_uris: ['https://netinv.example.test/api/auth/sso/corp/callback'], grant_types: ['authorization_code'], response_types: ['code'] }],
+      pkce: { required: () => true },
+      cookies: { keys: ['cookie-signing-key-of-the-ui-test'] },
+      features: { devInteractions: { enabled: true } },
+    })
+    const dir = mkdtempSync(join(tmpdir(), 'netinv-ui-sso-'))
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+    writeFileSync(join(dir, 'secret'), 'a-client-secret-of-the-ui-test-0123456789\n', { mode: 0o600 })
+    const sso = { providers: { corp: { displayName: 'Corp <b>SSO</b>', issuer, clientId: 'netinv', clientSecretFile: join(dir, 'secret'), groups: { staff: { scopes: ['read'] } }, redirectBaseUrl: 'https://netinv.example.test', allowInsecureHttp: true } } }
+    const gw = await startGateway(t, { webDir, dataDir: dir, config: { app: { enableLocalAuthentication: false }, rateLimit: { enabled: false }, sso } })
+    const page = await open()
+    const check = guard(t, page)
+    await page.goto(gw.url)
+    const button = page.getByRole('link', { name: 'Log in with Corp <b>SSO</b>' })
+    await button.waitFor()
+    t.equal(await button.getAttribute('href'), '/api/auth/sso/corp/start')
+    t.match(await page.getByRole('note').textContent(), /Passwords are turned off on this server.*log in with single sign-on/)
+    t.equal(await page.getByLabel('Password').count(), 0, 'no password form')
+    await shot(page, '13-login-sso')
+    await button.click()
+    await page.waitForURL((u) => u.origin === issuer)
+    t.pass(`the button led to the provider (${new URL(page.url()).pathname})`)
+    check()
   })
 
   await t.test('axe-core: no serious or critical violation on any page', async (t) => {

@@ -6,6 +6,12 @@ export interface Me {
   isAdmin?: boolean
 }
 
+/** GET auth/providers: how people log in here. */
+export interface Providers {
+  password: { local: boolean; ldap: boolean }
+  sso: Array<{ name: string; displayName: string; start: string }>
+}
+
 export interface Snapshot {
   id: string
   name: string | null
