@@ -178,6 +178,61 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     check()
   })
 
+  await t.test('intent rules: counts per severity; a custom rule made, changed and deleted with the filter builder', async (t) => {
+    const page = await open()
+    const check = guard(t, page)
+    type Rule = { id: string; name: string; custom: boolean; checks: Json; result: { checks: Record<string, string> } }
+    const rules = async () => (await (await api('GET', `reports?snapshot=${second}`, byKey)).json()) as Rule[]
+    await logIn(page, base, 'admin', ADMIN_PASSWORD, `/reports?snapshot=${second}`)
+    await page.getByRole('heading', { name: 'Intent rules' }).waitFor()
+    const red = (await rules()).find((r) => Number(r.result.checks['30'] ?? 0) > 0)!
+    t.equal(await page.locator(`tr[data-rule="${red.id}"] a.badge.sev-30`).textContent(), red.result.checks['30'], 'a built-in rule\'s red count, in red')
+
+    await page.getByRole('button', { name: 'New rule' }).click()
+    const form = page.getByRole('form', { name: 'New rule' })
+    await form.getByLabel('Rule name').fill('firewalls <i>red</i>')
+    await form.getByLabel('Table').selectOption('inventory/devices')
+    await form.getByLabel('Coloured column').selectOption('hostname')
+    await form.getByRole('checkbox', { name: 'red when the row matches' }).check()
+    const builder = form.getByRole('region', { name: 'red check' })
+    await builder.getByRole('button', { name: '+ Condition' }).click()
+    await builder.getByLabel('Column').selectOption('hostname')
+    await builder.getByLabel('Operator').selectOption('like')
+    await builder.getByLabel('Value').fill('fw')
+    await shot(page, '14-rules-editor')
+    await form.getByRole('button', { name: 'Save rule' }).click()
+    const row = page.getByRole('row', { name: /^firewalls <i>red<\/i>\s*custom/ })
+    await row.waitFor()
+    const made = (await rules()).find((r) => r.name === 'firewalls <i>red</i>')!
+    t.same(made.checks, { '30': { and: [{ hostname: ['like', 'fw'] }] } }, 'the rule the builder made')
+    t.ok(Number(made.result.checks['30']) > 0, 'it colours some devices red')
+    await row.locator('a.badge.sev-30').filter({ hasText: made.result.checks['30'] }).waitFor()
+
+    await page.getByRole('button', { name: 'Edit firewalls <i>red</i>' }).click()
+    const edit = page.getByRole('form', { name: /^Edit rule/ })
+    t.equal(await edit.getByRole('region', { name: 'red check' }).getByLabel('Value').inputValue(), 'fw', 'the builder shows the rule\'s filter')
+    await edit.getByLabel('Rule name').fill('firewalls')
+    await edit.getByRole('button', { name: 'Save rule' }).click()
+    const renamed = page.getByRole('row', { name: /^firewalls\s*custom/ })
+    await renamed.waitFor()
+    await renamed.scrollIntoViewIfNeeded()
+    await shot(page, '15-rules')
+
+    page.once('dialog', (d) => void d.accept())
+    await page.getByRole('button', { name: 'Delete firewalls' }).click()
+    await renamed.waitFor({ state: 'detached' })
+    t.notOk((await rules()).some((r) => r.id === made.id), 'deleted in the API')
+    check()
+
+    const reader = await open()
+    const checkReader = guard(t, reader)
+    await logIn(reader, base, 'reader', 'reader-password-1', '/reports')
+    await reader.locator(`tr[data-rule="${red.id}"]`).waitFor()
+    t.equal(await reader.getByRole('button', { name: 'New rule' }).count(), 0, 'no New rule without the scope settings')
+    await reader.getByText(/made and changed by users with the scope "settings"/).waitFor()
+    checkReader()
+  })
+
   await t.test('table explorer: an or group and a cidr, sort, page, CSV, the description body, compare', async (t) => {
     const page = await open()
     const check = guard(t, page)
@@ -375,6 +430,9 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     await logIn(page, base, 'admin', ADMIN_PASSWORD, '/overview')
     await page.locator('a.badge').first().waitFor()
     await audit('overview')
+    await page.goto(`${base}/reports`)
+    await page.locator('a.badge').first().waitFor()
+    await audit('intent rules')
     await page.goto(`${base}/snapshots`)
     await page.locator('tr[data-snapshot]').first().waitFor()
     await audit('snapshots')

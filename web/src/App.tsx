@@ -5,6 +5,7 @@ import { Admin } from './pages/Admin'
 import { Explorer } from './pages/Explorer'
 import { Login } from './pages/Login'
 import { Overview } from './pages/Overview'
+import { Rules } from './pages/Rules'
 import { Snapshots } from './pages/Snapshots'
 import { navigate, useLocation } from './router'
 import type { Me } from './types'
@@ -29,8 +30,9 @@ export function Link(props: { to: string; children: ReactNode; className?: strin
 const NAV: ReadonlyArray<{ to: string; label: string; match: (p: string) => boolean; scope?: string }> = [
   { to: '/overview', label: 'Overview', match: (p) => p === '/' || p === '/overview' },
   { to: '/snapshots', label: 'Snapshots', match: (p) => p === '/snapshots' },
-  { to: '/inventory/devices', label: 'Tables', match: (p) => !['/', '/overview', '/snapshots', '/admin', '/topology'].includes(p) },
+  { to: '/inventory/devices', label: 'Tables', match: (p) => !['/', '/overview', '/snapshots', '/admin', '/topology', '/reports'].includes(p) },
   { to: '/topology', label: 'Topology', match: (p) => p === '/topology' },
+  { to: '/reports', label: 'Intent rules', match: (p) => p === '/reports' },
   { to: '/admin', label: 'Administration', match: (p) => p === '/admin', scope: 'team' },
 ]
 
@@ -69,6 +71,7 @@ export function App(): ReactNode {
   if (loc.path === '/' || loc.path === '/overview') page = <Overview />
   else if (loc.path === '/snapshots') page = <Snapshots me={me} />
   else if (loc.path === '/admin') page = <Admin me={me} />
+  else if (loc.path === '/reports') page = <Rules me={me} />
   else if (loc.path === '/topology')
     page = (
       <Suspense fallback={<p>Loading…</p>}>
@@ -114,5 +117,6 @@ function pageTitle(path: string): string {
   if (path === '/snapshots') return 'Snapshots'
   if (path === '/admin') return 'Administration'
   if (path === '/topology') return 'Topology'
+  if (path === '/reports') return 'Intent rules'
   return 'Tables'
 }

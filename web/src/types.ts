@@ -79,11 +79,12 @@ export interface TableAnswer {
 export interface Report {
   id: string
   name: string
+  apiEndpoint: string
   webEndpoint: string
   column: string
   custom: boolean
   checks: Record<string, unknown>
-  descriptions?: { general?: string }
+  descriptions?: { general?: string } | null
   result?: { count: number; checks: Record<string, string> }
 }
 
