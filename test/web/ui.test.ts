@@ -444,6 +444,56 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     await audit('administration')
     check()
   })
+
+  await t.test('discovery settings: seeds and networks, SNMP credentials masked; a network discovery from the snapshots page', async (t) => {
+    const page = await open()
+    const check = guard(t, page, [/^PUT \/api\/settings\/seed 422$/, /^DELETE \/api\/snapshots\/[0-9a-f-]{36} 409$/])
+    // 127.0.0.1 is contacted only when allowed, and nothing answers there: short limits.
+    t.equal((await api('PATCH', 'settings', admin, { allowedSpecialNetworks: ['127.0.0.1/32'], limits: { timeoutMs: 100, retries: 0 } })).status, 200)
+    await logIn(page, base, 'admin', ADMIN_PASSWORD, '/admin')
+    const networks = page.getByRole('form', { name: 'Seeds and networks' })
+    await networks.getByLabel('Seeds').fill('240.0.0.1')
+    await networks.getByRole('button', { name: 'Save seeds and networks' }).click()
+    t.match(await networks.getByRole('alert').textContent(), /Not saved: .*240\.0\.0\.1 is reserved/, 'a refused seed is explained')
+    await networks.getByLabel('Seeds').fill('127.0.0.1')
+    await networks.getByLabel('Include networks').fill('127.0.0.0/30\n10.0.0.0/8')
+    await networks.getByLabel('Exclude networks').fill('10.9.0.0/16')
+    await networks.getByRole('button', { name: 'Save seeds and networks' }).click()
+    await networks.getByRole('status').getByText('Saved.').waitFor()
+    t.same(await (await api('GET', 'settings/seed', admin)).json(), ['127.0.0.1'])
+    t.match(await (await api('GET', 'settings', admin)).json(), { include: ['127.0.0.0/30', '10.0.0.0/8'], exclude: ['10.9.0.0/16'] })
+
+    const community = `c-${Date.now().toString(36)}-<b>`
+    const add = page.getByRole('form', { name: 'Add an SNMP credential' })
+    for (const name of ['<b>ro</b>', 'spare']) {
+      await add.getByLabel('Credential name').fill(name)
+      await add.getByLabel('Community').fill(community)
+      await add.getByRole('button', { name: 'Add credential' }).click()
+      await page.getByRole('row', { name: new RegExp(`^\\d+ ${name.replace(/[<>/]/g, '.')} 2c`) }).waitFor()
+    }
+    t.equal(await page.getByText(community).count(), 0, 'the community is never shown')
+    t.ok((await page.getByRole('cell', { name: '********' }).count()) >= 2, 'shown masked')
+    page.once('dialog', (d) => void d.accept())
+    await page.getByRole('button', { name: 'Delete credential spare' }).click()
+    await page.getByRole('button', { name: 'Delete credential spare' }).waitFor({ state: 'detached' })
+    const stored = (await (await api('GET', 'settings/snmp', admin)).json()) as Array<{ name: string; community: string }>
+    t.same(stored.map((c) => [c.name, c.community]), [['<b>ro</b>', '********']])
+    await page.getByRole('heading', { name: 'SNMP credentials' }).scrollIntoViewIfNeeded()
+    await shot(page, '16-discovery-settings')
+
+    await page.getByRole('link', { name: 'Snapshots' }).click()
+    await page.getByLabel('Source').selectOption('network')
+    await page.getByRole('textbox', { name: 'Name' }).fill('from the seeds')
+    await page.getByRole('button', { name: 'Discover' }).click()
+    await page.locator('.job-state[data-status="done"]').waitFor({ timeout: 60_000 })
+    const job = (await (await api('GET', `jobs/${new URL(page.url()).searchParams.get('job') ?? ''}`, byKey)).json()) as { snapshot: string }
+    const snap = ((await (await api('GET', 'snapshots', byKey)).json()) as Array<{ id: string; name: string; origin: string }>).find((x) => x.id === job.snapshot)
+    t.match(snap, { name: 'from the seeds' }, 'a network discovery made the snapshot')
+    const tried = (await (await api('POST', 'tables/discovery/connectivity-report', byKey, { snapshot: job.snapshot, columns: ['ip', 'error'] })).json()) as { data: Array<{ ip: string }> }
+    t.same(tried.data.map((r) => r.ip), ['127.0.0.1'], 'it started from the seed set in the page')
+    await shot(page, '17-network-discovery')
+    check()
+  })
 })
 
 function existsChromium(): string | undefined {

@@ -27,13 +27,13 @@ export function Link(props: { to: string; children: ReactNode; className?: strin
   )
 }
 
-const NAV: ReadonlyArray<{ to: string; label: string; match: (p: string) => boolean; scope?: string }> = [
+const NAV: ReadonlyArray<{ to: string; label: string; match: (p: string) => boolean; scopes?: string[] }> = [
   { to: '/overview', label: 'Overview', match: (p) => p === '/' || p === '/overview' },
   { to: '/snapshots', label: 'Snapshots', match: (p) => p === '/snapshots' },
   { to: '/inventory/devices', label: 'Tables', match: (p) => !['/', '/overview', '/snapshots', '/admin', '/topology', '/reports'].includes(p) },
   { to: '/topology', label: 'Topology', match: (p) => p === '/topology' },
   { to: '/reports', label: 'Intent rules', match: (p) => p === '/reports' },
-  { to: '/admin', label: 'Administration', match: (p) => p === '/admin', scope: 'team' },
+  { to: '/admin', label: 'Administration', match: (p) => p === '/admin', scopes: ['team', 'settings'] },
 ]
 
 export function App(): ReactNode {
@@ -89,7 +89,7 @@ export function App(): ReactNode {
         <span className="brand">netinv</span>
         <nav aria-label="Main">
           <ul>
-            {NAV.filter((n) => n.scope === undefined || me.scope.includes(n.scope)).map((n) => (
+            {NAV.filter((n) => n.scopes === undefined || n.scopes.some((s) => me.scope.includes(s))).map((n) => (
               <li key={n.to}>
                 <Link to={n.to} aria-current={n.match(loc.path) ? 'page' : undefined}>
                   {n.label}
