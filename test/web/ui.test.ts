@@ -224,6 +224,20 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     t.notOk((await rules()).some((r) => r.id === made.id), 'deleted in the API')
     check()
 
+    // Scope settings taken away while the page is open: the save meets a 403, explained.
+    const made2 = (await (await api('POST', 'users', admin, { username: 'ruler', password: 'ruler-password-1', scope: ['read', 'settings'], eulaApproved: true })).json()) as { id: string }
+    const ruler = await open()
+    const checkRuler = guard(t, ruler, [/^POST \/api\/reports 403$/])
+    await logIn(ruler, base, 'ruler', 'ruler-password-1', `/reports?snapshot=${second}`)
+    await ruler.getByRole('button', { name: 'New rule' }).click()
+    const late = ruler.getByRole('form', { name: 'New rule' })
+    await late.getByLabel('Rule name').fill('too late')
+    await late.getByRole('checkbox', { name: 'red when the row matches' }).check()
+    t.equal((await api('PATCH', `users/${made2.id}`, admin, { scope: ['read'] })).status, 200)
+    await late.getByRole('button', { name: 'Save rule' }).click()
+    t.match(await late.getByRole('alert').textContent(), /Scope "settings" is required.*lacks the scope/, 'the 403 is explained')
+    checkRuler()
+
     const reader = await open()
     const checkReader = guard(t, reader)
     await logIn(reader, base, 'reader', 'reader-password-1', '/reports')
