@@ -4,11 +4,14 @@
  * test. Every page is checked for console errors, content-policy violations and error answers
  * it did not expect; each step saves a screenshot under .tap/screenshots/web/.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import Provider from 'oidc-provider'
 import t, { type Test } from 'tap'
 import { freshPostgres } from '../helpers/db.js'
 import { ROOT, spawnOwned } from '../helpers/owned.js'
@@ -175,6 +178,75 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     check()
   })
 
+  await t.test('intent rules: counts per severity; a custom rule made, changed and deleted with the filter builder', async (t) => {
+    const page = await open()
+    const check = guard(t, page)
+    type Rule = { id: string; name: string; custom: boolean; checks: Json; result: { checks: Record<string, string> } }
+    const rules = async () => (await (await api('GET', `reports?snapshot=${second}`, byKey)).json()) as Rule[]
+    await logIn(page, base, 'admin', ADMIN_PASSWORD, `/reports?snapshot=${second}`)
+    await page.getByRole('heading', { name: 'Intent rules' }).waitFor()
+    const red = (await rules()).find((r) => Number(r.result.checks['30'] ?? 0) > 0)!
+    t.equal(await page.locator(`tr[data-rule="${red.id}"] a.badge.sev-30`).textContent(), red.result.checks['30'], 'a built-in rule\'s red count, in red')
+
+    await page.getByRole('button', { name: 'New rule' }).click()
+    const form = page.getByRole('form', { name: 'New rule' })
+    await form.getByLabel('Rule name').fill('firewalls <i>red</i>')
+    await form.getByLabel('Table').selectOption('inventory/devices')
+    await form.getByLabel('Coloured column').selectOption('hostname')
+    await form.getByRole('checkbox', { name: 'red when the row matches' }).check()
+    const builder = form.getByRole('region', { name: 'red check' })
+    await builder.getByRole('button', { name: '+ Condition' }).click()
+    await builder.getByLabel('Column').selectOption('hostname')
+    await builder.getByLabel('Operator').selectOption('like')
+    await builder.getByLabel('Value').fill('fw')
+    await shot(page, '14-rules-editor')
+    await form.getByRole('button', { name: 'Save rule' }).click()
+    const row = page.getByRole('row', { name: /^firewalls <i>red<\/i>\s*custom/ })
+    await row.waitFor()
+    const made = (await rules()).find((r) => r.name === 'firewalls <i>red</i>')!
+    t.same(made.checks, { '30': { and: [{ hostname: ['like', 'fw'] }] } }, 'the rule the builder made')
+    t.ok(Number(made.result.checks['30']) > 0, 'it colours some devices red')
+    await row.locator('a.badge.sev-30').filter({ hasText: made.result.checks['30'] }).waitFor()
+
+    await page.getByRole('button', { name: 'Edit firewalls <i>red</i>' }).click()
+    const edit = page.getByRole('form', { name: /^Edit rule/ })
+    t.equal(await edit.getByRole('region', { name: 'red check' }).getByLabel('Value').inputValue(), 'fw', 'the builder shows the rule\'s filter')
+    await edit.getByLabel('Rule name').fill('firewalls')
+    await edit.getByRole('button', { name: 'Save rule' }).click()
+    const renamed = page.getByRole('row', { name: /^firewalls\s*custom/ })
+    await renamed.waitFor()
+    await renamed.scrollIntoViewIfNeeded()
+    await shot(page, '15-rules')
+
+    page.once('dialog', (d) => void d.accept())
+    await page.getByRole('button', { name: 'Delete firewalls' }).click()
+    await renamed.waitFor({ state: 'detached' })
+    t.notOk((await rules()).some((r) => r.id === made.id), 'deleted in the API')
+    check()
+
+    // Scope settings taken away while the page is open: the save meets a 403, explained.
+    const made2 = (await (await api('POST', 'users', admin, { username: 'ruler', password: 'ruler-password-1', scope: ['read', 'settings'], eulaApproved: true })).json()) as { id: string }
+    const ruler = await open()
+    const checkRuler = guard(t, ruler, [/^POST \/api\/reports 403$/])
+    await logIn(ruler, base, 'ruler', 'ruler-password-1', `/reports?snapshot=${second}`)
+    await ruler.getByRole('button', { name: 'New rule' }).click()
+    const late = ruler.getByRole('form', { name: 'New rule' })
+    await late.getByLabel('Rule name').fill('too late')
+    await late.getByRole('checkbox', { name: 'red when the row matches' }).check()
+    t.equal((await api('PATCH', `users/${made2.id}`, admin, { scope: ['read'] })).status, 200)
+    await late.getByRole('button', { name: 'Save rule' }).click()
+    t.match(await late.getByRole('alert').textContent(), /Scope "settings" is required.*lacks the scope/, 'the 403 is explained')
+    checkRuler()
+
+    const reader = await open()
+    const checkReader = guard(t, reader)
+    await logIn(reader, base, 'reader', 'reader-password-1', '/reports')
+    await reader.locator(`tr[data-rule="${red.id}"]`).waitFor()
+    t.equal(await reader.getByRole('button', { name: 'New rule' }).count(), 0, 'no New rule without the scope settings')
+    await reader.getByText(/made and changed by users with the scope "settings"/).waitFor()
+    checkReader()
+  })
+
   await t.test('table explorer: an or group and a cidr, sort, page, CSV, the description body, compare', async (t) => {
     const page = await open()
     const check = guard(t, page)
@@ -325,6 +397,38 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     for (const check of checks) check()
   })
 
+  await t.test('login page: a button per single sign-on provider leads to it; passwords turned off are said', async (t) => {
+    // oidc-provider in this process; the gateway (local passwords off) lists it in auth/providers.
+    const server = createServer((req, res) => void provider.callback()(req, res))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    t.teardown(() => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())))
+    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const provider = new Provider(issuer, {
+      clients: [{ client_id: 'netinv', client_secret: 'a-client-secret-of-the-ui-test-0123456789', redirect_uris: ['https://netinv.example.test/api/auth/sso/corp/callback'], grant_types: ['authorization_code'], response_types: ['code'] }],
+      pkce: { required: () => true },
+      cookies: { keys: ['cookie-signing-key-of-the-ui-test'] },
+      features: { devInteractions: { enabled: true } },
+    })
+    const dir = mkdtempSync(join(tmpdir(), 'netinv-ui-sso-'))
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+    writeFileSync(join(dir, 'secret'), 'a-client-secret-of-the-ui-test-0123456789\n', { mode: 0o600 })
+    const sso = { providers: { corp: { displayName: 'Corp <b>SSO</b>', issuer, clientId: 'netinv', clientSecretFile: join(dir, 'secret'), groups: { staff: { scopes: ['read'] } }, redirectBaseUrl: 'https://netinv.example.test', allowInsecureHttp: true } } }
+    const gw = await startGateway(t, { webDir, dataDir: dir, config: { app: { enableLocalAuthentication: false }, rateLimit: { enabled: false }, sso } })
+    const page = await open()
+    const check = guard(t, page)
+    await page.goto(gw.url)
+    const button = page.getByRole('link', { name: 'Log in with Corp <b>SSO</b>' })
+    await button.waitFor()
+    t.equal(await button.getAttribute('href'), '/api/auth/sso/corp/start')
+    t.match(await page.getByRole('note').textContent(), /Passwords are turned off on this server.*log in with single sign-on/)
+    t.equal(await page.getByLabel('Password').count(), 0, 'no password form')
+    await shot(page, '13-login-sso')
+    await button.click()
+    await page.waitForURL((u) => u.origin === issuer)
+    t.pass(`the button led to the provider (${new URL(page.url()).pathname})`)
+    check()
+  })
+
   await t.test('axe-core: no serious or critical violation on any page', async (t) => {
     const page = await open()
     const check = guard(t, page, [/^POST \/api\/auth\/login 403$/])
@@ -340,6 +444,9 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     await logIn(page, base, 'admin', ADMIN_PASSWORD, '/overview')
     await page.locator('a.badge').first().waitFor()
     await audit('overview')
+    await page.goto(`${base}/reports`)
+    await page.locator('a.badge').first().waitFor()
+    await audit('intent rules')
     await page.goto(`${base}/snapshots`)
     await page.locator('tr[data-snapshot]').first().waitFor()
     await audit('snapshots')
@@ -349,6 +456,56 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     await page.goto(`${base}/admin`)
     await page.getByRole('heading', { name: 'Users' }).waitFor()
     await audit('administration')
+    check()
+  })
+
+  await t.test('discovery settings: seeds and networks, SNMP credentials masked; a network discovery from the snapshots page', async (t) => {
+    const page = await open()
+    const check = guard(t, page, [/^PUT \/api\/settings\/seed 422$/, /^DELETE \/api\/snapshots\/[0-9a-f-]{36} 409$/])
+    // 127.0.0.1 is contacted only when allowed, and nothing answers there: short limits.
+    t.equal((await api('PATCH', 'settings', admin, { allowedSpecialNetworks: ['127.0.0.1/32'], limits: { timeoutMs: 100, retries: 0 } })).status, 200)
+    await logIn(page, base, 'admin', ADMIN_PASSWORD, '/admin')
+    const networks = page.getByRole('form', { name: 'Seeds and networks' })
+    await networks.getByLabel('Seeds').fill('240.0.0.1')
+    await networks.getByRole('button', { name: 'Save seeds and networks' }).click()
+    t.match(await networks.getByRole('alert').textContent(), /Not saved: .*240\.0\.0\.1 is reserved/, 'a refused seed is explained')
+    await networks.getByLabel('Seeds').fill('127.0.0.1')
+    await networks.getByLabel('Include networks').fill('127.0.0.0/30\n10.0.0.0/8')
+    await networks.getByLabel('Exclude networks').fill('10.9.0.0/16')
+    await networks.getByRole('button', { name: 'Save seeds and networks' }).click()
+    await networks.getByRole('status').getByText('Saved.').waitFor()
+    t.same(await (await api('GET', 'settings/seed', admin)).json(), ['127.0.0.1'])
+    t.match(await (await api('GET', 'settings', admin)).json(), { include: ['127.0.0.0/30', '10.0.0.0/8'], exclude: ['10.9.0.0/16'] })
+
+    const community = `c-${Date.now().toString(36)}-<b>`
+    const add = page.getByRole('form', { name: 'Add an SNMP credential' })
+    for (const name of ['<b>ro</b>', 'spare']) {
+      await add.getByLabel('Credential name').fill(name)
+      await add.getByLabel('Community').fill(community)
+      await add.getByRole('button', { name: 'Add credential' }).click()
+      await page.getByRole('row', { name: new RegExp(`^\\d+ ${name.replace(/[<>/]/g, '.')} 2c`) }).waitFor()
+    }
+    t.equal(await page.getByText(community).count(), 0, 'the community is never shown')
+    t.ok((await page.getByRole('cell', { name: '********' }).count()) >= 2, 'shown masked')
+    page.once('dialog', (d) => void d.accept())
+    await page.getByRole('button', { name: 'Delete credential spare' }).click()
+    await page.getByRole('button', { name: 'Delete credential spare' }).waitFor({ state: 'detached' })
+    const stored = (await (await api('GET', 'settings/snmp', admin)).json()) as Array<{ name: string; community: string }>
+    t.same(stored.map((c) => [c.name, c.community]), [['<b>ro</b>', '********']])
+    await page.getByRole('heading', { name: 'SNMP credentials' }).scrollIntoViewIfNeeded()
+    await shot(page, '16-discovery-settings')
+
+    await page.getByRole('link', { name: 'Snapshots' }).click()
+    await page.getByLabel('Source').selectOption('network')
+    await page.getByRole('textbox', { name: 'Name' }).fill('from the seeds')
+    await page.getByRole('button', { name: 'Discover' }).click()
+    await page.locator('.job-state[data-status="done"]').waitFor({ timeout: 60_000 })
+    const job = (await (await api('GET', `jobs/${new URL(page.url()).searchParams.get('job') ?? ''}`, byKey)).json()) as { snapshot: string }
+    const snap = ((await (await api('GET', 'snapshots', byKey)).json()) as Array<{ id: string; name: string; origin: string }>).find((x) => x.id === job.snapshot)
+    t.match(snap, { name: 'from the seeds' }, 'a network discovery made the snapshot')
+    const tried = (await (await api('POST', 'tables/discovery/connectivity-report', byKey, { snapshot: job.snapshot, columns: ['ip', 'error'] })).json()) as { data: Array<{ ip: string }> }
+    t.same(tried.data.map((r) => r.ip), ['127.0.0.1'], 'it started from the seed set in the page')
+    await shot(page, '17-network-discovery')
     check()
   })
 })

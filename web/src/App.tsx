@@ -5,6 +5,7 @@ import { Admin } from './pages/Admin'
 import { Explorer } from './pages/Explorer'
 import { Login } from './pages/Login'
 import { Overview } from './pages/Overview'
+import { Rules } from './pages/Rules'
 import { Snapshots } from './pages/Snapshots'
 import { navigate, useLocation } from './router'
 import type { Me } from './types'
@@ -26,12 +27,13 @@ export function Link(props: { to: string; children: ReactNode; className?: strin
   )
 }
 
-const NAV: ReadonlyArray<{ to: string; label: string; match: (p: string) => boolean; scope?: string }> = [
+const NAV: ReadonlyArray<{ to: string; label: string; match: (p: string) => boolean; scopes?: string[] }> = [
   { to: '/overview', label: 'Overview', match: (p) => p === '/' || p === '/overview' },
   { to: '/snapshots', label: 'Snapshots', match: (p) => p === '/snapshots' },
-  { to: '/inventory/devices', label: 'Tables', match: (p) => !['/', '/overview', '/snapshots', '/admin', '/topology'].includes(p) },
+  { to: '/inventory/devices', label: 'Tables', match: (p) => !['/', '/overview', '/snapshots', '/admin', '/topology', '/reports'].includes(p) },
   { to: '/topology', label: 'Topology', match: (p) => p === '/topology' },
-  { to: '/admin', label: 'Administration', match: (p) => p === '/admin', scope: 'team' },
+  { to: '/reports', label: 'Intent rules', match: (p) => p === '/reports' },
+  { to: '/admin', label: 'Administration', match: (p) => p === '/admin', scopes: ['team', 'settings'] },
 ]
 
 export function App(): ReactNode {
@@ -69,6 +71,7 @@ export function App(): ReactNode {
   if (loc.path === '/' || loc.path === '/overview') page = <Overview />
   else if (loc.path === '/snapshots') page = <Snapshots me={me} />
   else if (loc.path === '/admin') page = <Admin me={me} />
+  else if (loc.path === '/reports') page = <Rules me={me} />
   else if (loc.path === '/topology')
     page = (
       <Suspense fallback={<p>Loading…</p>}>
@@ -86,7 +89,7 @@ export function App(): ReactNode {
         <span className="brand">netinv</span>
         <nav aria-label="Main">
           <ul>
-            {NAV.filter((n) => n.scope === undefined || me.scope.includes(n.scope)).map((n) => (
+            {NAV.filter((n) => n.scopes === undefined || n.scopes.some((s) => me.scope.includes(s))).map((n) => (
               <li key={n.to}>
                 <Link to={n.to} aria-current={n.match(loc.path) ? 'page' : undefined}>
                   {n.label}
@@ -114,5 +117,6 @@ function pageTitle(path: string): string {
   if (path === '/snapshots') return 'Snapshots'
   if (path === '/admin') return 'Administration'
   if (path === '/topology') return 'Topology'
+  if (path === '/reports') return 'Intent rules'
   return 'Tables'
 }

@@ -6,6 +6,12 @@ export interface Me {
   isAdmin?: boolean
 }
 
+/** GET auth/providers: how people log in here. */
+export interface Providers {
+  password: { local: boolean; ldap: boolean }
+  sso: Array<{ name: string; displayName: string; start: string }>
+}
+
 export interface Snapshot {
   id: string
   name: string | null
@@ -73,11 +79,12 @@ export interface TableAnswer {
 export interface Report {
   id: string
   name: string
+  apiEndpoint: string
   webEndpoint: string
   column: string
   custom: boolean
   checks: Record<string, unknown>
-  descriptions?: { general?: string }
+  descriptions?: { general?: string } | null
   result?: { count: number; checks: Record<string, string> }
 }
 

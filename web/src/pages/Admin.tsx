@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent, type ReactNode } from 'react'
 import { call, getJson, postJson } from '../api'
 import type { Me } from '../types'
+import { DiscoverySettings } from './DiscoverySettings'
 
 interface ApiKey {
   id: string
@@ -22,14 +23,16 @@ interface User {
 
 const SCOPES = ['read', 'write', 'settings', 'team']
 
-/** Administration: API keys and users. It needs scope "team" (the API refuses the rest anyway). */
+/** Administration: API keys and users (scope "team"), discovery settings (scope "settings"). The API refuses the rest anyway. */
 export function Admin(props: { me: Me }): ReactNode {
-  if (!props.me.scope.includes('team')) {
+  const team = props.me.scope.includes('team')
+  const settings = props.me.scope.includes('settings')
+  if (!team && !settings) {
     return (
       <>
         <h1>Administration</h1>
         <p role="alert" className="error">
-          Administration needs the scope "team", which your account ({props.me.username}) does not have. Ask a user with scope "team".
+          Administration needs the scope "team" (API keys, users) or "settings" (discovery settings), which your account ({props.me.username}) does not have. Ask a user with scope "team".
         </p>
       </>
     )
@@ -37,8 +40,9 @@ export function Admin(props: { me: Me }): ReactNode {
   return (
     <>
       <h1>Administration</h1>
-      <ApiKeys me={props.me} />
-      <Users />
+      {team && <ApiKeys me={props.me} />}
+      {team && <Users />}
+      {settings && <DiscoverySettings />}
     </>
   )
 }

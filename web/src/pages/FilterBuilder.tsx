@@ -6,28 +6,37 @@ interface Props {
   initial: Group
   columns: Column[]
   colors: boolean
-  onApply: (g: Group) => void
+  /** With Apply and Clear buttons that call it (the explorer). */
+  onApply?: (g: Group) => void
+  /** Without buttons: every change is handed over at once (a form the builder is part of). */
+  onChange?: (g: Group) => void
+  label?: string
 }
 
 export function FilterBuilder(props: Props): ReactNode {
   const [root, setRoot] = useState<Group>(props.initial)
+  const { onApply, onChange } = props
+  const change = (g: Group): void => {
+    setRoot(g)
+    onChange?.(g)
+  }
   return (
-    <section className="filters card" aria-label="Filters">
-      <GroupEditor group={root} depth={0} columns={props.columns} colors={props.colors} onChange={setRoot} />
-      <div className="actions">
-        <button type="button" className="primary" onClick={() => props.onApply(root)}>
+    <section className="filters card" aria-label={props.label ?? 'Filters'}>
+      <GroupEditor group={root} depth={0} columns={props.columns} colors={props.colors} onChange={change} />
+      {onApply && <div className="actions">
+        <button type="button" className="primary" onClick={() => onApply(root)}>
           Apply filters
         </button>
         <button
           type="button"
           onClick={() => {
             setRoot(emptyGroup())
-            props.onApply(emptyGroup())
+            onApply(emptyGroup())
           }}
         >
           Clear
         </button>
-      </div>
+      </div>}
     </section>
   )
 }

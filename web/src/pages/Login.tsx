@@ -1,6 +1,6 @@
-import { useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
 import { ApiFailure, getJson, noteTokens, postJson } from '../api'
-import type { Me } from '../types'
+import type { Me, Providers } from '../types'
 
 type Step = 'credentials' | 'eula'
 
@@ -10,6 +10,11 @@ export function Login(props: { onLoggedIn: (me: Me) => void }): ReactNode {
   const [step, setStep] = useState<Step>('credentials')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [providers, setProviders] = useState<Providers | null>(null)
+
+  useEffect(() => {
+    getJson<Providers>('auth/providers', { anonymous: true }).then(setProviders, (err: unknown) => setError(err instanceof Error ? err.message : String(err)))
+  }, [])
 
   const logIn = async (): Promise<void> => {
     noteTokens(await postJson<{ accessToken?: string }>('auth/login', { username, password }, { anonymous: true }))
@@ -75,28 +80,58 @@ export function Login(props: { onLoggedIn: (me: Me) => void }): ReactNode {
     )
   }
 
+  // Until the answer arrives the form is shown: a server that predates auth/providers has one.
+  const local = providers?.password.local ?? true
+  const ldap = providers?.password.ldap ?? false
+  const sso = providers?.sso ?? []
+  const passwords = local || ldap
   return (
     <main id="main" className="login">
       <h1>netinv</h1>
       <p className="muted">Network discovery and inventory</p>
-      <form onSubmit={(e) => void submit(e)} aria-label="Log in">
-        <label>
-          Username
-          <input name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        </label>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
-        <button type="submit" className="primary" disabled={busy}>
-          Log in
-        </button>
-      </form>
+      {sso.length > 0 && (
+        <section className="sso" aria-label="Single sign-on">
+          {sso.map((p) => (
+            <a key={p.name} className="button primary" href={p.start}>
+              Log in with {p.displayName}
+            </a>
+          ))}
+        </section>
+      )}
+      {!local && (
+        <p className="notice" role="note">
+          {ldap
+            ? 'Passwords kept by netinv are turned off on this server: log in with your directory account'
+            : 'Passwords are turned off on this server (app.enableLocalAuthentication is false)'}
+          {sso.length > 0 ? (ldap ? ' or with single sign-on.' : ': log in with single sign-on.') : ldap ? '.' : ', and no single sign-on is configured: ask an administrator, or use an API key.'}
+        </p>
+      )}
+      {passwords && (
+        <form onSubmit={(e) => void submit(e)} aria-label="Log in">
+          {sso.length > 0 && <p className="muted or">or with a {local ? 'username and password' : 'directory account'}</p>}
+          <label>
+            Username
+            <input name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
+          </label>
+          <label>
+            Password
+            <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          </label>
+          {error && (
+            <p role="alert" className="error">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="primary" disabled={busy}>
+            Log in
+          </button>
+        </form>
+      )}
+      {!passwords && error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </main>
   )
 }

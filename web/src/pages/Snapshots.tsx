@@ -26,6 +26,7 @@ export function Snapshots(props: { me: Me }): ReactNode {
   const jobId = loc.query.get('job') ?? undefined
   const [message, setMessage] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [source, setSource] = useState<'simulator' | 'network'>('simulator')
   const jobDoneRef = useRef(false)
 
   const snapshots = useQuery({
@@ -62,7 +63,8 @@ export function Snapshots(props: { me: Me }): ReactNode {
   const start = async (e: FormEvent<HTMLFormElement>): Promise<void> => {
     e.preventDefault()
     const form = new FormData(e.currentTarget)
-    const body = { source: 'simulator', snapshotName: String(form.get('name') ?? '') || undefined, profile: String(form.get('profile')), seed: Number(form.get('seed') ?? 1) }
+    const snapshotName = String(form.get('name') ?? '') || undefined
+    const body = source === 'network' ? { source, snapshotName } : { source, snapshotName, profile: String(form.get('profile')), seed: Number(form.get('seed') ?? 1) }
     await act('start the discovery', async () => {
       const r = await postJson<{ id: string; jobId: string }>('snapshots', body)
       navigate(withQuery(loc, { job: r.jobId }))
@@ -92,17 +94,30 @@ export function Snapshots(props: { me: Me }): ReactNode {
               <input name="name" placeholder="e.g. nightly" />
             </label>
             <label>
-              Simulated network
-              <select name="profile" defaultValue="lab">
-                {PROFILES.map((p) => (
-                  <option key={p}>{p}</option>
-                ))}
+              Source
+              <select value={source} onChange={(e) => setSource(e.target.value as 'simulator' | 'network')}>
+                <option value="simulator">simulator</option>
+                <option value="network">network (the stored seeds and SNMP credentials)</option>
               </select>
             </label>
-            <label>
-              Seed
-              <input name="seed" type="number" min={0} defaultValue={1} className="narrow" />
-            </label>
+            {source === 'simulator' ? (
+              <>
+                <label>
+                  Simulated network
+                  <select name="profile" defaultValue="lab">
+                    {PROFILES.map((p) => (
+                      <option key={p}>{p}</option>
+                    ))}
+                  </select>
+                </label>
+                <label>
+                  Seed
+                  <input name="seed" type="number" min={0} defaultValue={1} className="narrow" />
+                </label>
+              </>
+            ) : (
+              <p className="muted">Seeds, networks and credentials: Administration → Discovery settings.</p>
+            )}
             <button type="submit" className="primary" disabled={busy}>
               Discover
             </button>
