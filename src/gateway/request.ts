@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { Principal } from '../shared/principal.js'
+import type { Span } from '../shared/tracing/index.js'
 import type { Generation, RequestContext } from './context.js'
 import type { RateDecision } from './ratelimit/types.js'
 import type { Route } from './routes/table.js'
@@ -24,6 +25,9 @@ export class GatewayRequest implements RequestContext {
   rejection: unknown = undefined
   rate: RateDecision | undefined = undefined
   principal: Principal | null | undefined = undefined
+  span: Span | undefined = undefined
+  traceId: string | undefined = undefined
+  forwardSpan: Span | undefined = undefined
   readonly responseHeaders: Record<string, string> = {}
   readonly startedAt: number = performance.now()
   #log: Logger | undefined = undefined
