@@ -1,7 +1,8 @@
 /**
  * Traces through `netinv serve` on PostgreSQL, exported by OTLP/HTTP (JSON) to a receiver this
  * test runs: one API request makes one connected trace (gateway server span → authentication and
- * forwarding spans → the inventory's server span → a span per SQL statement), the upstream gets
+ * forwarding spans → the inventory's server span → a span per SQL statement), a discovery job is
+ * a trace of its own, the upstream gets
  * the forwarding's `traceparent`, and a client's `traceparent` is not continued unless trusted.
  */
 import t from 'tap'
@@ -113,7 +114,7 @@ t.test('one request through serve is one connected trace down to the SQL', async
   t.match(line, `"traceId":"${root.traceId}"`, 'the access-log line names the trace')
 })
 
-t.test('a trusted client traceparent is continued', async (t) => {
+t.test('a trusted client traceparent is continued; a discovery job is a trace of its own', async (t) => {
   const otlp = await receiver(t)
   const app = await serve(t, { ...dirsEnv(tempDirs(t)), ADMIN_PASSWORD, DATABASE_URL: (await freshPostgres(t)).url, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, NETINV_TRUST_TRACEPARENT: 'true' })
   const foreign = '4bf92f3577b34da6a3ce929d0e0e4736'
@@ -123,4 +124,20 @@ t.test('a trusted client traceparent is continued', async (t) => {
   const root = otlp.spans.find((s) => s.traceId === foreign && s.name === 'GET snapshots')
   t.equal(root?.parentSpanId, '00f067aa0ba902b7', "the request's span is a child of the client's")
   t.ok(otlp.spans.some((x) => x.traceId === foreign && x.name.startsWith('inventory ')), 'the inventory continues the same trace')
+
+  // A discovery job is a trace of its own, with its statements under it.
+  const started = await call(app.url, 'POST', '/api/snapshots', { headers: { authorization: basic }, body: { snapshotName: 'traced', profile: 'lab' } })
+  t.equal(started.status, 201, 'discovery started')
+  const jobOf = (s: ReceivedSpan[]) => s.find((x) => x.name === 'job discovery')
+  await until(otlp.spans, (s) => {
+    const job = jobOf(s)
+    return job !== undefined && s.some((x) => x.parentSpanId === job.spanId && x.name.startsWith('db '))
+  })
+  const job = jobOf(otlp.spans)
+  t.equal(job?.parentSpanId, '', 'the job starts a trace')
+  t.match(job?.attributes, { 'netinv.job': /^discovery / })
+  const post = otlp.spans.find((s) => s.name === 'POST snapshots')
+  t.ok(post, 'the request that started it has its own trace')
+  t.not(job?.traceId, post?.traceId, 'the job is not part of the request that started it')
+  t.ok(otlp.spans.some((x) => x.parentSpanId === job?.spanId && x.name.startsWith('db ')), "the job's statements are its children")
 })

@@ -24,6 +24,8 @@ export interface Tracing {
   readonly settings: TracingSettings
   /** A server span, continuing the `traceparent` of `headers` when `trust`, else a new trace. */
   server(name: string, headers: IncomingHttpHeaders, trust: boolean): Span
+  /** The first span of a trace of its own (a background job), whatever is active here. */
+  root(name: string): Span
   /** A span under `parent` (or under the active span when no parent is given). */
   child(name: string, kind: 'internal' | 'client', parent?: Span): Span
   /** Whether a span is active here (statements outside any request or job are not traced). */

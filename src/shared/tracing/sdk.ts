@@ -33,6 +33,9 @@ export function createTracing(settings: TracingSettings): Tracing {
       const parent = trust ? propagation.extract(ROOT_CONTEXT, headers) : ROOT_CONTEXT
       return tracer.startSpan(name, { kind: SpanKind.SERVER }, parent)
     },
+    root(name) {
+      return tracer.startSpan(name, { kind: SpanKind.INTERNAL, root: true }, ROOT_CONTEXT)
+    },
     child(name, kind, parent?: Span) {
       const ctx = parent === undefined ? context.active() : trace.setSpan(ROOT_CONTEXT, parent)
       return tracer.startSpan(name, { kind: kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL }, ctx)
