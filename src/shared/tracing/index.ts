@@ -53,10 +53,8 @@ export function tracingSettings(source: NodeJS.ProcessEnv): TracingSettings | un
   const base = source.OTEL_EXPORTER_OTLP_ENDPOINT || undefined
   if (traces === undefined && base === undefined) return undefined
   const url = traces ?? `${base!.replace(/\/+$/, '')}/v1/traces`
-  try {
-    new URL(url)
-  } catch {
-    throw new Error(`OTEL_EXPORTER_OTLP_${traces === undefined ? '' : 'TRACES_'}ENDPOINT must be a URL, got "${traces ?? base}"`)
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    throw new Error(`OTEL_EXPORTER_OTLP_${traces === undefined ? '' : 'TRACES_'}ENDPOINT must be a URL (http or https), got "${traces ?? base}"`)
   }
   const ratioText = source.OTEL_TRACES_SAMPLER_ARG || '1'
   const sampleRatio = Number(ratioText)
