@@ -41,11 +41,11 @@ export class GatewayRequest implements RequestContext {
     readonly search: string,
   ) {}
 
-  /** Child logger bound to the request id (made when first asked for). */
+  /** Child logger bound to the request id, and trace id when traced (made when first asked for). */
   get log(): Logger {
     if (this.#log) return this.#log
     if (!this.requestId) return this.baseLog
-    return (this.#log = this.baseLog.child({ reqId: this.requestId }))
+    return (this.#log = this.baseLog.child(this.traceId === undefined ? { reqId: this.requestId } : { reqId: this.requestId, traceId: this.traceId }))
   }
 
   set log(value: Logger) {
