@@ -141,3 +141,20 @@ t.test('a trusted client traceparent is continued; a discovery job is a trace of
   t.not(job?.traceId, post?.traceId, 'the job is not part of the request that started it')
   t.ok(otlp.spans.some((x) => x.parentSpanId === job?.spanId && x.name.startsWith('db ')), "the job's statements are its children")
 })
+
+t.test('off by default (an empty endpoint is none): not started, no trace id in the access line', async (t) => {
+  const app = await serve(t, { ...dirsEnv(tempDirs(t)), ADMIN_PASSWORD, DATABASE_URL: (await freshPostgres(t)).url, LOG_LEVEL: 'info', OTEL_EXPORTER_OTLP_ENDPOINT: '' })
+  const res = await call(app.url, 'GET', '/api/snapshots', { headers: { authorization: basic, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } })
+  t.equal(res.status, 200)
+  const requestId = String(res.headers.get('x-request-id'))
+  let line: string | undefined
+  for (const giveUp = Date.now() + 10_000; line === undefined && Date.now() < giveUp; await new Promise((r) => setTimeout(r, 100))) {
+    line = app
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('"msg":"request"') && l.includes(requestId))
+  }
+  t.ok(line, 'the access line is written')
+  t.notMatch(line, 'traceId', 'no trace id without tracing')
+  t.notMatch(app.stdout(), '"msg":"tracing on"', 'tracing was not started')
+})
