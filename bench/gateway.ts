@@ -30,7 +30,8 @@
  *   (BENCH_LOG_LEVEL=warn drops the access log, to see its share; BENCH_ACCESS_LOG=<file> keeps it,
  *   with the gateway's own view of each request's duration; BENCH_DIAG=1 prints, for every
  *   latency round, each server's event-loop delay and GC pauses and the gateway's rate-limit
- *   decision times; BENCH_PROFILE and BENCH_NODE_ARGS: see startRole)
+ *   decision times; BENCH_PROFILE and BENCH_NODE_ARGS: see startRole; BENCH_OTLP_URL=<url> turns
+ *   tracing on in the gateway, every request sampled, spans posted to that OTLP/HTTP receiver)
  *
  * Before and after the run, bench/pauses.ts measures how much the machine itself stops its CPUs:
  * a p99 below that floor cannot be shown on that machine, whatever the server does.
@@ -56,6 +57,7 @@ import { NODE_FLAGS } from '../src/shared/node-flags.js'
 import type * as SharedConfigModule from '../src/shared/config/index.js'
 import type * as SharedDbModule from '../src/shared/db/index.js'
 import type * as SharedLogModule from '../src/shared/log.js'
+import type * as SharedTracingModule from '../src/shared/tracing/index.js'
 import type * as GatewayAuthModule from '../src/gateway/auth/index.js'
 import type * as GatewayMetricsModule from '../src/gateway/metrics.js'
 import type * as GatewayRatelimitModule from '../src/gateway/ratelimit/index.js'
@@ -125,6 +127,11 @@ async function roleGateway(target: string, redisUrl: string, dbUrl: string): Pro
   const { createLimiter } = (await product('gateway/ratelimit/index.js')) as typeof GatewayRatelimitModule
   const { whenReady } = (await product('gateway/redis.js')) as typeof GatewayRedisModule
   const { startGateway } = (await product('gateway/server.js')) as typeof GatewayServerModule
+  if (process.env.BENCH_OTLP_URL) {
+    // Tracing on, every request sampled, spans posted to this OTLP/HTTP receiver.
+    const { startTracing } = (await product('shared/tracing/index.js')) as typeof SharedTracingModule
+    await startTracing({ url: process.env.BENCH_OTLP_URL, serviceName: 'netinv-bench', trustTraceparent: false, sampleRatio: 1 })
+  }
   // The external upstream: the bench's upstream again, fronted as a legacy backend is.
   const configDir = mkdtempSync(join(tmpdir(), 'netinv-bench-config-'))
   const serviceKeyFile = join(configDir, 'legacy-service-key')

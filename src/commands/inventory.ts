@@ -1,7 +1,7 @@
 import { startInventory } from '../inventory/server.js'
 import type { Command } from './index.js'
 import { checkPorts } from './ports.js'
-import { credentialKey, loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
+import { credentialKey, loadRuntime, onShutdown, openRuntimeDb, startRuntimeTracing } from './runtime.js'
 
 export const inventoryCommand: Command = {
   summary: 'run the inventory service alone (INTERNAL_SECRET required)',
@@ -9,6 +9,7 @@ export const inventoryCommand: Command = {
     const rt = loadRuntime('inventory', io.env)
     if (!rt.env.internalSecret) throw new Error('INTERNAL_SECRET must be set for a standalone inventory')
     await checkPorts([{ setting: 'INVENTORY_PORT', host: rt.env.inventoryHost, port: rt.env.inventoryPort }])
+    await startRuntimeTracing(rt)
     const db = await openRuntimeDb(rt)
     const inv = await startInventory({
       credentialKey: credentialKey(rt),

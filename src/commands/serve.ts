@@ -4,13 +4,14 @@ import { inventoryRegistry } from '../inventory/metrics.js'
 import { startInventory } from '../inventory/server.js'
 import type { Command } from './index.js'
 import { checkPorts } from './ports.js'
-import { credentialKey, gatewayPorts, loadRuntime, onShutdown, openRuntimeDb } from './runtime.js'
+import { credentialKey, gatewayPorts, loadRuntime, onShutdown, openRuntimeDb, startRuntimeTracing } from './runtime.js'
 
 export const serveCommand: Command = {
   summary: 'run gateway (on PORT) and inventory (internal, 127.0.0.1) in one process on the embedded defaults',
   async run(_args, io) {
     const rt = loadRuntime('netinv', io.env)
     await checkPorts(gatewayPorts(rt))
+    await startRuntimeTracing(rt)
     const db = await openRuntimeDb(rt)
     const internalSecret = rt.env.internalSecret ?? randomBytes(32).toString('base64url')
     // The inventory listens on loopback only, on a free port: the gateway is the only public door.

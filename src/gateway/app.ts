@@ -21,6 +21,8 @@ import type { StageDeps } from './pipeline/deps.js'
 import { applyResponseHeaders } from './pipeline/dispatch.js'
 import { runStages } from './pipeline/runner.js'
 import { buildStages } from './pipeline/stages.js'
+import { closeRequestSpan, openRequestSpan } from './tracing.js'
+import { tracing } from '../shared/tracing/index.js'
 import { completeVersionHeaders, VersionGoneError } from './pipeline/version.js'
 import { createForwarder } from './proxy.js'
 import { readRouteFiles } from './routes/files.js'
@@ -231,6 +233,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     this[REQUEST] = undefined
     observeResponse(ctx, metrics, access)
     deps.auth.observe?.(ctx, ctx.res.writableFinished ? ctx.res.statusCode : 499)
+    if (ctx.span !== undefined) closeRequestSpan(ctx, ctx.res.writableFinished ? ctx.res.statusCode : 499)
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
@@ -245,6 +248,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const ctx = new GatewayRequest(req, res, log, req.method ?? 'GET', path, q < 0 ? '' : url.slice(q + 1))
     ;(res as Observed)[REQUEST] = ctx
     res.on('close', closed)
+    const traces = tracing()
+    if (traces !== undefined) openRequestSpan(traces, ctx)
     let outcome: Maybe<string | null>
     try {
       outcome = runStages(stages, ctx)

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { Method } from '../shared/manifest.js'
 import type { Principal } from '../shared/principal.js'
+import type { Span } from '../shared/tracing/index.js'
 import type { RateDecision } from './ratelimit/types.js'
 import type { Route } from './routes/table.js'
 
@@ -57,6 +58,12 @@ export interface RequestContext {
 
   // Set by the authentication stage (null: public endpoint or no credentials).
   principal?: Principal | null
+
+  /** The request's server span and trace id, when tracing is on (see tracing.ts). */
+  span?: Span | undefined
+  traceId?: string | undefined
+  /** The forwarding's span, ended with the response. */
+  forwardSpan?: Span | undefined
 
   /** Headers every response of this request carries (versioning, rate limit, deprecation). */
   readonly responseHeaders: Record<string, string>

@@ -30,6 +30,7 @@ import { NO_BODY, Pending, UpstreamError, bodyLimiter, bodyOf, creating, dropUps
 import type { GatewayMetrics } from './metrics.js'
 import type { Route } from './routes/table.js'
 import { responseHeaderList, upstreamHeaders } from './upstreams/headers.js'
+import { openForwardSpan } from './tracing.js'
 import { upstreamPath } from './upstreams/paths.js'
 import { useLeanStream } from './upstreams/request.js'
 import { createAgent, probeHealth, type Health } from './upstreams/pool.js'
@@ -306,6 +307,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     state.hasBody = hasBody
     const buffer = hasBody ? bodyOf(req.pipe(bodyLimiter(limit, state, () => abandon(state, new UpstreamError('BODY_TOO_LARGE'))))) : undefined
     req.headers = upstreamHeaders(ctx, target, token)
+    if (ctx.span !== undefined) openForwardSpan(ctx, req.headers, target.name)
     state.answerBy = performance.now() + target.timeoutMs
     // Errors reach the proxy's 'error' listener (onError above).
     creating.state = state

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { Principal } from '../shared/principal.js'
+import type { Span } from '../shared/tracing/index.js'
 import type { Generation, RequestContext } from './context.js'
 import type { RateDecision } from './ratelimit/types.js'
 import type { Route } from './routes/table.js'
@@ -24,6 +25,9 @@ export class GatewayRequest implements RequestContext {
   rejection: unknown = undefined
   rate: RateDecision | undefined = undefined
   principal: Principal | null | undefined = undefined
+  span: Span | undefined = undefined
+  traceId: string | undefined = undefined
+  forwardSpan: Span | undefined = undefined
   readonly responseHeaders: Record<string, string> = {}
   readonly startedAt: number = performance.now()
   #log: Logger | undefined = undefined
@@ -37,11 +41,11 @@ export class GatewayRequest implements RequestContext {
     readonly search: string,
   ) {}
 
-  /** Child logger bound to the request id (made when first asked for). */
+  /** Child logger bound to the request id, and trace id when traced (made when first asked for). */
   get log(): Logger {
     if (this.#log) return this.#log
     if (!this.requestId) return this.baseLog
-    return (this.#log = this.baseLog.child({ reqId: this.requestId }))
+    return (this.#log = this.baseLog.child(this.traceId === undefined ? { reqId: this.requestId } : { reqId: this.requestId, traceId: this.traceId }))
   }
 
   set log(value: Logger) {

@@ -2,6 +2,7 @@
  * The inventory service as an HTTP request handler. It trusts identity only from the gateway:
  * every request must carry the internal secret; the principal travels in an internal header.
  */
+import { tracing, type Span, type Tracing } from '../shared/tracing/index.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { ApiError } from '../shared/errors.js'
@@ -44,6 +45,12 @@ export async function createInventoryApp(options: InventoryOptions): Promise<Inv
   const published = publishDocument(deps.tables ?? TABLES)
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
+    const t = tracing()
+    if (t === undefined) serve(req, res)
+    else t.within(requestSpan(t, req, res), () => serve(req, res))
+  }
+
+  function serve(req: IncomingMessage, res: ServerResponse): void {
     const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID()
     const log = deps.log.child({ reqId: requestId })
     void (async () => {
@@ -101,4 +108,22 @@ export async function createInventoryApp(options: InventoryOptions): Promise<Inv
   }
 
   return { handle, router, close: lifecycle.close }
+}
+
+/**
+ * The inventory's server span of a request: it continues the trace of the gateway's forwarding
+ * (its `traceparent`); the statements the handler runs are its children. Ends with the response.
+ */
+function requestSpan(t: Tracing, req: IncomingMessage, res: ServerResponse): Span {
+  const path = (req.url ?? '/').split('?')[0]!
+  const span = t.server(`inventory ${req.method ?? 'GET'}`, req.headers, true)
+  span.setAttribute('http.request.method', req.method ?? 'GET')
+  span.setAttribute('url.path', path)
+  res.once('close', () => {
+    const status = res.writableFinished ? res.statusCode : 499
+    span.setAttribute('http.response.status_code', status)
+    if (status >= 500) span.setStatus({ code: 2 })
+    span.end()
+  })
+  return span
 }

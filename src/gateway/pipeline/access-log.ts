@@ -133,7 +133,7 @@ export function accessLogger(log: Logger, options: { flushMs?: number } = {}): A
     const line =
       `{"level":${level},"time":"${isoNow()}"${head}${requestId}${route.text}` +
       `,"endpointVersion":${num(ctx.apiVersion)},"status":${num(status)},"durationMs":${msText(durationMs)}` +
-      `${client.text}${requestId},"msg":"request"}\n`
+      `${client.text}${requestId}${ctx.traceId === undefined ? '' : `,"traceId":"${ctx.traceId}"`},"msg":"request"}\n`
     if (used + line.length * 3 > HELD_BYTES) {
       flush()
       // Longer than the whole buffer could be (a path of tens of KB): on its own.
@@ -166,6 +166,8 @@ export interface AccessLogFields {
   clientIp: string | null
   principalId: string | null
   requestId: string
+  /** The request's trace (only when tracing is on). */
+  traceId?: string
 }
 
 export function accessLogFields(ctx: RequestContext, status: number, durationMs: number): AccessLogFields {
@@ -181,6 +183,7 @@ export function accessLogFields(ctx: RequestContext, status: number, durationMs:
     clientIp: ctx.clientIp ?? ctx.req.socket.remoteAddress ?? null,
     principalId: ctx.principal?.id ?? null,
     requestId: ctx.requestId,
+    ...(ctx.traceId === undefined ? {} : { traceId: ctx.traceId }),
   }
 }
 

@@ -18,6 +18,7 @@ import { requestIdStage } from './request-id.js'
 import { routeStage } from './route.js'
 import { tagged, type Stage } from './runner.js'
 import { versionStage } from './version.js'
+import { tracedStage } from '../tracing.js'
 
 /**
  * A check whose rejection is kept on the context (see `answerRejection`); it does not run once an
@@ -61,7 +62,7 @@ export function buildStages(deps: StageDeps, log: Logger): Stage<RequestContext>
     clientIpStage(deps), //                4. client IP (trusted proxies)
     rateLimitStage(deps), //                  and its rate limit (429), bad requests counted too
     answerRejection, //                       then the rejection of 2, 3 or 3b, if any
-    authenticateStage(deps), //            5. principal (401)
+    tracedStage(authenticateStage(deps)), //            5. principal (401)
     apiKeyRateLimitStage(deps), //   optional per-API-key limit (429)
     authorizeStage(), //          6. scope (401 / 403)
     decorateStage(), //           7. response headers gathered so far

@@ -7,11 +7,30 @@ import type { Logger } from 'pino'
 import type { Config } from '../../shared/config/index.js'
 import type { Db } from '../../shared/db/index.js'
 import { Tally } from '../../shared/tally.js'
+import { tracing, type Tracing } from '../../shared/tracing/index.js'
 
 export type Task = (signal: AbortSignal) => Promise<void>
 
 /** How often a failure that could not be recorded (the database was away) is tried again. */
 export const RECORD_RETRY_MS = 2000
+
+/**
+ * A background task as a trace of its own (tracing on): named by its kind (the first word of its
+ * name: "discovery", "rediscovery", "snapshotLoad"), the whole name as an attribute; its
+ * statements are its children.
+ */
+async function traced(t: Tracing, name: string, work: () => Promise<void>): Promise<void> {
+  const span = t.root(`job ${name.split(' ', 1)[0]!}`)
+  span.setAttribute('netinv.job', name)
+  try {
+    await t.within(span, work)
+  } catch (err) {
+    span.setStatus({ code: 2, message: err instanceof Error ? err.message : String(err) })
+    throw err
+  } finally {
+    span.end()
+  }
+}
 
 export class JobRunner {
   /** This service instance, owner of the jobs it runs. */
@@ -41,7 +60,8 @@ export class JobRunner {
     const onClose = () => own.abort(this.controller.signal.reason)
     this.controller.signal.addEventListener('abort', onClose, { once: true })
     if (key !== undefined) this.keyed.set(key, own)
-    const p: Promise<void> = task(own.signal)
+    const t = tracing()
+    const p: Promise<void> = (t === undefined ? task(own.signal) : traced(t, name, () => task(own.signal)))
       .catch((err: unknown) => this.log.error({ err, task: name }, 'background task failed'))
       .finally(() => {
         this.running.delete(p)
