@@ -38,13 +38,19 @@ t.test('the README has its curl story and its command line block', async (t) => 
 const missing = [['curl', hasCommand('curl')], ['jq', hasCommand('jq')]].filter(([, ok]) => !ok).map(([name]) => `${name} (apt-get install ${name})`)
 if (!existsSync(join(ROOT, 'dist/src/cli.js'))) missing.push('the build (npm run build; npm ci runs it)')
 
+/** How long the README's steps may take before the run is stopped and reported (tap's own limit is 240 s). */
+const README_LIMIT_MS = 180_000
+
 testNeeding(t, 'every step of the README works pasted in order on a fresh install', missing.length ? missing.join(', ') : undefined, async (t) => {
   const dirs = tempDirs(t)
   const served = await serve(t, { ...dirsEnv(dirs), ADMIN_PASSWORD: PASSWORD })
   const port = new URL(served.url).port
   const work = mkdtempSync(join(tmpdir(), 'netinv-readme-'))
   t.teardown(() => rmSync(work, { recursive: true, force: true }))
-  const script = ['set -euo pipefail', story!, commandLine!]
+  // every command the shell runs goes to a file of its own (not to the output the steps check),
+  // so that a failed or stuck run says where it was
+  const trace = join(work, 'xtrace')
+  const script = ['set -euo pipefail', `exec 9>'${trace}'`, 'BASH_XTRACEFD=9', 'set -x', story!, commandLine!]
     .join('\n')
     .replaceAll('http://localhost:8080', `http://127.0.0.1:${port}`)
     .replace("ADMIN_PASSWORD='the admin password'", `ADMIN_PASSWORD='${PASSWORD}'`)
@@ -58,8 +64,12 @@ testNeeding(t, 'every step of the README works pasted in order on a fresh instal
   let err = ''
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c))
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c))
+  // A step that never ends (a job polled for ever) ends the run here, with what it did so far.
+  const limit = setTimeout(() => child.kill('SIGKILL'), README_LIMIT_MS)
   const code = await new Promise<number | null>((r) => child.once('exit', r))
-  t.equal(code, 0, `the blocks ran to their end\n--- stderr\n${err}\n--- stdout (end)\n${out.slice(-3000)}`)
+  clearTimeout(limit)
+  const lastCommands = () => (existsSync(trace) ? readFileSync(trace, 'utf8').split('\n').slice(-25).join('\n') : '')
+  t.equal(code, 0, code === 0 ? 'the blocks ran to their end' : `the blocks ran to their end\n--- last commands\n${lastCommands()}\n--- stderr\n${err}\n--- stdout (end)\n${out.slice(-3000)}`)
   t.match(out, /"name": "first"/, 'step 3: the snapshot is listed')
   t.match(out, /"table": "inventory\/interfaces"/, 'step 6: the changes between the two discoveries')
   t.match(out, /"diff":/, 'step 6: the changed rows')
