@@ -388,7 +388,16 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     for (let round = 1; round <= 2; round++) {
       gw.advance(61_000) // both tabs' access token has expired for the gateway
       await Promise.all([a.reload(), b.reload()])
-      await Promise.all([a.getByRole('heading', { name: 'API keys' }).waitFor(), b.getByRole('heading', { name: 'API keys' }).waitFor()])
+      // what each tab shows when its page does not come back (logged out, an error, still loading)
+      const back = async (p: Page, name: string): Promise<void> => {
+        try {
+          await p.getByRole('heading', { name: 'API keys' }).waitFor({ timeout: 60_000 })
+        } catch (err) {
+          const shown = await p.locator('body').innerText().catch(() => '(no page)')
+          throw new Error(`round ${round}, tab ${name} (${p.url()}) shows: ${shown.slice(0, 600)}; renewals: ${renewals.join(',')}`, { cause: err })
+        }
+      }
+      await Promise.all([back(a, 'A'), back(b, 'B')])
       t.equal(renewals.length, round, `round ${round}: one renewal for both tabs`)
     }
     t.equal(await a.getByLabel('Username').count(), 0, 'tab A is still logged in')
