@@ -101,7 +101,8 @@ export function Topology(): ReactNode {
     cy.$(':selected').unselect()
     const hit = cy.nodes().filter((n) => n.id().toLowerCase().includes(search.trim().toLowerCase()))
     hit.select()
-    if (hit.length > 0) cy.fit(hit, 80)
+    // the devices found with their neighbours in view: fitting a lone node would zoom it to fill the page
+    if (hit.length > 0) cy.fit(hit.closedNeighborhood(), 60)
   }
 
   const exportPng = (): void => {
