@@ -41,9 +41,12 @@ function send(url: string, key: string, n: number, agent: Agent, out: Counts): P
       })
     })
     req.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.syscall === 'connect') out.refused++
+      // a new connection reset before any answer was never accepted by the process (the kernel's
+      // handshake between the drain's last look at the listen queue and the close: drain.ts)
+      const neverAccepted = err.syscall === 'connect' || (!req.reusedSocket && err.code === 'ECONNRESET')
+      if (neverAccepted) out.refused++
       else bump(out.dropped, `${err.code ?? ''} ${err.message}`)
-      resolve(err.syscall !== 'connect')
+      resolve(!neverAccepted)
     })
     req.end(body)
   })
