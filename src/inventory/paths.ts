@@ -5,8 +5,7 @@
  * endpoint exists). The inventory's router uses it, and so does the gateway in front of it
  * (passed in by its launcher), so that an unknown table is 404 before any credential is checked.
  */
-import { didYouMeanOneOf, nearPaths } from '../shared/suggest.js'
-import { TABLES, findTable } from './catalog/index.js'
+import { findTable } from './catalog/index.js'
 
 /** Wildcard pattern → whether what its `*` matched exists. */
 export type WildcardPaths = Readonly<Record<string, (rest: string) => boolean>>
@@ -16,14 +15,3 @@ export function tableWildcards(find: (path: string) => unknown = findTable): Wil
   return { 'tables/*': exists, 'tables/*/description': exists }
 }
 
-/**
- * What a 404 says of an endpoint path under `tables/` that names no table: the tables it may have
- * meant (`tables/inventory/device`: inventory/devices); undefined for any other path.
- */
-export function unknownTableDetail(endpointPath: string): string | undefined {
-  const m = /^tables\/(.+?)(\/description)?$/.exec(endpointPath)
-  if (!m || findTable(m[1]!) !== undefined) return undefined
-  const wanted = m[1]!
-  const near = nearPaths(wanted, TABLES.map((t) => t.path))
-  return `no table "${wanted}"${didYouMeanOneOf(near)}; GET /api/tables lists them`
-}
