@@ -23,8 +23,10 @@ export interface SnapshotMeasures {
 }
 
 export async function measureSnapshot(db: Queryable, id: string): Promise<SnapshotMeasures> {
-  const sizes = await db.query<{ loaded: string; unloaded: string }>(
-    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS loaded, coalesce(sum(pg_table_size(c.oid)), 0)::text AS unloaded
+  // each partition of the snapshot with its sizes; a table added by a later release has none in an
+  // older snapshot: it reads as empty
+  const partitions = await db.query<{ relname: string; loaded: string; unloaded: string }>(
+    `SELECT c.relname, pg_total_relation_size(c.oid)::text AS loaded, pg_table_size(c.oid)::text AS unloaded
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'inventory' AND c.relname = ANY($1)`,
     [STORED_TABLES.map((t) => partitionName(t, id))],
   )
@@ -33,24 +35,18 @@ export async function measureSnapshot(db: Queryable, id: string): Promise<Snapsh
             (SELECT count(*) FROM (SELECT DISTINCT sn, int_name FROM ${partitionTable(MAC, id)} WHERE edge) e)::text AS edge,
             (SELECT count(DISTINCT mac) FROM ${partitionTable(HOSTS, id)})::text AS users`,
   )
-  // a table added by a later release has no partition in an older snapshot: it reads as empty
-  const present = await db.query<{ relname: string }>(
-    `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'inventory' AND c.relname = ANY($1)`,
-    [STORED_TABLES.map((t) => partitionName(t, id))],
-  )
-  const names = new Set(present.rows.map((r) => r.relname))
+  const names = new Set(partitions.rows.map((r) => r.relname))
   const counted = STORED_TABLES.filter((t) => names.has(partitionName(t, id)))
   const rows = counted.length === 0 ? { rows: [] } : await db.query<{ path: string; n: string }>(
     counted.map((t, i) => `SELECT $${i + 1}::text AS path, count(*)::text AS n FROM ${partitionTable(t, id)}`).join(' UNION ALL '),
     counted.map((t) => t.path),
   )
-  const s = sizes.rows[0]!
   const c = counts.rows[0]!
   const rowCounts: Record<string, number> = Object.fromEntries(STORED_TABLES.map((t) => [t.path, 0]))
   for (const { path, n } of rows.rows) rowCounts[path] = Number(n)
   return {
-    loaded_size: Number(s.loaded),
-    unloaded_size: Number(s.unloaded),
+    loaded_size: partitions.rows.reduce((sum, r) => sum + Number(r.loaded), 0),
+    unloaded_size: partitions.rows.reduce((sum, r) => sum + Number(r.unloaded), 0),
     interface_active_count: Number(c.active),
     interface_edge_count: Number(c.edge),
     user_count: Number(c.users),
