@@ -35,7 +35,7 @@ export function decidedBy(h: PathHop): string {
     const nh = h.route.nexthop
     const via = nh.type ? ` ${nh.type}` : nh.ip === null ? (h.route.protocol === 'connected' ? '' : ' directly connected') : ` via ${nh.ip}`
     const ecmp = h.route.nhCount > 1 ? ` (1 of ${h.route.nhCount})` : ''
-    return `route ${h.route.network}${h.route.protocol ? ` ${h.route.protocol}` : ''}${via}${ecmp}${h.arp ? `, ARP ${h.arp.mac}` : ''}`
+    return `route ${h.route.network}${h.route.protocol ? ` ${h.route.protocol}` : ''}${via}${ecmp}${h.arp ? `, ${h.arp.ip.includes(':') ? 'ND' : 'ARP'} ${h.arp.mac}` : ''}${h.mac ? ` on ${h.mac.intName}` : ''}`
   }
   if (h.mac) return `MAC ${h.mac.mac}${h.mac.vlan !== null ? ` vlan ${h.mac.vlan}` : ''} on ${h.mac.intName}`
   return ''

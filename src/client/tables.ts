@@ -18,7 +18,17 @@ export interface TableInfo {
   legacyPaths?: string[]
   title?: string
   snapshotScoped: boolean
+  /** false: a table of the API family netinv does not fill (it answers no rows). */
+  collected?: boolean
   columns: TableColumn[]
+}
+
+/** Paths near `wanted`; the tables netinv fills only, when any of them is near (a typo of a table with rows is the likelier). */
+function nearFilled(wanted: string, tables: readonly TableInfo[]): string[] {
+  const near = nearPaths(wanted, tables.map((t) => t.path))
+  const filled = new Set(tables.filter((t) => t.collected !== false).map((t) => t.path))
+  const useful = near.filter((p) => filled.has(p))
+  return useful.length > 0 ? useful : near
 }
 
 export type Row = Record<string, unknown>
@@ -47,13 +57,13 @@ export function resolveTable(tables: readonly TableInfo[], name: string): TableI
   const ending = tables.filter((t) => t.path.endsWith(`/${wanted}`))
   // one word that ends one path but is also close to another table's name (`device`: vlan/device,
   // inventory/devices) is not taken silently
-  const others = wanted.includes('/') ? [] : nearPaths(wanted, tables.map((t) => t.path)).filter((p) => !ending.some((t) => t.path === p))
+  const others = wanted.includes('/') ? [] : nearFilled(wanted, tables).filter((p) => !ending.some((t) => t.path === p))
   if (ending.length === 1 && others.length === 0) return ending[0]!
   if (ending.length > 0) {
     const candidates = [...ending.map((t) => t.path), ...others]
     throw new UsageError(`table "${name}" is ambiguous: ${candidates.join(', ')}; give its path`)
   }
-  const near = nearPaths(wanted, tables.map((t) => t.path))
+  const near = nearFilled(wanted, tables)
   const hint = near.length > 0 ? didYouMeanOneOf(near) : didYouMean(wanted, tables.flatMap((t) => [t.path, t.path.split('/').pop()!]))
   throw new UsageError(`no table "${name}"${hint}; "netinv query --tables" lists them`)
 }

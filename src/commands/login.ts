@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline/promises'
 import { ApiClient, ClientError, DEFAULT_URL, normalizeUrl } from '../client/api.js'
 import { readSessionFile, removeSession, saveSession, sessionPath } from '../client/session.js'
 import { stringOption, UsageError, type Command } from './args.js'
+import { ssoLogin } from './login-sso.js'
 import { clientCommand } from './client-command.js'
 import type { CommandIo, InputStream } from './io.js'
 
@@ -68,12 +69,22 @@ export const loginCommand: Command = clientCommand(
     description:
       'Exchanges username and password for an access and a refresh token (POST auth/login) and stores them,\n' +
       'readable by you only, for this address. The password comes from NETINV_PASSWORD, a prompt on a\n' +
-      'terminal, or the first line of stdin; never from the arguments.',
-    options: { username: { type: 'string', value: 'name', description: 'the user (default: NETINV_USERNAME, else asked)' } },
-    examples: ['netinv login --url https://netinv.example.com --username admin', "NETINV_PASSWORD=... netinv login --username ci"],
+      'terminal, or the first line of stdin; never from the arguments. With --sso, the login goes through\n' +
+      'a single sign-on provider instead: open the address shown and enter the code there.',
+    positionals: [{ name: 'provider', optional: true, description: 'with --sso: the single sign-on provider (default: the only one configured)' }],
+    options: {
+      username: { type: 'string', value: 'name', description: 'the user (default: NETINV_USERNAME, else asked)' },
+      sso: { type: 'boolean', description: 'log in through a single sign-on provider: enter the code shown at its address (device login)' },
+    },
+    examples: ['netinv login --url https://netinv.example.com --username admin', "NETINV_PASSWORD=... netinv login --username ci", 'netinv login --sso corp'],
   },
   async (p, _client, io) => {
     const url = normalizeUrl(stringOption(p, 'url') ?? (io.env.NETINV_URL || readSessionFile(sessionPath(io.env)).current || DEFAULT_URL))
+    if (p.values.sso === true) {
+      if (p.values.username !== undefined) throw new UsageError('--sso takes no --username: the provider says who you are')
+      return ssoLogin(url, p.positionals[0], io)
+    }
+    if (p.positionals.length > 0) throw new UsageError(`unexpected argument "${p.positionals[0] ?? ''}" (a provider is named with --sso only)`)
     const username = await readUsername(stringOption(p, 'username'), io)
     const password = await readLoginPassword(io)
     const anonymous = new ApiClient(url, { kind: 'none' })

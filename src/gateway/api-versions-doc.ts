@@ -92,11 +92,14 @@ function upstreamRows(table: RouteTable): string[] {
 /** The advertised apiVersion that lets both 5.x and 6.x SDKs in. */
 export const LEGACY_API_VERSION = 'v5.0'
 
+/** The per-address limit of the recipe: what the older SDKs' sweeps and aio-ipfabric's page fetches need. */
+const LEGACY_PER_SECOND = 1000
+
 /** "Older clients": which apiVersion serves which client generation, and the one recipe. */
-function olderClients(defaults: Readonly<Config>['versioning']): string[] {
+function olderClients(defaults: Readonly<Config>['versioning'], defaultPerSecond: number): string[] {
   const release = LEGACY_API_VERSION.slice(1)
   const token = ENDPOINTS.find((e) => e.path === 'auth/token')!
-  const recipe = { versioning: { apiVersion: LEGACY_API_VERSION, generations: { path: { deprecated: true, sunset: '2027-12-31T00:00:00Z', enforce: false } } } }
+  const recipe = { versioning: { apiVersion: LEGACY_API_VERSION, generations: { path: { deprecated: true, sunset: '2027-12-31T00:00:00Z', enforce: false } } }, rateLimit: { perSecond: LEGACY_PER_SECOND } }
   return [
     '## Older clients: one recipe',
     '',
@@ -130,6 +133,11 @@ function olderClients(defaults: Readonly<Config>['versioning']): string[] {
     `  snapshot this product wrote (\`GET snapshots\`) is that \`apiVersion\`. The header generation reports the product:`,
     `  \`GET /api/os/version\` ${RELEASE_VERSION}, snapshots ${PRODUCT_VERSION}, as \`X-Product-Version\`. A snapshot imported from another`,
     '  product keeps the version it was written with.',
+    `- \`rateLimit.perSecond: ${LEGACY_PER_SECOND}\`: the 5.x/6.x SDKs and aio-ipfabric never retry a 429. An SDK's sweep of its table`,
+    `  endpoints sends one request after another as fast as the server answers (several hundred a second from one`,
+    `  address on a quiet server), and aio-ipfabric fetches every page of a table at once: at the default of`,
+    `  ${defaultPerSecond} a second both fail part-way. Raise it further for many such clients behind one address, or bound`,
+    '  each key with `rateLimit.apiKeyPerSecond`.',
     `- The path generation's sunset must move: pick a date after the last old client is retired, and keep \`enforce\``,
     `  false (or true, to cut them off at that date). Responses keep \`Deprecation: true\` and \`Sunset\`, so the clients`,
     `  are told. \`oldestRelease\` (default ${defaults.oldestRelease}) must stay at or below ${release}.`,
@@ -176,7 +184,7 @@ export function renderApiVersions(table: RouteTable = describedTable(compileConf
     `| original | \`/api/v1/<endpoint>\` | 1 | ${policy(original)} |`,
     `| path (deprecated) | \`/api/v<major>.<minor>/<endpoint>\` | the version that release used (column "Path generation") | ${policy(path)}; releases above ${PRODUCT_VERSION.slice(1)} or below ${oldestRelease} get 410 |`,
     '',
-    ...olderClients(compileConfig({}).versioning),
+    ...olderClients(compileConfig({}).versioning, compileConfig({}).rateLimit.perSecond),
     '## Upstreams',
     '',
     'Where the gateway forwards, and how each upstream is told the endpoint version and the caller.',

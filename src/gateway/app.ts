@@ -24,6 +24,7 @@ import { buildStages } from './pipeline/stages.js'
 import { closeRequestSpan, openRequestSpan } from './tracing.js'
 import { tracing } from '../shared/tracing/index.js'
 import { completeVersionHeaders, VersionGoneError } from './pipeline/version.js'
+import { captureBefore, isAuditedChange } from './audit/states.js'
 import { createForwarder } from './proxy.js'
 import { readRouteFiles } from './routes/files.js'
 import { compileRouteTable, type RouteTable } from './routes/table.js'
@@ -190,9 +191,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     auth: deps.auth,
     limiter: deps.limiter,
     handlers,
-    forward: (ctx) => forwarder.forward(ctx),
+    // A settings change has its state read first, for the audit trail's before (audit/states.ts).
+    forward: (ctx) => (isAuditedChange(ctx) ? captureBefore(ctx, forwarder.readJson).then(() => forwarder.forward(ctx)) : forwarder.forward(ctx)),
     metrics,
-    unknownPath: deps.unknownPath ?? ((endpointPath) => unknownTableDetail(endpointPath, documents.paths())),
+    unknownPath: deps.unknownPath ?? ((endpointPath) => unknownTableDetail(endpointPath, documents.paths(), documents.uncollected())),
   }
   const stages = buildStages(stageDeps, log)
   const web = webFiles(deps.webDir)

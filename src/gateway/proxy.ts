@@ -16,7 +16,8 @@
  * on a reused connection is sent once more, on a new connection (one the upstream's address
  * balances anew, and node tries each address of a name in turn); anything else is a 502.
  */
-import type { Agent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http'
+import type { Agent, ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
+import type { Stream } from 'node:stream'
 import { parse as parseUrl } from 'node:url'
 import httpProxy from 'http-proxy'
 import type { Config } from '../shared/config/index.js'
@@ -26,14 +27,15 @@ import type { Maybe } from '../shared/maybe.js'
 import type { Principal } from '../shared/principal.js'
 import type { RequestContext } from './context.js'
 import { DeadlineWatch } from './deadlines.js'
+import { withGatewayTables } from './gateway-tables.js'
 import { NO_BODY, Pending, UpstreamError, bodyLimiter, bodyOf, creating, dropUpstream, pending, relay, responseClosed } from './forwarding.js'
 import type { GatewayMetrics } from './metrics.js'
 import type { Route } from './routes/table.js'
 import { responseHeaderList, upstreamHeaders } from './upstreams/headers.js'
 import { openForwardSpan } from './tracing.js'
 import { upstreamPath } from './upstreams/paths.js'
-import { useLeanStream } from './upstreams/request.js'
-import { createAgent, probeHealth, type Health } from './upstreams/pool.js'
+import { leanOrigin, leanRequest, type LeanHooks, type LeanOrigin } from './upstreams/request.js'
+import { createAgent, getJson, probeHealth, type Health } from './upstreams/pool.js'
 import type { Upstream, UpstreamPool } from './upstreams/settings.js'
 
 /** Mints the tokens of `jwt` identity: one per caller and audience, reused until shortly before it expires. */
@@ -57,16 +59,23 @@ export interface Forwarder {
   adopt(upstreams: Iterable<Upstream>): void
   /** Probes an upstream's health path over its pool. */
   health(upstream: Upstream, timeoutMs: number): Promise<Health>
+  /** GET of an upstream's path over its pool, the answer as JSON; null when it fails (upstreams/pool.ts getJson). */
+  readJson(upstream: Upstream, path: string, headers: OutgoingHttpHeaders, timeoutMs: number): Promise<unknown>
   close(): void
 }
 
 interface Pool extends UpstreamPool {
   readonly agent: Agent
+  /** For requests with a body (those without go upstream through upstreams/request.ts). */
   readonly proxy: httpProxy
+  readonly origin: LeanOrigin
   /** New connections only, for a request sent again (made on the first retry). */
   fresh: Agent | undefined
   readonly upstream: Upstream
 }
+
+/** The largest `GET tables` answer the gateway reads whole to add its own tables to. */
+const LISTING_LIMIT = 64 * 1024 * 1024
 
 /** Methods a request of which may be sent twice (RFC 9110, 9.2.2). */
 const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'])
@@ -125,12 +134,38 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     // reach the shared upstream connection unframed, as the start of another request (smuggling).
     // The client's own framing is what goes upstream (a body-less DELETE goes without either).
     withoutPass(proxy, 'deleteLength')
-    // A body-less GET or HEAD goes upstream with less work per request (upstreams/request.ts).
-    useLeanStream(proxy, NO_BODY)
     proxy.on('proxyRes', onProxyRes)
     proxy.on('proxyReq', onProxyReq)
     proxy.on('error', (err, req, res) => onError(err as Error & { code?: string }, req, res as ServerResponse))
-    return { key: up.poolKey, agent, proxy, fresh: undefined, upstream: up }
+    return { key: up.poolKey, agent, proxy, origin: leanOrigin(up.url), fresh: undefined, upstream: up }
+  }
+
+  /** The steps of a request without a body, sent by upstreams/request.ts: the same handlers as http-proxy's events. */
+  const lean: LeanHooks<Pending> = {
+    socket: connected,
+    response: (state, proxyRes) => answered(state, proxyRes, state.ctx.res),
+    error: (state, err) => onError(err, state.ctx.req, state.ctx.res),
+  }
+
+  /**
+   * Sends the request upstream over `agent`: without a body (and without Expect, whose 100
+   * Continue http-proxy's pass handles) by upstreams/request.ts, else through http-proxy with the
+   * body streamed from `buffer`. Errors reach onError either way.
+   */
+  function sendUpstream(state: Pending, pool: Pool, agent: Agent, buffer: Stream | undefined): void {
+    const { req, res } = state.ctx
+    if (buffer === undefined && req.headers.expect === undefined) {
+      state.proxyReq = leanRequest(pool.origin, agent, req, req.url ?? '/', req.headers, lean, state)
+      return
+    }
+    creating.state = state
+    try {
+      if (agent !== pool.agent) pool.proxy.web(req, res, buffer ? { agent, buffer } : { agent })
+      else if (buffer) pool.proxy.web(req, res, { buffer })
+      else pool.proxy.web(req, res)
+    } finally {
+      creating.state = undefined
+    }
   }
 
   /**
@@ -210,7 +245,10 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   }
 
   function onProxyRes(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse): void {
-    const state = pending.get(req)
+    answered(pending.get(req), proxyRes, res)
+  }
+
+  function answered(state: Pending | undefined, proxyRes: IncomingMessage, res: ServerResponse): void {
     // The answer has begun: from now on, the timeout bounds each wait for more of it.
     if (state) {
       state.proxyRes = proxyRes
@@ -227,6 +265,10 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         state.ctx.log.warn({ upstream: state.target.name }, 'the upstream refused the service credential of identity.valueFile')
       }
     }
+    if (state && status === 200 && state.ctx.endpoint?.path === 'tables' && state.ctx.method === 'GET') {
+      listingAnswered(state, proxyRes, res)
+      return
+    }
     // The gateway's headers were not set one by one (see the decorate stage): they go out with
     // the upstream's in this one writeHead.
     res.writeHead(status, proxyRes.statusMessage, responseHeaderList(proxyRes, state?.ctx.responseHeaders, state?.target.headers))
@@ -236,17 +278,65 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     if (!state) res.once('close', () => dropUpstream(res, undefined, proxyRes))
   }
 
+  /**
+   * The upstream's `GET tables` answer, read whole (at most LISTING_LIMIT bytes, else a 502) and
+   * sent with the gateway's own tables the caller may read appended (gateway-tables.ts). An
+   * answer that is encoded or no JSON list goes out as it came.
+   */
+  function listingAnswered(state: Pending, proxyRes: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = []
+    let size = 0
+    proxyRes.on('data', (chunk: Buffer) => {
+      state.chunks++
+      size += chunk.length
+      if (size > LISTING_LIMIT) {
+        proxyRes.destroy()
+        if (!state.failed) {
+          state.failed = true
+          state.ctx.log.warn({ upstream: state.target.name, limit: LISTING_LIMIT }, 'the upstream\'s table listing is too large to add the gateway\'s tables to')
+          options.sendError(state.ctx, new ApiError('API_UPSTREAM_UNAVAILABLE'))
+        }
+        return
+      }
+      chunks.push(chunk)
+    })
+    proxyRes.on('error', () => res.destroy())
+    proxyRes.on('end', () => {
+      if (state.failed || res.destroyed) return
+      let body = Buffer.concat(chunks)
+      if (proxyRes.headers['content-encoding'] === undefined) {
+        try {
+          body = Buffer.from(JSON.stringify(withGatewayTables(JSON.parse(body.toString('utf8')), state.ctx.principal)))
+        } catch {
+          // no JSON: the answer as it came
+        }
+      }
+      const list = responseHeaderList(proxyRes, state.ctx.responseHeaders, state.target.headers)
+      const headers: string[] = []
+      for (let i = 0; i < list.length; i += 2) {
+        const name = list[i]!.toLowerCase()
+        if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'etag') headers.push(list[i]!, list[i + 1]!)
+      }
+      headers.push('content-length', String(body.length))
+      res.writeHead(200, proxyRes.statusMessage, headers)
+      res.end(body)
+    })
+  }
+
   // http-proxy emits proxyReq from the upstream request's 'socket' event: it has a connection.
   function onProxyReq(proxyReq: ClientRequest, req: IncomingMessage): void {
     const state = pending.get(req)
-    if (!state) return
+    if (state) connected(state, proxyReq)
+  }
+
+  function connected(state: Pending, proxyReq: ClientRequest): void {
     state.proxyReq = proxyReq
     if (proxyReq.socket?.connecting) state.connectBy = performance.now() + state.target.connectTimeoutMs
   }
 
   /** Sends a forwarding again on a new connection (see retryable). */
   function retry(state: Pending, err: Error & { code?: string }): void {
-    const { req, res, log } = state.ctx
+    const log = state.ctx.log
     const pool = state.target.pool as Pool
     state.retried = true
     state.proxyReq = undefined
@@ -254,12 +344,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     options.metrics.upstreamError('retried', state.target.name)
     log.debug({ code: err.code, upstream: state.target.name }, 'the upstream closed a kept-alive connection under the request: sent again on a new one')
     pool.fresh ??= createAgent(pool.upstream, true)
-    creating.state = state
-    try {
-      pool.proxy.web(req, res, { agent: pool.fresh })
-    } finally {
-      creating.state = undefined
-    }
+    // Only requests without a body are sent again: nothing to stream.
+    sendUpstream(state, pool, pool.fresh, undefined)
   }
 
   function onError(err: Error & { code?: string }, req: IncomingMessage, res: ServerResponse): void {
@@ -309,14 +395,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     req.headers = upstreamHeaders(ctx, target, token)
     if (ctx.span !== undefined) openForwardSpan(ctx, req.headers, target.name)
     state.answerBy = performance.now() + target.timeoutMs
-    // Errors reach the proxy's 'error' listener (onError above).
-    creating.state = state
-    try {
-      if (buffer) pool.proxy.web(req, res, { buffer })
-      else pool.proxy.web(req, res)
-    } finally {
-      creating.state = undefined
-    }
+    sendUpstream(state, pool, pool.agent, buffer)
     if (state.failed) return
     if (res.destroyed) {
       // The client went away while the pipeline ran: its 'close' has passed, release now.
@@ -355,6 +434,10 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         pools.delete(key)
         retire(pool)
       }
+    },
+    readJson(upstream, path, headers, timeoutMs) {
+      const pool = upstream.pool as Pool | undefined
+      return pool ? getJson(upstream, pool.agent, path, headers, timeoutMs) : Promise.resolve(null)
     },
     health(upstream, timeoutMs) {
       const pool = upstream.pool as Pool | undefined

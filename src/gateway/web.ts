@@ -76,6 +76,8 @@ const NOT_PAGES = /^\/(api[^/]*|metrics)(\/|$)/
  */
 export function isWebPath(path: string): boolean {
   if (!path.startsWith('/') || path.startsWith('//')) return false
+  // The API's own paths (every API request) without the regular expression.
+  if (path.startsWith('/api/')) return false
   return !NOT_PAGES.test(path)
 }
 

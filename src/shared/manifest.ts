@@ -122,7 +122,27 @@ export const ENDPOINTS: readonly Endpoint[] = [
     methods: { GET: 'public' },
     description: "Single sign-on: where the provider sends the browser back; checks the answer and the ID token, creates or updates the user, sets the token cookies as auth/login does and answers 302 to /.",
   }),
-  endpoint({ path: 'auth/eula', service: 'gateway', methods: { POST: 'public' }, description: 'Approve the EULA with username, password and accept: true.' }),
+  endpoint({
+    path: 'auth/sso/:provider/device',
+    service: 'gateway',
+    methods: { POST: 'public' },
+    description:
+      "Single sign-on for a command line (device authorization grant, RFC 8628): the gateway asks the provider for a device code and answers the userCode to enter at verificationUri, and the deviceRequest to poll auth/sso/{provider}/device/token with. 404 when the provider offers no device login.",
+  }),
+  endpoint({
+    path: 'auth/sso/:provider/device/token',
+    service: 'gateway',
+    methods: { POST: 'public' },
+    description:
+      'Polls a device login with its deviceRequest, at most every interval seconds: 202 {status: "pending", interval} until the person has logged in at the provider, then 200 with the login result object of auth/login.',
+  }),
+  endpoint({
+    path: 'auth/eula',
+    service: 'gateway',
+    methods: { POST: 'public' },
+    description:
+      'Approve the EULA with accept: true and either username and password, or the ticket a single sign-on login answered (its callback sends the browser to `/#ssoEula=<ticket>`); with a ticket, the answer also opens the session (login result and token cookies).',
+  }),
 
   // ── users and API keys ───────────────────────────────────────────────────────
   endpoint({
@@ -180,6 +200,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({ path: 'settings/seed', service: 'inventory', methods: { GET: 'settings', PUT: 'settings' }, description: 'Seed addresses and networks network discovery starts from (a JSON array).' }),
   endpoint({ path: 'settings/snmp', service: 'inventory', methods: { GET: 'settings', POST: 'settings' }, description: 'SNMP credentials (v2c communities, SNMPv3 users) in the order they are tried; secrets masked.' }),
   endpoint({ path: 'settings/snmp/:id', service: 'inventory', methods: { PATCH: 'settings', DELETE: 'settings' }, description: 'Change (or reorder) or delete an SNMP credential.' }),
+  endpoint({ path: 'settings/ssh', service: 'inventory', methods: { GET: 'settings', POST: 'settings' }, description: 'SSH credentials (a user with a password or a private key) network discovery reads device configurations with, in the order they are tried; secrets masked.' }),
+  endpoint({ path: 'settings/ssh/host-keys', service: 'inventory', methods: { GET: 'settings' }, description: 'The SSH host key recorded per address and port on first contact; a different key later is refused and reported for that device.' }),
+  endpoint({ path: 'settings/ssh/host-keys/:address', service: 'inventory', methods: { DELETE: 'settings' }, description: 'Forget the recorded host keys of an address (a device replaced or re-keyed): the next contact records the key it shows.' }),
+  endpoint({ path: 'settings/ssh/:id', service: 'inventory', methods: { PATCH: 'settings', DELETE: 'settings' }, description: 'Change (or reorder) or delete an SSH credential.' }),
+  endpoint({ path: 'discovery/trigger-config-backup', service: 'inventory', methods: { POST: 'write' }, description: 'Read one device\'s running configuration now ({"sn"} or {"ip"} of a device of the newest loaded network snapshot that has it) over SSH, as a configBackup job (202 with its jobId); its row of management/configuration/saved in that snapshot is replaced.' }),
   endpoint({ path: 'settings/credentials', service: 'inventory', methods: { GET: 'settings' }, description: 'The login credentials as the Python SDK reads them (`data`): netinv logs in with SNMP only, so these are the SNMP credentials (priority = position, password always masked; change them under settings/snmp). netinv collects no configurations with them (`syslog` false) and does not model expiration or excluded networks.' }),
   endpoint({ path: 'settings/privileges', service: 'inventory', methods: { GET: 'settings' }, description: 'Enable passwords (privilege accounts) as the Python SDK reads them (`data`): always empty, netinv logs in with SNMP only and keeps no enable passwords.' }),
   endpoint({ path: 'settings/vendor-api', service: 'inventory', methods: { GET: 'settings' }, description: 'Vendor API sources (cloud and controller APIs): always an empty list, netinv collects from no vendor API.' }),
@@ -199,6 +224,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
 
   // ── path lookup ──────────────────────────────────────────────────────────────
   endpoint({ path: 'graphs', service: 'inventory', methods: { POST: 'read' }, description: 'Path lookup in a snapshot (unicast, host to default gateway) as the graph IP Fabric\'s diagram clients read: nodes, edges, decisions per device.' }),
+  endpoint({ path: 'graphs/svg', service: 'inventory', methods: { POST: 'read' }, produces: ['image/svg+xml'], description: 'The same lookup or site diagram as `graphs`, drawn as SVG (devices grouped by site, interfaces at the link ends, branches that do not deliver in red).' }),
+  endpoint({ path: 'graphs/png', service: 'inventory', methods: { POST: 'read' }, produces: ['image/png'], description: 'The drawing of `graphs/svg` as a PNG image.' }),
 
   // ── tables ───────────────────────────────────────────────────────────────────
   endpoint({
@@ -208,8 +235,40 @@ export const ENDPOINTS: readonly Endpoint[] = [
     produces: ['application/json', 'text/csv'],
     description: 'The audit trail (who did what, when, from where, with what outcome) as a table: columns, filters, sort, pagination, CSV. Answered by the gateway.',
   }),
-  endpoint({ path: 'tables', service: 'inventory', methods: { GET: 'read' }, description: 'Every table with its path, description and columns.' }),
-  endpoint({ path: 'tables/management/configuration/download', service: 'inventory', methods: { GET: 'read' }, description: 'The text of a device configuration by its `hash` (from management/configuration; `sanitized` true or false is accepted). netinv keeps each configuration\'s fingerprint, not its text, and collects no configuration backups: the answer is always 404 API_NOT_FOUND, its `detail` saying whether the fingerprint is known (text not kept) or unknown.' }),
+  endpoint({
+    path: 'tables/users',
+    service: 'gateway',
+    methods: { POST: 'team' },
+    produces: ['application/json', 'text/csv'],
+    description: 'The users as a table (id, username, email, isAdmin, isLocal, roleIds, roleNames, ...): a user\'s roles are its scopes, with admin for an administrator. Answered by the gateway.',
+  }),
+  endpoint({
+    path: 'tables/roles',
+    service: 'gateway',
+    methods: { POST: 'team' },
+    produces: ['application/json', 'text/csv'],
+    description: 'The roles as a table: one system role per scope (read, settings, team, write) and admin. Answered by the gateway.',
+  }),
+  endpoint({ path: 'tables/audit/description', service: 'gateway', methods: { GET: 'team' }, description: 'Description of the audit trail table: columns, types, meaning, operators, example request body. Answered by the gateway.' }),
+  endpoint({ path: 'tables/users/description', service: 'gateway', methods: { GET: 'team' }, description: 'Description of the users table. Answered by the gateway.' }),
+  endpoint({ path: 'tables/roles/description', service: 'gateway', methods: { GET: 'team' }, description: 'Description of the roles table. Answered by the gateway.' }),
+  endpoint({ path: 'tables', service: 'inventory', methods: { GET: 'read' }, description: 'Every table with its path, description and columns; the gateway adds the tables it answers itself (audit, users, roles) for callers with scope team.' }),
+  endpoint({
+    path: 'tables/management/configuration/download',
+    service: 'inventory',
+    methods: { GET: 'read' },
+    // always text/plain, as the product this API family comes from answers; clients that send Accept: application/json read the body as text
+    produces: ['text/plain', 'application/json'],
+    description: 'The text (text/plain) of a device configuration by its `hash` (from management/configuration): the running configuration network discovery read over SSH, secrets masked before it was stored (`sanitized` true or false is accepted; nothing unmasked is kept). 404 API_NOT_FOUND when no text is kept for the fingerprint (simulated or uploaded snapshots), its `detail` saying whether the fingerprint is known.',
+  }),
+  endpoint({
+    path: 'tables/management/configuration/compare',
+    service: 'inventory',
+    methods: { GET: 'read' },
+    produces: ['application/json', 'text/plain'],
+    description:
+      'The line-by-line difference of two kept device configurations, by their `from` and `to` fingerprints (`hash` of management/configuration, e.g. two versions of one device): `{from, to, identical, added, removed, diff}` with `diff` a unified diff (`context` lines around each change, default 3, 0–1000), or the unified diff alone as text/plain when Accept asks for it. 404 API_NOT_FOUND when a fingerprint has no kept text; 422 for a missing or malformed parameter, or two texts that differ in more than 5000 lines.',
+  }),
   endpoint({ path: 'tables/*/description', service: 'inventory', methods: { GET: 'read' }, description: 'Table description: columns, types, meaning, example request body.' }),
   endpoint({
     path: 'tables/*',

@@ -30,6 +30,14 @@ t.test('tables by path, legacy path, inventory name or the end of one path', asy
   t.throws(() => resolveTable(TABLES, 'zzzz'), /^no table "zzzz"; "netinv query --tables" lists them$/)
 })
 
+t.test('a typo is offered the tables netinv fills before those it does not collect', async (t) => {
+  const uncollected = (path: string): TableInfo => ({ path, snapshotScoped: true, collected: false, columns: COLUMNS })
+  const all = [...TABLES, uncollected('dhcp/relay/interfaces'), uncollected('dhcp/server/interfaces')]
+  t.throws(() => resolveTable(all, 'interfacs'), /no table "interfacs" \(did you mean inventory\/interfaces\?\)/)
+  const only = [...TABLES.filter((x) => !x.path.endsWith('interfaces')), uncollected('dhcp/relay/interfaces')]
+  t.throws(() => resolveTable(only, 'relay/interfacs'), /did you mean dhcp\/relay\/interfaces/, 'an uncollected table when no other is near')
+})
+
 t.test('filters typed by their column', async (t) => {
   t.same(parseFilter('hostname:eq:core-1', COLUMNS), { hostname: ['eq', 'core-1'] })
   t.same(parseFilter('mtu:eq:1500', COLUMNS), { mtu: ['eq', 1500] })

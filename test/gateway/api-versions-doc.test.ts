@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { API_VERSIONS_DOC_PATH, renderApiVersions, tableOfConfigDir } from '../../src/gateway/api-versions-doc.js'
 import { ENDPOINTS } from '../../src/shared/manifest.js'
+import { CLI } from '../helpers/cli-entry.js'
 
 t.test('docs/api-versions.md is generated from the manifest and up to date', async (t) => {
   const committed = readFileSync(API_VERSIONS_DOC_PATH, 'utf8')
@@ -38,7 +39,7 @@ function configDir(api: unknown, routes: unknown): string {
 t.test('`netinv api-versions` prints the table of the operations guide’s example, and the error of a bad file', async (t) => {
   const { api, routes } = guideExample()
   const dir = configDir(api, routes)
-  const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'api-versions', ...args], { env: { PATH: process.env.PATH ?? '', CONFIG_DIR: dir }, encoding: 'utf8' })
+  const cli = (args: string[]) => spawnSync(process.execPath, [...CLI, 'api-versions', ...args], { env: { PATH: process.env.PATH ?? '', CONFIG_DIR: dir }, encoding: 'utf8' })
   const printed = cli(['--without-inventory'])
   t.equal(printed.status, 0, printed.stderr)
   t.match(printed.stdout, '| `legacy` | route files | `/api/v<major>.<minor>/<endpoint>` | credential | `/api/v6.0/health` |')
@@ -50,7 +51,7 @@ t.test('`netinv api-versions` prints the table of the operations guide’s examp
   t.equal(renderApiVersions(table).split('\n').filter((l) => l.includes('| legacy (')).length, routes.length, 'every entry of the route file listed')
 
   const bad = configDir(api, routes.map((r) => (r.path === '*' ? { ...r, methods: { GET: 'readonly' } } : r)))
-  const refused = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'api-versions'], { env: { PATH: process.env.PATH ?? '', CONFIG_DIR: bad }, encoding: 'utf8' })
+  const refused = spawnSync(process.execPath, [...CLI, 'api-versions'], { env: { PATH: process.env.PATH ?? '', CONFIG_DIR: bad }, encoding: 'utf8' })
   t.equal(refused.status, 1)
   t.match(refused.stderr, 'routes/legacy.json[3] (*).methods.GET: must be one of public, authenticated, read, settings, team, write', 'the message the guide shows')
 })

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { send, startTestGateway, startUpstream } from './helpers.js'
 import { spawnOwned } from '../helpers/owned.js'
+import { CLI } from '../helpers/cli-entry.js'
 
 t.test('close() drains: in-flight forwarded requests finish, new connections are refused', async (t) => {
   let release!: () => void
@@ -55,7 +56,7 @@ t.test('SIGTERM on the real process: stop accepting, finish in-flight, exit 0', 
     CONFIG_DIR: mkdtempSync(join(tmpdir(), 'netinv-drain-cfg-')),
     LOG_LEVEL: 'info',
   }
-  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'gateway'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawnOwned(process.execPath, [...CLI, 'gateway'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   t.teardown(() => {
     if (child.exitCode === null) child.kill('SIGKILL')
   })

@@ -17,8 +17,13 @@ const clock = () => {
   return { now: () => now, advance: (ms: number) => (now += ms) }
 }
 
+/**
+ * A limiter on the test's Redis. Its round trips may take up to 5 s before the in-process
+ * fallback answers (default 50 ms): these tests count what Redis decides, and a loaded machine
+ * can hold one round trip past 50 ms, which would answer from the fallback's own count.
+ */
 async function redisLimiter(t: Teardown, prefix: string, now: () => number) {
-  const config = compileConfig({})
+  const config = compileConfig({ rateLimit: { redisTimeoutMs: 5000 } })
   const setup = createLimiter({ redisUrl: REDIS_URL, config: () => config, log: silentLogger(), metrics: createMetrics(), now, prefix })
   t.teardown(() => setup.close())
   if (!(await whenReady(setup.redis!, 5000))) throw new Error('Redis not ready')
@@ -195,4 +200,33 @@ t.test('429 per IP per one second: a burst straddling a second boundary passes t
     t.equal(statuses.filter((s) => s === 200).length, 100, `${store}: 100 of 200 pass`)
     t.equal(statuses.filter((s) => s === 429).length, 100, `${store}: the rest are refused`)
   }
+})
+
+t.test('two gateways on one Redis at a limit with leases: at most the limit and a lease per gateway in a second, RateLimit counting down', async (t) => {
+  const c = clock()
+  const prefix = `netinv:t:${randomBytes(6).toString('hex')}:`
+  const perSecond = 1000 // a lease of one place (a thousandth of the limit)
+  const gateways = [
+    await startTestGateway(t, { config: { rateLimit: { perSecond } }, limiter: await redisLimiter(t, prefix, c.now), now: c.now }),
+    await startTestGateway(t, { config: { rateLimit: { perSecond } }, limiter: await redisLimiter(t, prefix, c.now), now: c.now }),
+  ]
+  let passed = 0
+  let refused = 0
+  const remaining: number[] = []
+  // 1,200 requests of one client within one second, to either gateway in turn.
+  for (let i = 0; i < 1200; i++) {
+    const r = await send(gateways[i % 2]!.url, '/api/snapshots', { headers: auth })
+    if (r.status === 200) {
+      passed++
+      remaining.push(Number(/r=(\d+)/.exec(String(r.headers.ratelimit))?.[1]))
+    } else if (r.status === 429) refused++
+  }
+  t.ok(passed >= perSecond - 2 && passed <= perSecond + 2, `the limit within a lease per gateway: ${passed} of 1,200 passed`)
+  t.equal(passed + refused, 1200, 'the requests that did not pass are refused with 429')
+  t.equal(remaining[0], perSecond - 1, 'the first answer leaves the limit less one')
+  // The i-th request let through leaves the limit less i + 1, give or take the other gateway's lease.
+  const off = remaining.filter((r, i) => Math.abs(r - (perSecond - 1 - i)) > 2)
+  t.same(off, [], 'RateLimit counts the requests let through by both gateways, within a lease of each')
+  c.advance(1000)
+  t.equal((await send(gateways[0]!.url, '/api/snapshots', { headers: auth })).status, 200, 'a second later, requests pass again')
 })

@@ -1,6 +1,6 @@
 /**
- * The part of oidc-provider (a devDependency, shipped without types) the single sign-on test
- * uses: a provider with static clients, accounts and claims, served through `callback()`.
+ * The part of oidc-provider (a devDependency, shipped without types) the single sign-on tests
+ * use: a provider with static clients, accounts and claims, served through `callback()`.
  */
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -19,7 +19,10 @@ declare module 'oidc-provider' {
     pkce?: { required?: () => boolean }
     cookies?: { keys?: string[] }
     features?: Record<string, { enabled: boolean }>
+    issueRefreshToken?: (ctx: unknown, client: { grantTypeAllowed(grant: string): boolean }, source: unknown) => boolean | Promise<boolean>
   }
+
+  export type ClientMetadata = Record<string, unknown>
 
   export default class Provider {
     constructor(issuer: string, configuration?: ProviderConfiguration)

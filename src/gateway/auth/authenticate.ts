@@ -10,7 +10,7 @@ import { then, type Maybe } from '../../shared/maybe.js'
 import type { Principal } from '../../shared/principal.js'
 import type { ApiKey, Clock, IdentityStore, UsageRecorder, User } from '../identity/index.js'
 import { secretHash } from '../identity/index.js'
-import { VerificationCache } from './cache.js'
+import { VerificationCache, type Cached } from './cache.js'
 import type { Credentials } from './credentials.js'
 import type { AccessTokens } from './jwt.js'
 import type { PasswordChecks } from './passwords.js'
@@ -67,11 +67,12 @@ export class Authenticator {
   /**
    * The principal of the credentials: at once when the caches it needs are warm (the hot path),
    * else a promise. Throws, synchronously or through the promise, the ApiError of a bad credential.
+   * `connection`: the request's connection (the hash of the API key it last carried is reused).
    */
-  principal(credentials: Credentials, from = ''): Maybe<Principal> {
+  principal(credentials: Credentials, from = '', connection?: object): Maybe<Principal> {
     switch (credentials.kind) {
       case 'apiKey':
-        return this.apiKey(credentials.key)
+        return this.apiKey(credentials.key, connection)
       case 'basic':
         return this.basicAuth(credentials.username, credentials.password, from)
       case 'bearer':
@@ -85,22 +86,41 @@ export class Authenticator {
     return this.currentUser(id)
   }
 
-  private currentUser(id: string): Maybe<User | null> {
-    return this.users.current(id, async () => ({ value: await this.deps.store.users.byId(id), userId: id }))
+  // The caches' loaders, made once (a closure per lookup would be one more object per request).
+  private readonly loadUser = async (id: string): Promise<Cached<User | null>> => ({ value: await this.deps.store.users.byId(id), userId: id })
+  private readonly loadKey = async (hash: string): Promise<Cached<ApiKey | null>> => {
+    const k = await this.deps.store.apiKeys.byHash(hash)
+    // A negative answer is never kept (until 0): the key may be created a moment later.
+    return k ? { value: k, userId: k.userId, apiKeyId: k.id } : { value: null, until: 0 }
+  }
+  private readonly keyFound = (k: ApiKey | null): Maybe<Principal> => {
+    if (!k) throw new ApiError('API_INVALID_API_TOKEN')
+    if (k.expiresAt !== null && k.expiresAt <= this.deps.clock()) throw new ApiError('API_EXPIRED_API_TOKEN')
+    const owner = this.currentUser(k.userId)
+    return owner instanceof Promise ? owner.then((o) => this.keyPrincipal(k, o)) : this.keyPrincipal(k, owner)
   }
 
-  private apiKey(key: string): Maybe<Principal> {
-    const hash = secretHash(key)
-    const found = this.keys.current(hash, async () => {
-      const k = await this.deps.store.apiKeys.byHash(hash)
-      // A negative answer is never kept (until 0): the key may be created a moment later.
-      return k ? { value: k, userId: k.userId, apiKeyId: k.id } : { value: null, until: 0 }
-    })
-    return then(found, (k) => {
-      if (!k) throw new ApiError('API_INVALID_API_TOKEN')
-      if (k.expiresAt !== null && k.expiresAt <= this.deps.clock()) throw new ApiError('API_EXPIRED_API_TOKEN')
-      return then(this.currentUser(k.userId), (owner) => this.keyPrincipal(k, owner))
-    })
+  /**
+   * The hash of the last API key each connection carried: a client sends one key on its
+   * connection, which is hashed once (the key is kept no longer than the connection that brought
+   * it, whose buffers hold it anyway).
+   */
+  private readonly keyHashes = new WeakMap<object, { key: string; hash: string }>()
+
+  private currentUser(id: string): Maybe<User | null> {
+    return this.users.current(id, this.loadUser)
+  }
+
+  private apiKey(key: string, connection: object | undefined): Maybe<Principal> {
+    let hash: string
+    const known = connection === undefined ? undefined : this.keyHashes.get(connection)
+    if (known !== undefined && known.key === key) hash = known.hash
+    else {
+      hash = secretHash(key)
+      if (connection !== undefined) this.keyHashes.set(connection, { key, hash })
+    }
+    const found = this.keys.current(hash, this.loadKey)
+    return found instanceof Promise ? found.then(this.keyFound) : this.keyFound(found)
   }
 
   private keyPrincipal(found: ApiKey, owner: User | null): Principal {

@@ -41,7 +41,11 @@ export class VerificationCache<V extends object | null> {
     this.lru = new LRUCache({ max })
   }
 
-  async get(key: string, load: () => Promise<Cached<V>>): Promise<V> {
+  /**
+   * `load` is given the key, so that a caller's loader can be one function made once instead of
+   * a closure per lookup (lookups are per request).
+   */
+  async get(key: string, load: (key: string) => Promise<Cached<V>>): Promise<V> {
     return this.current(key, load)
   }
 
@@ -49,7 +53,7 @@ export class VerificationCache<V extends object | null> {
    * The value at once when a fresh entry holds it (no promise: the hot path), else the promise of
    * get(). Past 3/4 of its life an entry is still answered while it is loaded again behind.
    */
-  current(key: string, load: () => Promise<Cached<V>>): Maybe<V> {
+  current(key: string, load: (key: string) => Promise<Cached<V>>): Maybe<V> {
     const now = this.clock()
     const hit = this.lru.get(key)
     if (hit && now < hit.until) {
@@ -60,12 +64,12 @@ export class VerificationCache<V extends object | null> {
     return this.load(key, load).then((loaded) => loaded.value)
   }
 
-  private load(key: string, load: () => Promise<Cached<V>>): Promise<Cached<V>> {
+  private load(key: string, load: (key: string) => Promise<Cached<V>>): Promise<Cached<V>> {
     let pending = this.inflight.get(key)
     if (pending) return pending
     const epoch = this.epoch
     const startedAt = this.clock()
-    pending = load().then((loaded) => {
+    pending = load(key).then((loaded) => {
       const now = this.clock()
       const until = Math.min(loaded.until ?? Infinity, now + this.ttlMs())
       if (epoch !== this.epoch) return loaded

@@ -24,6 +24,7 @@ import { PasswordChecks } from './passwords.js'
 import { createRevocationBus } from './revocation.js'
 import { Sessions } from './sessions.js'
 import { SsoLogins } from './sso/logins.js'
+import { auditStateOf } from '../audit/states.js'
 import type { AuthService } from './types.js'
 import { UpstreamTokenMinter } from './upstream-tokens.js'
 
@@ -108,10 +109,13 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
     } else authenticator.invalidateApiKey(e.id)
   })
   const directory = new DirectoryLogins({ store, config, log })
-  const sessions = new Sessions({ store, tokens, config, passwords, directory, log, clock })
   const sso = new SsoLogins({ store, config, log, clock, redis: opts.redis })
+  const sessions = new Sessions({ store, tokens, config, passwords, directory, sso, log, clock })
   const prune = setInterval(() => {
-    store.refreshTokens.prune().catch((err: unknown) => log.warn({ err }, 'pruning refresh tokens failed'))
+    store.refreshTokens
+      .prune()
+      .then(() => store.providerSessions.prune())
+      .catch((err: unknown) => log.warn({ err }, 'pruning refresh tokens failed'))
     pruneAudit().catch((err: unknown) => log.warn({ err }, 'pruning audit events failed'))
   }, PRUNE_INTERVAL_MS)
   prune.unref()
@@ -133,7 +137,7 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
       try {
         const credentials = readCredentials(ctx.req.headers)
         if (!credentials) return null
-        const principal = authenticator.principal(credentials, clientOf(ctx))
+        const principal = authenticator.principal(credentials, clientOf(ctx), ctx.req.socket)
         return isPublic && principal instanceof Promise ? principal.catch(ignoreOnPublic) : principal
       } catch (err) {
         return ignoreOnPublic(err, isPublic)
@@ -143,12 +147,17 @@ export async function createAuthService(opts: AuthServiceOptions): Promise<AuthS
     upstreamTokens,
     observe(ctx, status) {
       if (!changesState(ctx)) return
-      recordOf(audit, ctx, {
+      const fields = {
         action: `${ctx.method} ${ctx.endpoint!.path}`,
         target: ctx.endpointPath ?? null,
-        outcome: status < 400 ? 'success' : 'failure',
+        outcome: status < 400 ? ('success' as const) : ('failure' as const),
         reason: status < 400 ? null : `HTTP ${status}`,
-      })
+      }
+      const state = auditStateOf(ctx)
+      if (!state) return recordOf(audit, ctx, fields)
+      // A settings change: its state read again once it succeeded, off the request path.
+      const after = status < 400 ? state.after() : Promise.resolve(null)
+      void after.then((read) => recordOf(audit, ctx, { ...fields, before: state.before, after: read }))
     },
     ready: () => db.ping(),
     async close() {

@@ -18,10 +18,11 @@ import type { Config } from '../../shared/config/index.js'
 import { ApiError } from '../../shared/errors.js'
 import type { Scope } from '../../shared/manifest.js'
 import { withReason } from '../audit/index.js'
-import type { Clock, IdentityStore, User } from '../identity/index.js'
+import type { Clock, IdentityStore, ProviderSession, User } from '../identity/index.js'
 import type { AccessTokens } from './jwt.js'
 import type { DirectoryLogins } from './ldap/logins.js'
 import type { PasswordChecks } from './passwords.js'
+import type { SsoLogins } from './sso/logins.js'
 
 export interface LoginResult {
   accessToken: string
@@ -37,6 +38,7 @@ export interface SessionsDeps {
   config: Readonly<Config>
   passwords: PasswordChecks
   directory: DirectoryLogins
+  sso: SsoLogins
   log: Logger
   clock: Clock
 }
@@ -90,36 +92,50 @@ export class Sessions {
     return this.open(user, method)
   }
 
-  /** A new session (refresh-token family and access token) for a user whose login was checked. */
-  async open(user: User, method: LoginMethod): Promise<LoginResult & { familyId: string; method: LoginMethod; username: string }> {
+  /**
+   * A new session (refresh-token family and access token) for a user whose login was checked; a
+   * login through a provider keeps the provider's session with it, for the re-checks at refresh.
+   */
+  async open(user: User, method: LoginMethod, provider?: ProviderSession): Promise<LoginResult & { familyId: string; method: LoginMethod; username: string }> {
     if (!user.eulaApproved) throw new ApiError('API_MISSING_EULA_APPROVAL')
     const { refreshToken, familyId } = await this.deps.store.refreshTokens.issue(user.id)
+    if (provider) await this.deps.store.providerSessions.put(familyId, refreshToken, provider)
     const { token } = await this.deps.tokens.sign(user, familyId)
     return { accessToken: token, refreshToken, eula: true, scope: user.scopes, id: user.id, familyId, method, username: user.username }
   }
 
+  /** Ends a session that may no longer be refreshed, with the reason the audit trail records. */
+  private async endFamily(family: string, reason: string): Promise<never> {
+    await this.deps.store.refreshTokens.revokeFamily(family)
+    throw withReason(new ApiError('API_INVALID_REFRESH_TOKEN'), reason)
+  }
+
   /**
-   * A single sign-on user's session is refreshed for `reauthenticateAfterSeconds` after its login
-   * (then the user logs in through the provider again, which re-checks them there), and only while
-   * the provider is configured; otherwise the session ends.
+   * A single sign-on user's session is refreshed while the provider, asked again (sso/recheck.ts),
+   * still knows the user and maps them to a scope, and for `reauthenticateAfterSeconds` after its
+   * login at most; otherwise the session ends. The provider's session is opened with `openWith`
+   * (the refresh token it is sealed under). Answers the provider's session as it is now, to seal
+   * again under the token handed out; null when `openWith` does not open it (a rotated token: the
+   * refresh-token store decides on it).
    */
-  private async recheckSso(owner: User, refreshToken: string): Promise<void> {
-    const { refreshTokens } = this.deps.store
+  private async recheckSso(owner: User, family: string, openWith: string): Promise<ProviderSession | null> {
+    const { refreshTokens, providerSessions } = this.deps.store
     const name = owner.ssoProvider ?? ''
     const provider = Object.hasOwn(this.deps.config.sso.providers, name) ? this.deps.config.sso.providers[name] : undefined
-    const family = await refreshTokens.familyOf(refreshToken)
-    if (family === null) return
-    let refused: string | null = null
-    if (!provider) refused = `single sign-on provider ${name} is no longer configured`
-    else {
-      const started = await refreshTokens.familyStartedAt(family)
-      if (started !== null && this.deps.clock() - started > provider.reauthenticateAfterSeconds * 1000) {
-        refused = `single sign-on session older than ${provider.reauthenticateAfterSeconds} s: log in through the provider again`
-      }
+    if (!provider) return this.endFamily(family, `single sign-on provider ${name} is no longer configured`)
+    const started = await refreshTokens.familyStartedAt(family)
+    if (started !== null && this.deps.clock() - started > provider.reauthenticateAfterSeconds * 1000) {
+      return this.endFamily(family, `single sign-on session older than ${provider.reauthenticateAfterSeconds} s: log in through the provider again`)
     }
-    if (refused === null) return
-    await refreshTokens.revokeFamily(family)
-    throw withReason(new ApiError('API_INVALID_REFRESH_TOKEN'), refused)
+    const session = await providerSessions.get(family, openWith)
+    if (session === 'sealed') return null
+    if (session === null) return this.endFamily(family, 'no provider session to ask about the user: log in through the provider again')
+    const outcome = await this.deps.sso.recheck(owner, session)
+    if ('refused' in outcome) {
+      this.deps.log.info({ username: owner.username, reason: outcome.refused }, 'single sign-on user refused at refresh')
+      return this.endFamily(family, outcome.refused)
+    }
+    return { ...session, tokens: outcome.tokens }
   }
 
   /**
@@ -132,7 +148,9 @@ export class Sessions {
     let owner = ownerId === null ? null : await this.deps.store.users.byId(ownerId)
     let refused = 'the directory is not enabled'
     if (owner?.isLocal && !this.localEnabled) throw new ApiError('API_LOCAL_AUTHENTICATION_DISABLED')
-    if (owner?.ssoProvider != null) await this.recheckSso(owner, refreshToken)
+    const ssoFamily = owner?.ssoProvider != null ? await this.deps.store.refreshTokens.familyOf(refreshToken) : null
+    let provider: ProviderSession | null = null
+    if (owner && ssoFamily !== null) provider = await this.recheckSso(owner, ssoFamily, refreshToken)
     if (owner?.ldapDn != null) {
       if (!this.deps.directory.enabled) owner = null
       else {
@@ -152,6 +170,13 @@ export class Sessions {
     const outcome = await this.deps.store.refreshTokens.refresh(refreshToken, rotate)
     // A reused token revoked its whole family: the audit trail says so (`reused`).
     if (!outcome.ok) throw withReason(new ApiError('API_INVALID_REFRESH_TOKEN'), outcome.reason === 'reused' ? 'reused: the session was revoked' : outcome.reason)
+    if (owner && ssoFamily !== null) {
+      // A token the provider's session was not sealed under that still refreshed (the reuse
+      // grace answered its successor): the provider is asked now, with the successor.
+      provider ??= await this.recheckSso(owner, ssoFamily, outcome.refreshToken)
+      if (provider === null) await this.endFamily(ssoFamily, 'the provider session does not open with this session\'s token')
+      else await this.deps.store.providerSessions.put(ssoFamily, outcome.refreshToken, provider)
+    }
     const user = await this.deps.store.users.byId(outcome.userId)
     if (!user || user.scopes.length === 0 || !user.eulaApproved) {
       await this.deps.store.refreshTokens.revokeFamily(outcome.familyId)

@@ -10,7 +10,9 @@
  *   the spec shows. It revokes the token's whole family (the login session).
  * - POST auth/logout revokes the refresh-token family of the caller's session (the `sid` of its
  *   access token, and the refreshToken cookie when sent), clears both cookies, `{success: true}`.
- * - POST auth/eula `{username, password, accept: true}` records the approval, `{success: true}`.
+ * - POST auth/eula `{username, password, accept: true}` records the approval, `{success: true}`;
+ *   `{ticket, accept: true}` (a single sign-on login's ticket, handlers/sso.ts) records it and
+ *   opens that login's session: `{success: true}` with the login result and the token cookies.
  */
 import type { ServerResponse } from 'node:http'
 import { ApiError, invalidInput, toErrorResponse } from '../../shared/errors.js'
@@ -119,8 +121,32 @@ export function authHandlers(deps: HandlerDeps): Record<string, LocalHandler> {
     reply(ctx, 200, { success: true })
   }
 
+  /** The approval of a single sign-on user, by the ticket of their login: it opens the session. */
+  const eulaByTicket = async (ctx: RequestContext, ticket: string): Promise<void> => {
+    const found = await deps.sso.eulaTickets.take(ticket)
+    const user = found === null ? null : await deps.store.users.byId(found.userId)
+    if (!found || !user) {
+      audit(ctx, { action: 'auth.eula', target: 'ticket', outcome: 'failure', reason: 'unknown, expired or already used EULA ticket', actor: { id: null, name: 'sso', method: 'sso' } })
+      throw new ApiError('API_INVALID_CREDENTIALS', 'The approval expired or was already given; log in through the single sign-on provider again')
+    }
+    const actor = { id: user.id, name: user.username, method: 'sso' as const }
+    const approved = user.eulaApproved ? user : await deps.store.users.update(user.id, { eulaApproved: true })
+    audit(ctx, { action: 'auth.eula', target: user.username, before: { eulaApproved: user.eulaApproved }, after: { eulaApproved: true }, actor })
+    if (!approved) throw new ApiError('API_INVALID_CREDENTIALS', 'The user was deleted meanwhile')
+    const result = await deps.sessions.open(approved, 'sso', found.session)
+    audit(ctx, { action: 'auth.login', target: result.username, reason: `provider ${found.session.provider}`, actor })
+    ctx.res.setHeader('set-cookie', tokenCookies(ctx, deps, result))
+    reply(ctx, 200, { success: true, ...loginBody(ctx, result) })
+  }
+
   const eula: LocalHandler = async (ctx) => {
-    const { username, password } = await parseBody(ctx, limit, bodies.eula)
+    const body = await parseBody(ctx, limit, bodies.eula)
+    if (body.ticket !== undefined) {
+      if (body.username !== undefined || body.password !== undefined) throw invalidInput('give either "ticket" or "username" and "password", not both')
+      return eulaByTicket(ctx, body.ticket)
+    }
+    const { username, password } = body
+    if (username === undefined || password === undefined) throw invalidInput('"username" and "password" (or "ticket") are required')
     let user: Awaited<ReturnType<typeof deps.sessions.checkPassword>>
     try {
       user = await deps.sessions.checkPassword(username, password, clientOf(ctx))

@@ -6,7 +6,8 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { RequestBodies } from '../../shared/schema/index.js'
 import { SCOPES } from '../../shared/manifest.js'
-import { AUDIT_TABLE } from '../audit/query.js'
+import { AUDIT_TABLE, type GatewayTable } from '../audit/query.js'
+import { ROLES_TABLE, USERS_TABLE } from '../identity-tables.js'
 
 const text = (max: number, description: string, min = 1) => Type.String({ minLength: min, maxLength: max, description })
 
@@ -32,10 +33,18 @@ export const Revoke = Type.Object({
   refreshToken: text(4096, 'The refresh token to revoke, with its whole family.'),
 })
 
-export const Eula = Type.Object({
-  username: text(256, 'User name.'),
-  password: text(1024, 'Password.'),
-  accept: Type.Literal(true, { description: 'Must be true.', 'x-message': 'must be true' }),
+export const Eula = Type.Object(
+  {
+    username: Type.Optional(text(256, 'User name (with password).')),
+    password: Type.Optional(text(1024, 'Password (with username).')),
+    ticket: Type.Optional(text(256, 'Instead of username and password: the ticket a single sign-on login answered (its callback sends the browser to `/#ssoEula=<ticket>`); used once.')),
+    accept: Type.Literal(true, { description: 'Must be true.', 'x-message': 'must be true' }),
+  },
+  { description: 'Either username and password (a local or directory user), or the ticket of a single sign-on login.' },
+)
+
+export const DevicePoll = Type.Object({
+  deviceRequest: text(256, 'The deviceRequest that POST auth/sso/{provider}/device answered.'),
 })
 
 const Email = Type.Union([text(320, 'E-mail address.'), Type.Null()])
@@ -96,6 +105,22 @@ export const AuditTableRequest = Type.Object(
   { description: 'A table request over the audit trail (scope team).' },
 )
 
+/** `POST tables/users` and `tables/roles`: the same table request over netinv's users or roles (identity-tables.ts). */
+function identityTableRequest(what: string, table: GatewayTable) {
+  const column = Type.Union(Object.keys(table).map((c) => Type.Literal(c)), { description: `A column of the ${what} table.` })
+  return Type.Object(
+    {
+      columns: Type.Optional(Type.Array(column, { minItems: 1, description: 'The columns to answer with.' })),
+      filters: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Column → [operator, value], or `and` / `or` lists of such objects.' })),
+      sort: Type.Optional(Type.Object({ column, order: Type.Union([Type.Literal('asc'), Type.Literal('desc')]) })),
+      pagination: Type.Optional(Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 0 })), start: Type.Optional(Type.Integer({ minimum: 0 })) })),
+      format: Type.Optional(Type.Object({ dataType: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')])), exportToFile: Type.Optional(Type.Boolean()) })),
+      snapshot: Type.Optional(Type.String({ description: `Accepted and ignored: the ${what} belong to no snapshot.` })),
+    },
+    { description: `A table request over the ${what} (scope team).` },
+  )
+}
+
 const json = (schema: TSchema, optional = false) => ({ schema, ...(optional ? { optional } : {}) })
 
 /** By `METHOD path` of the manifest. */
@@ -104,9 +129,12 @@ export const GATEWAY_BODIES: RequestBodies = {
   'POST auth/token': json(Refresh, true),
   'DELETE auth/token': json(Revoke),
   'POST auth/eula': json(Eula),
+  'POST auth/sso/:provider/device/token': json(DevicePoll),
   'POST users': json(UserCreate),
   'PATCH users/:id': json(UserPatch),
   'POST api-tokens': json(ApiTokenCreate, true),
   'PATCH api-tokens/:id': json(ApiTokenPatch),
   'POST tables/audit': json(AuditTableRequest, true),
+  'POST tables/users': json(identityTableRequest('users', USERS_TABLE), true),
+  'POST tables/roles': json(identityTableRequest('roles', ROLES_TABLE), true),
 }

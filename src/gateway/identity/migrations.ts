@@ -111,6 +111,19 @@ CREATE TABLE identity.audit_anchor (
 ALTER TABLE identity.users ADD COLUMN sso_subject text;
 `,
   },
+  {
+    id: 6,
+    name: 'single sign-on provider sessions',
+    sql: `
+CREATE TABLE identity.provider_sessions (
+  family_id text PRIMARY KEY,
+  provider text NOT NULL,
+  subject text NOT NULL,
+  tokens_sealed text NOT NULL,
+  updated_at int8 NOT NULL
+);
+`,
+  },
 ]
 
 /** Applies the pending identity migrations; returns the ids applied. */

@@ -118,6 +118,8 @@ export class RefreshTokenStore {
       'UPDATE identity.refresh_tokens SET revoked_at = coalesce(revoked_at, $2), successor_sealed = NULL WHERE family_id = $1',
       [familyId, now],
     )
+    // A revoked session asks its provider nothing any more: its tokens are forgotten.
+    await tx.query('DELETE FROM identity.provider_sessions WHERE family_id = $1', [familyId])
   }
 
   /** Revokes the family of a token (DELETE auth/token). False when the token is unknown. */

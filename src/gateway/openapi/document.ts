@@ -57,8 +57,8 @@ export function operationsWithoutBodySchema(routes: readonly Route[]): string[] 
   return out
 }
 
-/** POSTs that take no body: actions on a resource named by the path. */
-const NO_BODY: ReadonlySet<string> = new Set(['POST auth/logout'])
+/** POSTs that take no body: actions on a resource named by the path (a device login starts from the provider's name alone). */
+const NO_BODY: ReadonlySet<string> = new Set(['POST auth/logout', 'POST auth/sso/:provider/device'])
 
 function headerComponents(): Record<string, JsonSchema> {
   const h = (description: string, schema: JsonSchema = { type: 'string' }, required = false): JsonSchema => ({ description, schema, ...(required ? { required } : {}) })
@@ -299,7 +299,8 @@ function buildOperation(op: Operation, options: DocumentOptions): JsonSchema {
     operationId: operationId(method, op.path) + (op.legacyPath === true ? 'V4' : ''),
     summary: op.description ?? route.description,
     description: `Version ${v.version}: ${route.versions.find((x) => x.version === v.version)?.summary ?? ''} Access: ${access}.`,
-    tags: [route.path.split('/')[0]!.replace(/\..*$/, '')],
+    // the upstream's own group where it names one (the inventory's tables it does not collect), else the path's first segment
+    tags: Array.isArray(published?.tags) && published.tags.every((x) => typeof x === 'string') ? (published.tags as string[]) : [route.path.split('/')[0]!.replace(/\..*$/, '')],
     parameters,
     security: security(access, key),
     responses,

@@ -16,6 +16,8 @@ const SUCCESS: Readonly<Record<string, readonly number[]>> = {
   // Single sign-on: redirects (to the provider, then to the web interface), never a body.
   'GET auth/sso/:provider/start': [302],
   'GET auth/sso/:provider/callback': [302],
+  // A device login answers 202 while the person has not finished at the provider.
+  'POST auth/sso/:provider/device/token': [200, 202],
   'POST users': [201],
   'POST api-tokens': [201],
   'DELETE auth/token': [200],

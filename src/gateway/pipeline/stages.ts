@@ -60,7 +60,7 @@ export function buildStages(deps: StageDeps, log: Logger): Stage<RequestContext>
     deferred(versionStage(deps)), //       3. endpoint version, Deprecation/Sunset, 410
     deferred(acceptStage()), //               and what Accept allows (406)
     clientIpStage(deps), //                4. client IP (trusted proxies)
-    rateLimitStage(deps), //                  and its rate limit (429), bad requests counted too
+    tracedStage(rateLimitStage(deps)), //     and its rate limit (429), bad requests counted too
     answerRejection, //                       then the rejection of 2, 3 or 3b, if any
     tracedStage(authenticateStage(deps)), //            5. principal (401)
     apiKeyRateLimitStage(deps), //   optional per-API-key limit (429)

@@ -54,6 +54,8 @@ export interface UpstreamDocuments {
   exists(upstream: Upstream, pattern: string): ((rest: string) => boolean) | null
   /** Every concrete path the followed upstreams publish (without the leading "/", aliases left out). */
   paths(): string[]
+  /** Of those, the ones an upstream groups as not collected (tag `tables-not-collected`: tables with no rows), suggested last. */
+  uncollected(): Set<string>
   close(): void
 }
 
@@ -236,6 +238,16 @@ export function createUpstreamDocuments(options: DocumentOptions): UpstreamDocum
     paths() {
       const out: string[] = []
       for (const f of followed.values()) if (f.state) for (const c of f.state.concrete) out.push(c.path)
+      return out
+    },
+    uncollected() {
+      const out = new Set<string>()
+      for (const f of followed.values()) {
+        for (const c of f.state?.concrete ?? []) {
+          const tagged = Object.values(c.item).some((op) => typeof op === 'object' && op !== null && Array.isArray((op as { tags?: unknown }).tags) && (op as { tags: unknown[] }).tags.includes('tables-not-collected'))
+          if (tagged) out.add(c.path)
+        }
+      }
       return out
     },
     follow(upstreams) {

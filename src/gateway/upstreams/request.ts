@@ -1,61 +1,24 @@
 /**
- * The upstream request of a forwarded GET or HEAD without a body, made with less work per request
- * than http-proxy's own `stream` pass, which it replaces in each pool's proxy (see `leanStream`):
- * http-proxy copies the header object, parses the path with url.parse, joins it with a regular
- * expression, and node then stores and validates every header through setHeader; here the
- * headers go to node as one flat [name, value, ...] list, written as they are (node still checks
- * each name and value), and the listeners are shared functions with the request's state on the
- * upstream request instead of five closures per request. The events are http-proxy's: `proxyReq`
- * once the upstream request has a connection, `proxyRes` with the answer, `error` and
- * `econnreset` as its error handler emits them. Anything else (a body, another method, options the
- * gateway does not use) goes through http-proxy's pass unchanged.
+ * The upstream request of a forwarded request without a body, made by the forwarder itself with
+ * node's http.request instead of through http-proxy (whose `web` call copies its arguments,
+ * runs its passes and emits each event through its emitter, and whose `stream` pass copies the
+ * header object, parses the path with url.parse, joins it with a regular expression, and lets
+ * node store and validate every header through setHeader). Here the headers go to node as one
+ * flat [name, value, ...] list, written as they are (node still checks each name and value), the
+ * path is the one http-proxy would send (`outgoingPath`), and the listeners are three shared
+ * functions that find the forwarding on the upstream request (`LEAN`): no closure and no emitter
+ * event per request. What happens then is the forwarder's (`LeanHooks`): the connection is
+ * there, the answer has begun, the request failed. A request with a body goes through
+ * http-proxy (proxy.ts).
  */
-import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import { request as httpRequest, type Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { createRequire } from 'node:module'
-import { parse as parseUrl, type Url } from 'node:url'
-import type { Agent } from 'node:http'
-import type { EventEmitter } from 'node:events'
+import { parse as parseUrl } from 'node:url'
 
-/** What http-proxy hands a web pass (the options of the proxy, merged with the call's). */
-interface PassOptions {
-  target?: Url | string
-  agent?: Agent | false
-  buffer?: { pipe(dest: ClientRequest): unknown }
-  selfHandleResponse?: boolean
-  forward?: unknown
-  proxyTimeout?: number
-  followRedirects?: boolean
-  headers?: unknown
-  auth?: unknown
-  ssl?: unknown
-  method?: string
-  localAddress?: string
-  toProxy?: boolean
-  ignorePath?: boolean
-  prependPath?: boolean
-  changeOrigin?: boolean
-  secure?: boolean
-  ca?: unknown
-}
-
-type Pass = (req: IncomingMessage, res: ServerResponse, options: PassOptions, head: unknown, server: EventEmitter, callback?: unknown) => unknown
-
-/** The forwarding an upstream request belongs to (read by the shared listeners). */
-interface Lean {
-  req: IncomingMessage
-  res: ServerResponse
-  options: PassOptions
-  server: EventEmitter
-  target: Url
-  proxyReq: ClientRequest
-}
-
-const LEAN = Symbol('netinv.lean')
-type Tagged<T> = T & { [LEAN]?: Lean }
-
-/** Characters url.parse would escape (or cut at: `#`) in a path: such a path takes url.parse, as http-proxy does. */
-const ESCAPED_BY_URL_PARSE = /[^!-~]|["#'<>\\^`{|}]/
+/** Characters url.parse would escape (or cut at: `#`) in a path besides those outside `!`..`~`: such a path takes url.parse, as http-proxy does. */
+const ESCAPED_BY_URL_PARSE = new Uint8Array(128)
+for (const c of '"#\'<>\\^`{|}') ESCAPED_BY_URL_PARSE[c.charCodeAt(0)] = 1
 
 /** http-proxy's own join of a target path and a request path (for the paths the fast way does not take). */
 const { urlJoin } = createRequire(import.meta.url)('http-proxy/lib/http-proxy/common') as { urlJoin(...parts: string[]): string }
@@ -66,11 +29,20 @@ const { urlJoin } = createRequire(import.meta.url)('http-proxy/lib/http-proxy/co
  * run of slashes and nothing url.parse would change is that path itself (what the gateway sends).
  */
 export function outgoingPath(url: string): string {
-  if (url.charCodeAt(0) === 0x2f && !ESCAPED_BY_URL_PARSE.test(url)) {
-    const q = url.indexOf('?')
-    if (!(q < 0 ? url : url.slice(0, q)).includes('//')) return url
+  return plainPath(url) ? url : urlJoin('/', parseUrl(url).path ?? '')
+}
+
+/** One leading slash, no run of slashes before the query, nothing url.parse would change (one pass, no regular expression). */
+function plainPath(url: string): boolean {
+  if (url.charCodeAt(0) !== 0x2f) return false
+  let inPath = true
+  for (let i = 0; i < url.length; i++) {
+    const c = url.charCodeAt(i)
+    if (c < 0x21 || c > 0x7e || ESCAPED_BY_URL_PARSE[c] === 1) return false
+    if (c === 0x3f) inPath = false
+    else if (inPath && c === 0x2f && url.charCodeAt(i + 1) === 0x2f) return false
   }
-  return urlJoin('/', parseUrl(url).path ?? '')
+  return true
 }
 
 /** The headers as node writes them from a list: [name, value, ...], absent values left out. */
@@ -83,107 +55,95 @@ export function headerList(headers: IncomingHttpHeaders): Array<string | string[
   return out
 }
 
-function onSocket(this: Tagged<ClientRequest>): void {
+/** What the forwarder does at each step of a lean request (one set per forwarder, shared by its requests). */
+export interface LeanHooks<S> {
+  /** The upstream request has a connection (maybe still connecting). */
+  socket(state: S, proxyReq: ClientRequest): void
+  /** The upstream's answer has begun. */
+  response(state: S, proxyRes: IncomingMessage): void
+  /** The upstream request failed (see `onError` for the error http-proxy would not report). */
+  error(state: S, err: Error & { code?: string }): void
+}
+
+/** Where a lean request goes: an upstream's origin, parsed once. */
+export interface LeanOrigin {
+  readonly hostname: string
+  readonly port: number
+  readonly https: boolean
+}
+
+export function leanOrigin(url: URL): LeanOrigin {
+  const https = url.protocol === 'https:'
+  // A bracketed IPv6 literal goes to node without its brackets.
+  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
+  return { hostname, port: url.port === '' ? (https ? 443 : 80) : Number(url.port), https }
+}
+
+const LEAN = Symbol('netinv.lean')
+
+/** The forwarding a lean upstream request belongs to, and the hooks of its forwarder. */
+interface Lean<S> {
+  readonly state: S
+  readonly hooks: LeanHooks<S>
+  /** The client's request: gone with its connection, its upstream request's reset is no failure to answer. */
+  readonly client: IncomingMessage
+}
+
+type Tagged<S> = ClientRequest & { [LEAN]?: Lean<S> }
+
+function onSocket(this: Tagged<unknown>): void {
   const lean = this[LEAN]!
-  lean.server.emit('proxyReq', this, lean.req, lean.res, lean.options)
+  lean.hooks.socket(lean.state, this)
 }
 
-function onAborted(this: Tagged<IncomingMessage>): void {
-  this[LEAN]?.proxyReq.destroy()
-}
-
-/** http-proxy's error handler, for the client request and the upstream request alike. */
-function onError(this: Tagged<IncomingMessage | ClientRequest>, err: Error & { code?: string }): void {
+function onResponse(this: Tagged<unknown>, proxyRes: IncomingMessage): void {
   const lean = this[LEAN]!
-  const { req, res, server, target, proxyReq } = lean
-  if (req.socket.destroyed && err.code === 'ECONNRESET') {
-    server.emit('econnreset', err, req, res, target)
-    proxyReq.destroy()
-    return
-  }
-  server.emit('error', err, req, res, target)
-}
-
-function emitEnd(this: Tagged<IncomingMessage>): void {
-  const lean = this[LEAN]!
-  lean.server.emit('end', lean.req, lean.res, this)
-}
-
-function onResponse(this: Tagged<ClientRequest>, proxyRes: Tagged<IncomingMessage>): void {
-  const lean = this[LEAN]!
-  const { req, res, server } = lean
-  server.emit('proxyRes', proxyRes, req, res)
-  if (server.listenerCount('end') === 0) return
-  if (res.writableEnded) server.emit('end', req, res, proxyRes)
-  else {
-    proxyRes[LEAN] = lean
-    proxyRes.on('end', emitEnd)
-  }
-}
-
-/** Whether the lean request serves this forwarding; else http-proxy's own pass does. */
-function leanServes(req: IncomingMessage, options: PassOptions, noBody: unknown): options is PassOptions & { target: Url; agent: Agent } {
-  const target = options.target
-  return (
-    (req.method === 'GET' || req.method === 'HEAD') &&
-    options.buffer === noBody &&
-    options.selfHandleResponse === true &&
-    !!options.agent &&
-    typeof target === 'object' &&
-    target.path === '/' &&
-    options.forward === undefined &&
-    !options.proxyTimeout &&
-    !options.followRedirects &&
-    options.headers === undefined &&
-    options.auth === undefined &&
-    options.ssl === undefined &&
-    options.method === undefined &&
-    options.localAddress === undefined &&
-    options.ca === undefined &&
-    !options.toProxy &&
-    !options.ignorePath &&
-    options.prependPath !== false &&
-    !options.changeOrigin &&
-    req.headers.expect === undefined
-  )
+  lean.hooks.response(lean.state, proxyRes)
 }
 
 /**
- * A `stream` pass for a proxy with selfHandleResponse whose body-less requests pipe `noBody`
- * (the forwarder's): the lean request for those, http-proxy's `original` pass for the rest.
+ * As http-proxy's error handler: a reset of the upstream request after the client's connection
+ * is gone only releases the upstream request (nobody is left to answer); anything else is the
+ * forwarder's to answer.
  */
-export function leanStream(original: Pass, noBody: unknown): Pass {
-  return function stream(req, res, options, head, server, callback) {
-    if (callback !== undefined || !leanServes(req, options, noBody)) return original(req, res, options, head, server, callback)
-    server.emit('start', req, res, options.target)
-    const target = options.target
-    const https = target.protocol === 'https:'
-    const proxyReq = (https ? httpsRequest : httpRequest)({
-      hostname: target.hostname,
-      port: target.port ?? (https ? 443 : 80),
-      method: req.method,
-      path: outgoingPath(req.url ?? ''),
-      // A list: node writes it as it is instead of storing each header through setHeader.
-      headers: headerList(req.headers) as unknown as IncomingHttpHeaders,
-      agent: options.agent,
-      ...(https ? { rejectUnauthorized: options.secure ?? true } : {}),
-    }) as Tagged<ClientRequest>
-    const lean: Lean = { req, res, options, server, target, proxyReq }
-    proxyReq[LEAN] = lean
-    ;(req as Tagged<IncomingMessage>)[LEAN] = lean
-    proxyReq.on('socket', onSocket)
-    req.on('aborted', onAborted)
-    req.on('error', onError)
-    proxyReq.on('error', onError)
-    options.buffer!.pipe(proxyReq)
-    proxyReq.on('response', onResponse)
+function onError(this: Tagged<unknown>, err: Error & { code?: string }): void {
+  const lean = this[LEAN]!
+  if (lean.client.socket.destroyed && err.code === 'ECONNRESET') {
+    this.destroy()
+    return
   }
+  lean.hooks.error(lean.state, err)
 }
 
-/** Replaces http-proxy's `stream` pass of `proxy` with the lean one. */
-export function useLeanStream(proxy: object, noBody: unknown): void {
-  const passes = (proxy as { webPasses: Pass[] }).webPasses
-  const at = passes.findIndex((pass) => pass.name === 'stream')
-  if (at < 0) throw new Error('http-proxy has no web pass named stream: check the forwarder against this version')
-  passes[at] = leanStream(passes[at]!, noBody)
+/**
+ * Sends `client`'s request (method, `path` as the gateway rewrote it, `headers` as the upstream
+ * must see them) to `origin` over `agent`, without a body, and answers the upstream request.
+ * `secure`: whether an HTTPS upstream's certificate is checked (the agent's own settings, such as
+ * its certificate authorities, apply too).
+ */
+export function leanRequest<S>(
+  origin: LeanOrigin,
+  agent: Agent,
+  client: IncomingMessage,
+  path: string,
+  headers: IncomingHttpHeaders,
+  hooks: LeanHooks<S>,
+  state: S,
+): ClientRequest {
+  const options = {
+    hostname: origin.hostname,
+    port: origin.port,
+    method: client.method,
+    path: outgoingPath(path),
+    // A list: node writes it as it is instead of storing each header through setHeader.
+    headers: headerList(headers) as unknown as IncomingHttpHeaders,
+    agent,
+  }
+  const proxyReq = (origin.https ? httpsRequest(options) : httpRequest(options)) as Tagged<S>
+  proxyReq[LEAN] = { state, hooks, client }
+  proxyReq.on('socket', onSocket)
+  proxyReq.on('error', onError)
+  proxyReq.on('response', onResponse)
+  proxyReq.end()
+  return proxyReq
 }

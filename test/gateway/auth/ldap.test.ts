@@ -12,7 +12,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Test } from 'tap'
 import { freePort } from '../../e2e/process.js'
-import { slapdMissing, startSlapd, PASSWORDS, SERVICE_DN, SUFFIX, type Slapd } from '../../helpers/slapd.js'
+import { runCli } from '../../../src/commands/main.js'
+import { readSessionFile, sessionPath } from '../../../src/client/session.js'
+import { memoryIo, tempHome } from '../../commands/cli.js'
+import { directoryConfig, slapdMissing, startSlapd, PASSWORDS, SUFFIX } from '../../helpers/slapd.js'
 import { Directory } from '../../../src/gateway/auth/ldap/directory.js'
 import { compileConfig } from '../../../src/shared/config/index.js'
 import { freshPostgres } from '../../helpers/db.js'
@@ -20,28 +23,6 @@ import { testNeeding } from '../../helpers/requirements.js'
 import { basic, login, startGateway, ADMIN_PASSWORD, TEST_CONFIG, type TestGateway } from '../handlers/helper.js'
 
 const INVALID = { code: 'API_INVALID_CREDENTIALS', message: 'Invalid Credentials' }
-
-function ldapConfig(s: Slapd, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    enabled: true,
-    url: s.url,
-    caFile: s.caFile,
-    bindDn: SERVICE_DN,
-    bindPasswordFile: s.passwordFile,
-    userBase: `ou=people,${SUFFIX}`,
-    userFilter: '(&(objectClass=inetOrgPerson)(uid={username})(!(employeeType=disabled)))',
-    groupBase: `ou=groups,${SUFFIX}`,
-    groups: {
-      operators: { scopes: ['read', 'write'] },
-      [`cn=admins,ou=groups,${SUFFIX}`]: { scopes: ['read', 'settings', 'team', 'write'], isAdmin: true },
-    },
-    eulaApproved: true,
-    connectTimeoutMs: 1000,
-    timeoutMs: 1000,
-    retryAfterSeconds: 7,
-    ...extra,
-  }
-}
 
 /** One database and one signing key for the file's gateways (each would otherwise make its own). */
 let shared: { db: TestGateway['db']; dataDir: string } | undefined
@@ -77,7 +58,7 @@ testNeeding(t, 'a directory on slapd', slapdMissing(), async (t) => {
   shared = { db: (await freshPostgres(t)).db, dataDir: await mkdtemp(join(tmpdir(), 'netinv-ldap-auth-')) }
 
   t.test('directory users log in with their groups\' scopes; holes stay closed', async (t) => {
-    const gw = await gatewayWith(t, ldapConfig(slapd))
+    const gw = await gatewayWith(t, directoryConfig(slapd))
     const alice = await login(gw, 'alice', PASSWORDS.alice)
     t.equal(alice.res.status, 200)
     t.same(alice.body.scope, ['read', 'settings', 'team', 'write'], 'operators and admins')
@@ -109,7 +90,7 @@ testNeeding(t, 'a directory on slapd', slapdMissing(), async (t) => {
     const empty = await login(gw, 'alice', '')
     t.equal(empty.res.status, 422, 'an empty password is refused before anything is asked')
     // Below the endpoint too: to slapd, a DN with an empty password is an unauthenticated bind that succeeds.
-    const directory = new Directory(() => compileConfig({ ldap: ldapConfig(slapd) }).ldap)
+    const directory = new Directory(() => compileConfig({ ldap: directoryConfig(slapd) }).ldap)
     t.equal(await directory.authenticate('alice', ''), null, 'the directory check never sends an empty password')
     t.equal((await directory.authenticate('alice', PASSWORDS.alice))?.username, 'alice', 'while the right one passes')
     const users = (await (await gw.fetch('/api/users', { headers: { authorization: basic('admin', ADMIN_PASSWORD) } })).json()) as Array<{ username: string; isLocal: boolean }>
@@ -132,7 +113,7 @@ testNeeding(t, 'a directory on slapd', slapdMissing(), async (t) => {
   })
 
   t.test('groups changed, removed or disabled in the directory take effect at the next refresh', async (t) => {
-    const gw = await gatewayWith(t, ldapConfig(slapd))
+    const gw = await gatewayWith(t, directoryConfig(slapd))
     const bob = await login(gw, 'bob', PASSWORDS.bob)
     const alice = await login(gw, 'alice', PASSWORDS.alice)
     t.equal(bob.res.status, 200)
@@ -172,10 +153,10 @@ testNeeding(t, 'a directory on slapd', slapdMissing(), async (t) => {
       ['StartTLS', { startTls: true }],
       ['LDAPS', { url: slapd.ldapsUrl }],
     ] as const) {
-      const gw = await gatewayWith(t, ldapConfig(slapd, extra))
+      const gw = await gatewayWith(t, directoryConfig(slapd, extra))
       const ok = await login(gw, 'bob', PASSWORDS.bob)
       t.equal(ok.res.status, 200, what)
-      const untrusted = await gatewayWith(t, ldapConfig(slapd, { ...extra, caFile: '' }))
+      const untrusted = await gatewayWith(t, directoryConfig(slapd, { ...extra, caFile: '' }))
       const refused = await login(untrusted, 'bob', PASSWORDS.bob)
       t.equal(refused.res.status, 503, `${what} with a certificate of an unknown CA: unavailable, never a plain fallback`)
       t.equal(refused.body.code, 'API_DIRECTORY_UNAVAILABLE')
@@ -197,7 +178,7 @@ testNeeding(t, 'a directory on slapd', slapdMissing(), async (t) => {
       ['down', `ldap://127.0.0.1:${closed}`],
       ['hanging', `ldap://127.0.0.1:${port}`],
     ] as const) {
-      const gw = await gatewayWith(t, ldapConfig(slapd, { url, timeoutMs: 300, connectTimeoutMs: 300 }))
+      const gw = await gatewayWith(t, directoryConfig(slapd, { url, timeoutMs: 300, connectTimeoutMs: 300 }))
       const r = await login(gw, 'bob', PASSWORDS.bob)
       t.equal(r.res.status, 503, what)
       t.match(r.body, { code: 'API_DIRECTORY_UNAVAILABLE' })
@@ -206,9 +187,9 @@ testNeeding(t, 'a directory on slapd', slapdMissing(), async (t) => {
       t.equal(local.res.status, 200, `${what}: a local login never asks the directory`)
     }
     // A directory user's refresh while the directory is down: 503, and the token still works after.
-    const good = await gatewayWith(t, ldapConfig(slapd))
+    const good = await gatewayWith(t, directoryConfig(slapd))
     const bob = await login(good, 'bob', PASSWORDS.bob)
-    const down = await gatewayWith(t, ldapConfig(slapd, { url: `ldap://127.0.0.1:${closed}` }))
+    const down = await gatewayWith(t, directoryConfig(slapd, { url: `ldap://127.0.0.1:${closed}` }))
     down.clock.now = good.clock.now
     const during = await refresh(down, bob.body.refreshToken)
     t.equal(during.status, 503)
@@ -218,7 +199,7 @@ testNeeding(t, 'a directory on slapd', slapdMissing(), async (t) => {
   })
 
   t.test('local authentication off: directory logins, their sessions and API keys work', async (t) => {
-    const gw = await gatewayWith(t, ldapConfig(slapd), { enableLocalAuthentication: false })
+    const gw = await gatewayWith(t, directoryConfig(slapd), { enableLocalAuthentication: false })
     const disabled = { code: 'API_LOCAL_AUTHENTICATION_DISABLED' }
     const bob = await login(gw, 'bob', PASSWORDS.bob)
     t.equal(bob.res.status, 200)
@@ -242,5 +223,27 @@ testNeeding(t, 'a directory on slapd', slapdMissing(), async (t) => {
     t.match(await eula.json(), disabled, 'auth/eula of a local user')
     const providers = await gw.fetch('/api/auth/providers')
     t.same(await providers.json(), { password: { local: false, ldap: true }, sso: [] }, 'a login page learns what works')
+
+    // the command line: netinv login with the directory password (NETINV_PASSWORD); the clock
+    // moved a day on, so that its login is the only one of alice's from then on (the file's
+    // gateways share a database)
+    gw.advance(86_400_000)
+    const from = gw.clock.now
+    const home = tempHome(t)
+    const env = { HOME: home, XDG_CONFIG_HOME: home, NETINV_URL: gw.url, NETINV_PASSWORD: PASSWORDS.alice }
+    const cli = memoryIo(env)
+    t.equal(await runCli(['login', '--username', 'alice'], cli.io), 0, cli.stderr())
+    t.match(cli.stdout(), `logged in to ${gw.url} as alice`)
+    const saved = readSessionFile(sessionPath(env)).sessions[gw.url]
+    const me = await gw.fetch('/api/users/me', { headers: { authorization: `Bearer ${saved?.accessToken ?? ''}` } })
+    t.match(await me.json(), { username: 'alice', isLocal: false, isAdmin: true }, 'the session the command stored is alice\'s')
+    // read as alice: Basic with a local password is off here
+    let logins: unknown[] = []
+    for (let i = 0; i < 500 && logins.length === 0; i++) {
+      const r = await gw.fetch('/api/tables/audit', { method: 'POST', headers: { authorization: `Bearer ${saved?.accessToken ?? ''}` }, json: { columns: ['actorName'], filters: { action: ['eq', 'auth.login'], actorName: ['eq', 'alice'], actorMethod: ['eq', 'ldap'], outcome: ['eq', 'success'], time: ['gte', from] } } })
+      logins = ((await r.json()) as { data: unknown[] }).data
+      if (logins.length === 0) await new Promise((r) => setTimeout(r, 20))
+    }
+    t.equal(logins.length, 1, 'the command line\'s login is in the audit trail, method ldap')
   })
 })

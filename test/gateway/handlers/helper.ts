@@ -3,6 +3,7 @@
  * and captured logs, for the behaviour tests of auth/*, users* and api-tokens*.
  */
 import { mkdtemp } from 'node:fs/promises'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Test } from 'tap'
@@ -36,6 +37,10 @@ export interface GatewayOptions {
   revocationChannel?: string
   /** Folder of a built web interface to serve outside /api/. */
   webDir?: string
+  /** What the upstream answers (by default: the identity the gateway forwarded, as JSON). */
+  upstream?: (req: IncomingMessage, res: ServerResponse) => void
+  /** The port to listen on (0, any free one, unless a test must name its address beforehand). */
+  port?: number
 }
 
 export const TEST_CONFIG = {
@@ -63,11 +68,11 @@ export async function startGateway(t: Test, options: GatewayOptions = {}): Promi
     print: () => {},
   })
   // The upstream answers with the identity the gateway forwarded.
-  const upstream = await startUpstream(t, (req, res) => {
+  const upstream = await startUpstream(t, options.upstream ?? ((req, res) => {
     const text = JSON.stringify({ upstream: true, principal: decodePrincipal(decodeInternal(req.headers[INTERNAL_HEADER])?.principal) })
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(text)
-  })
+  }))
   const gw = await startRealGateway({
     config,
     log,
@@ -76,7 +81,7 @@ export async function startGateway(t: Test, options: GatewayOptions = {}): Promi
     inventoryUrl: upstream.url,
     internalSecret: SECRET,
     now,
-    port: 0,
+    port: options.port ?? 0,
     host: '127.0.0.1',
     adminPort: 0,
     adminHost: '127.0.0.1',

@@ -13,7 +13,7 @@ const REFRESH = { expiresIn: 100, length: 48, reuseGraceSeconds: 5 }
 
 async function setup(t: Test, engine: (typeof ENGINES)[number]) {
   const db = await freshDb(t, engine)
-  t.same(await migrateIdentity(db), [1, 2, 3, 4, 5])
+  t.same(await migrateIdentity(db), [1, 2, 3, 4, 5, 6])
   t.same(await migrateIdentity(db), [], 'migrations apply once')
   let now = 1_700_000_000_000
   const events: IdentityEvent[] = []

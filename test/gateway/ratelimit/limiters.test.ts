@@ -3,6 +3,7 @@ import type { Test } from 'tap'
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { createMemoryLimiter, createRedisLimiter, createLimiter, RedisLimiterTimeout, type Limiter, type ResilientLimiter } from '../../../src/gateway/ratelimit/index.js'
+import { LEASE_FROM, MAX_LEASE, leaseSize } from '../../../src/gateway/ratelimit/redis.js'
 import { connectRedis, whenReady, type RedisClient } from '../../../src/gateway/redis.js'
 import { createMetrics } from '../../../src/gateway/metrics.js'
 import { compileConfig } from '../../../src/shared/config/index.js'
@@ -118,6 +119,84 @@ t.test('redis: hits on one key in the same turn share one call and count as cons
   const next = await limiter.consume('ip:1.2.3.4', 7, 1)
   t.equal(next.allowed, false, 'the count carries on after the batch')
   t.same(sent, [10, 1], 'one call for the batch of 10, one for the next hit')
+})
+
+/** The real client, counting the script's calls and the hits (with leased places) each asked for. */
+function countingClient(real: RedisClient, sent: number[]): RedisClient {
+  return new Proxy(real, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown
+      if (name !== 'netinvRateHits' || typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        sent.push(args[4] as number)
+        return (value as (...a: unknown[]) => unknown).apply(target, args)
+      }
+    },
+  }) as RedisClient
+}
+
+t.test('redis leases: below the lease limit every hit asks Redis; from it, a round trip per lease', async (t) => {
+  t.equal(leaseSize(LEASE_FROM - 1), 0, 'no lease below LEASE_FROM')
+  t.equal(leaseSize(LEASE_FROM), 1, 'a thousandth of the limit')
+  t.equal(leaseSize(10_000_000), MAX_LEASE, 'at most MAX_LEASE')
+  const clock = fixedClock()
+  const p = prefix()
+  const real = await redisClient(t)
+  createRedisLimiter({ client: real, prefix: p, now: clock.now }) // defines the script on the real client
+  const sent: number[] = []
+  const limiter = createRedisLimiter({ client: countingClient(real, sent), prefix: p, now: clock.now })
+  const limit = 10_000 // a lease of 10
+  const remaining: number[] = []
+  let atOnce = 0
+  let allowed = 0
+  for (let i = 0; i < 55; i++) {
+    const d = limiter.consume('ip:7.7.7.7', limit, 1)
+    if (!(d instanceof Promise)) atOnce++
+    const decided = await d
+    if (decided.allowed) allowed++
+    remaining.push(decided.remaining)
+  }
+  t.equal(allowed, 55, 'all 55 pass')
+  t.same(remaining, Array.from({ length: 55 }, (_, i) => limit - 1 - i), 'each hit counts as the next one, leased or not')
+  t.same(sent, [11, 11, 11, 11, 11], 'one round trip per hit and lease of 10: 5 for 55 hits')
+  t.equal(atOnce, 50, 'the leased hits are decided at once, without a promise')
+  // The leased places leave the window with the round trip's hits: the lease ends with them.
+  clock.set(clock.now() + 1000)
+  await limiter.consume('ip:7.7.7.7', limit, 1)
+  t.same(sent.slice(5), [11], 'a lease past its window is not used: the next hit asks Redis')
+  const small = createRedisLimiter({ client: countingClient(real, sent), prefix: p, now: clock.now })
+  for (let i = 0; i < 5; i++) await small.consume('ip:8.8.8.8', LEASE_FROM - 1, 1)
+  t.same(sent.slice(6), [1, 1, 1, 1, 1], 'below the lease limit, every hit is a round trip of its own')
+})
+
+t.test('redis leases: three replicas sharing a limit pass at most the limit and a lease each in any one-second span', async (t) => {
+  const clock = fixedClock(1_700_000_000_000)
+  const p = prefix()
+  const limit = 2_000 // a lease of 2
+  const lease = leaseSize(limit)
+  const replicas = [
+    createRedisLimiter({ client: await redisClient(t), prefix: p, now: clock.now }),
+    createRedisLimiter({ client: await redisClient(t), prefix: p, now: clock.now }),
+    createRedisLimiter({ client: await redisClient(t), prefix: p, now: clock.now }),
+  ]
+  // 3 s of one client asking each replica once a millisecond: 3,000 hits a second against 2,000.
+  const passedAt: number[] = []
+  const start = clock.now()
+  for (let ms = 0; ms < 3000; ms++) {
+    clock.set(start + ms)
+    for (const r of replicas) if ((await r.consume('ip:6.6.6.6', limit, 1)).allowed) passedAt.push(ms)
+  }
+  let most = 0
+  let fewest = Infinity
+  for (let from = 0, i = 0, j = 0; from <= 2000; from++) {
+    while (i < passedAt.length && passedAt[i]! < from) i++
+    while (j < passedAt.length && passedAt[j]! < from + 1000) j++
+    most = Math.max(most, j - i)
+    if (from >= 1000) fewest = Math.min(fewest, j - i)
+  }
+  t.comment(`most passed in a one-second span: ${most}; fewest once the window is full: ${fewest}`)
+  t.ok(most <= limit + replicas.length * lease, `at most the limit and a lease per replica (${limit} + ${replicas.length} × ${lease}): ${most}`)
+  t.ok(fewest >= limit - replicas.length * lease, `at least the limit less a lease per replica: ${fewest}`)
 })
 
 t.test('redis: the keys of one turn leave together in one pipeline, each with its own count', async (t) => {

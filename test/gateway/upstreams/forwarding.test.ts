@@ -14,6 +14,8 @@ import type { TLSSocket } from 'node:tls'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { compileConfig } from '../../../src/shared/config/index.js'
+import { createAgent, getJson } from '../../../src/gateway/upstreams/pool.js'
+import { resolveUpstreams } from '../../../src/gateway/upstreams/settings.js'
 import { hasCommand, testNeeding } from '../../helpers/requirements.js'
 import { send, startTestGateway, startUpstream } from '../helpers.js'
 
@@ -156,4 +158,10 @@ testNeeding(t, 'HTTPS upstreams: the CA file, the client certificate and the ser
   t.equal(ready.upstreams.good?.ok, true, 'the health probe goes over the same TLS settings')
   t.equal(ready.upstreams.noname?.ok, false)
   t.equal(ready.upstreams.noname?.error, 'ERR_TLS_CERT_ALTNAME_INVALID', 'and says why')
+
+  // The gateway's own reads (the audit trail's state before a change) go over the same settings.
+  const upstreams = resolveUpstreams(compileConfig({ upstreams: { good: up(tls), noca: up(noCa) } }), { readFiles: true })
+  const read = (name: string) => getJson(upstreams.get(name)!, createAgent(upstreams.get(name)!), '/state', { accept: 'application/json' }, 2000)
+  t.same(await read('good'), { client: 'netinv-gateway', url: '/state' }, 'read with the CA file and the client certificate')
+  t.equal(await read('noca'), null, 'a certificate no trusted authority signed: nothing read')
 })
