@@ -5,7 +5,7 @@ import type { StoredTableDef, TableDef } from './types.js'
 export const ARP: StoredTableDef = {
   path: 'addressing/arp',
   title: 'ARP table',
-  description: 'IP-to-MAC entries of the ARP caches of every layer 3 device.',
+  description: 'IP-to-MAC entries of the ARP caches (IPv4) and neighbour caches (IPv6) of every layer 3 device.',
   snapshotScoped: true,
   source: { kind: 'stored', table: 'inventory.arp' },
   columns: [
@@ -23,6 +23,7 @@ export const ARP: StoredTableDef = {
   nullableKey: ['vrf'],
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [['hostname', 'id'], ['ip'], ['mac']],
+  positions: ['hostname'],
   webPath: '/technology/addressing/arp',
 }
 
@@ -48,6 +49,7 @@ export const MAC: StoredTableDef = {
   nullableKey: ['vlan'],
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [['hostname', 'id'], ['mac']],
+  positions: ['hostname'],
   webPath: '/technology/addressing/mac',
 }
 
@@ -71,6 +73,10 @@ export const MANAGED_DEVS: StoredTableDef = {
     col('stateL1', 'string', 'Layer 1 state of the interface.', { values: ['up', 'down', 'admin-down', 'err-disabled'] }),
     col('stateL2', 'string', 'Layer 2 state of the interface.', { values: ['up', 'down'] }),
     col('dnsName', 'string', 'Reverse DNS name of the address, null when none.'),
+    col('dnsReverseMatch', 'boolean', 'Whether the reverse DNS name of the address begins with the device hostname (case-insensitive, the first label compared), null when the address has no reverse name.', {
+      sql: `CASE WHEN t."dns_name" IS NULL THEN NULL ELSE lower(split_part(t."dns_name", '.', 1)) = lower(split_part(t."hostname", '.', 1)) END`,
+    }),
+    col('dnsHostnameMatch', 'boolean', 'Whether the forward DNS lookup of the hostname gives the address; netinv makes no forward lookups: always null.', { sql: 'NULL::boolean' }),
     col('snHw', 'string', 'Hardware serial number of the device (as in inventory/devices).', { sql: '(SELECT d."sn_hw" FROM inventory.devices d WHERE d."snapshot_id" = t."snapshot_id" AND d."sn" = t."sn")' }),
   ],
   key: ['sn', 'intName', 'ip'],
@@ -82,7 +88,7 @@ export const MANAGED_DEVS: StoredTableDef = {
 export const HOSTS: StoredTableDef = {
   path: 'addressing/hosts',
   title: 'End hosts',
-  description: 'End hosts (users, phones, printers, servers) located from ARP and MAC tables.',
+  description: 'End hosts (users, phones, printers, servers) located from ARP and MAC tables; IPv4 only (addressing/ipv6-hosts has the IPv6 ones).',
   snapshotScoped: true,
   source: { kind: 'stored', table: 'inventory.hosts' },
   columns: [
@@ -97,11 +103,16 @@ export const HOSTS: StoredTableDef = {
     col('gateways', 'json', 'Default gateways of the host network: array of {sn, hostname, intName, ip}.', { unordered: true }),
     col('type', 'string', 'Kind of host, guessed from the MAC vendor and the port.', { values: ['workstation', 'phone', 'printer', 'server', 'camera', 'ap'] }),
     col('vendor', 'string', 'Vendor registered for the MAC address prefix (OUI).'),
+    col('accessPoints', 'json', 'Wireless access points the host is associated with; netinv does not read wireless associations from a controller: always null.', { sql: 'NULL::jsonb' }),
+    col('uniqId', 'string', 'Identifier of the host that names the same host in every snapshot: its VRF and address (the table\'s key), e.g. "/10.1.10.23" in the global table.', {
+      sql: `(coalesce(t."vrf", '') || '/' || host(t."ip"))`,
+    }),
   ],
   key: ['vrf', 'ip'],
   nullableKey: ['vrf'],
   defaultSort: { column: 'ip', order: 'asc' },
   indexes: [['ip', 'id'], ['mac'], ['siteName']],
+  positions: ['ip'],
   webPath: '/inventory/hosts',
 }
 

@@ -45,7 +45,7 @@ export const CONFIG_SAVED: StoredTableDef = {
     idColumn('device'),
     ...deviceColumns(),
     col('hash', 'string', 'Fingerprint (SHA-1, hex) of the running configuration with volatile lines (timestamps, counters) left out; equal hashes mean equal configurations.'),
-    col('status', 'string', 'saved when the startup configuration equals the running one, unsaved when changes were not saved yet.', { values: ['saved', 'unsaved'] }),
+    col('status', 'string', 'saved when the startup configuration equals the running one, unsaved when changes were not saved yet; null when the device does not show its startup configuration.', { values: ['saved', 'unsaved'] }),
   ],
   key: ['sn'],
   defaultSort: { column: 'hostname', order: 'asc' },

@@ -7,23 +7,11 @@
 import { INVENTORY_SCHEMA, storageName } from './columns.js'
 import { STORED_TABLES } from './tables.js'
 import type { ColumnType, StoredTableDef, TableDef } from './types.js'
+import { STORAGE_TYPES } from './storage-types.js'
 
 export type { StoredTableDef } from './types.js'
 
-export const STORAGE_TYPES: Readonly<Record<ColumnType, string>> = {
-  string: 'text',
-  integer: 'bigint',
-  number: 'double precision',
-  boolean: 'boolean',
-  timestamp: 'bigint',
-  ip: 'inet',
-  network: 'cidr',
-  mac: 'text',
-  stringArray: 'text[]',
-  integerArray: 'bigint[]',
-  ipArray: 'inet[]',
-  json: 'jsonb',
-}
+export { STORAGE_TYPES } from './storage-types.js'
 
 export interface StorageColumn {
   /** API name. */

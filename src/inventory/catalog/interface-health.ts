@@ -42,6 +42,7 @@ export const COUNTERS: StoredTableDef = {
   volatile: ['inBytes', 'outBytes', 'inPkts', 'outPkts', 'inErrPkts', 'outErrPkts', 'inDropPkts', 'outDropPkts'],
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [['hostname', 'intName', 'id'], ['sn']],
+  positions: ['hostname'],
   webPath: '/technology/interfaces/counters',
 }
 

@@ -80,6 +80,7 @@ export const INTERFACES: StoredTableDef = {
   volatile: ['loginIp'],
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [['hostname', 'intName', 'id'], ['sn'], ['siteName'], ['primaryIp'], ['l1']],
+  positions: ['hostname'],
   webPath: '/inventory/interfaces',
 }
 
@@ -99,6 +100,15 @@ export const SITES: StoredTableDef = {
     col('networksCount', 'integer', 'Number of distinct IP networks configured on the devices of the site.'),
     col('usersCount', 'integer', 'Number of end hosts (users) seen at the site.'),
     col('vlanCount', 'integer', 'Number of distinct VLAN ids configured at the site.'),
+    col('stpDomains', 'stringArray', 'Spanning-tree domains of the site: the distinct stpDomain of its devices (inventory/devices), sorted; empty when none.', {
+      sql: `coalesce((SELECT array_agg(DISTINCT d.stp_domain ORDER BY d.stp_domain) FROM inventory.devices d WHERE d.snapshot_id = t.snapshot_id AND d.site_name = t."site_name" AND d.stp_domain IS NOT NULL), '{}'::text[])`,
+      unordered: true,
+    }),
+    col('stpDCount', 'integer', 'Number of spanning-tree domains of the site (the length of stpDomains).', {
+      sql: '(SELECT count(DISTINCT d.stp_domain) FROM inventory.devices d WHERE d.snapshot_id = t.snapshot_id AND d.site_name = t."site_name")',
+    }),
+    col('rDomains', 'stringArray', 'Routing domains of the site; netinv does not group devices into routing domains: always null.', { sql: 'NULL::text[]' }),
+    col('rDCount', 'integer', 'Number of routing domains of the site; netinv does not group devices into routing domains: always null.', { sql: 'NULL::bigint' }),
   ],
   key: ['siteName'],
   defaultSort: { column: 'siteName', order: 'asc' },

@@ -15,6 +15,7 @@ export const VLANS: StoredTableDef = {
     col('vlanName', 'string', 'Configured VLAN name.'),
     col('status', 'string', 'VLAN state.', { values: ['active', 'suspend', 'act/lshut'] }),
     col('stpDomain', 'string', 'Spanning-tree domain the device belongs to, null when none.'),
+    col('stdStatus', 'string', 'The VLAN state in the same standard terms as status (netinv stores it normalised already).', { sql: 't."status"', values: ['active', 'suspend', 'act/lshut'] }),
   ],
   key: ['sn', 'vlanId'],
   defaultSort: { column: 'hostname', order: 'asc' },
@@ -39,6 +40,8 @@ export const NEIGHBORS: StoredTableDef = {
     col('remoteIp', 'ip', 'Management address the neighbour advertises, null when none.'),
     col('protocols', 'stringArray', 'Discovery protocols that saw the link, e.g. ["cdp","lldp"].', { unordered: true }),
     col('siteName', 'string', 'Site of the reporting device.'),
+    // an empty serial is no serial: the key matches null to '' (nullableKey), so must this
+    col('managedDev', 'boolean', 'Whether the neighbour is a discovered device (it has a serial number in the snapshot).', { sql: `coalesce(t."remote_sn", '') <> ''` }),
   ],
   key: ['localSn', 'localInt', 'remoteSn', 'remoteInt'],
   // a neighbour that was not discovered has no serial (and may advertise no port)
@@ -64,10 +67,15 @@ export const SWITCHPORTS: StoredTableDef = {
     col('nativeVlan', 'integer', 'Native VLAN (trunks), null on access ports.'),
     col('trunkVlan', 'string', 'VLANs allowed on a trunk as configured, e.g. "1-4094" or "10,20,30"; null on access ports.'),
     col('voiceVlan', 'integer', 'Voice VLAN, null when none.'),
+    col('edge', 'boolean', 'Whether the port is an edge port: no discovered device is its CDP/LLDP neighbour (neighbors/all).', {
+      sql: 'NOT EXISTS (SELECT 1 FROM inventory.neighbors n WHERE n.snapshot_id = t.snapshot_id AND n.local_sn = t."sn" AND n.local_int = t."int_name")',
+    }),
+    col('dynamicMacCount', 'integer', 'Number of MAC addresses the switch learned dynamically on the port (its addressing/mac rows of type dynamic), counted when the rows are collected; null in snapshots uploaded from files written before netinv kept it.'),
   ],
   key: ['sn', 'intName'],
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [['hostname', 'intName', 'id'], ['accVlan']],
+  positions: ['hostname'],
   webPath: '/technology/interfaces/switchports',
 }
 

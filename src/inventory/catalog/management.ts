@@ -68,7 +68,7 @@ export const MANAGEMENT_SNAPSHOTS: TableDef = {
 
 export const JOB_STATUSES = ['scheduled', 'running', 'done', 'error'] as const
 /** Job names as clients of this API family filter them. */
-export const JOB_NAMES = ['discoveryNew', 'discoveryRefresh', 'discoveryAdd', 'snapshotUpload', 'snapshotClone', 'snapshotLoad', 'snapshotUnload', 'snapshotDownload', 'loadGraphCache', 'saveHistoricalData', 'report'] as const
+export const JOB_NAMES = ['discoveryNew', 'discoveryRefresh', 'discoveryAdd', 'configBackup', 'snapshotUpload', 'snapshotClone', 'snapshotLoad', 'snapshotUnload', 'snapshotDownload', 'loadGraphCache', 'saveHistoricalData', 'report'] as const
 
 export const JOBS: TableDef = {
   path: 'jobs',

@@ -96,6 +96,7 @@ export const PHONES: StoredTableDef = {
     col('vendor', 'string', 'Vendor registered for the MAC address prefix (OUI).'),
     col('voiceVlan', 'integer', 'Voice VLAN configured on the switch port, null when none.'),
     col('protocol', 'string', 'Discovery protocol the phone was seen with.', { values: ['cdp', 'lldp'] }),
+    col('userMac', 'mac', 'MAC address of the computer connected through the phone; netinv does not tell it apart from the phone: always null.', { sql: 'NULL::text' }),
   ],
   key: ['sn', 'intName', 'mac'],
   defaultSort: { column: 'hostname', order: 'asc' },

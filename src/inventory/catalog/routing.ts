@@ -1,4 +1,4 @@
-/** Tables of layer 3: IPv4 and IPv6 routing tables, BGP and OSPF neighbours, first hop redundancy groups. */
+/** Tables of layer 3: IPv4 and IPv6 routing tables, BGP, OSPF and OSPFv3 neighbours, first hop redundancy groups. */
 import { col, deviceColumns, idColumn } from './columns.js'
 import type { StoredTableDef, TableDef } from './types.js'
 
@@ -32,6 +32,7 @@ function routeTable(family: 'IPv4' | 'IPv6', path: string, table: string, legacy
     nullableKey: ['vrf'],
     defaultSort: { column: 'hostname', order: 'asc' },
     indexes: [['hostname', 'id'], ['network'], ['protocol']],
+    positions: ['hostname'],
     webPath,
   }
 }
@@ -100,6 +101,35 @@ export const OSPF_NEIGHBORS: StoredTableDef = {
   webPath: '/technology/routing/ospf/neighbors',
 }
 
+export const OSPFV3_NEIGHBORS: StoredTableDef = {
+  path: 'routing/protocols/ospf-v3/neighbors',
+  title: 'OSPFv3 neighbours',
+  description: 'OSPFv3 adjacencies of every device (one row per direction and instance), with their state and interface costs.',
+  snapshotScoped: true,
+  source: { kind: 'stored', table: 'inventory.ospfv3_neighbors' },
+  columns: [
+    idColumn('OSPFv3 adjacency'),
+    ...deviceColumns(),
+    col('vrf', 'string', 'VRF of the OSPFv3 process (empty string for the global table).'),
+    col('area', 'string', 'OSPFv3 area of the local interface in dotted form, e.g. 0.0.0.0.'),
+    col('intName', 'string', 'Local interface of the adjacency.'),
+    col('instanceId', 'integer', 'OSPFv3 instance id on the interface (RFC 5340; 0 unless configured).'),
+    col('neiRouterId', 'ip', 'Router id of the neighbour.'),
+    col('neiIp', 'ip', 'Address of the neighbour on the link (its link-local address, as a rule).'),
+    col('neiHostname', 'string', 'Hostname of the neighbour when it is a discovered device, null otherwise.'),
+    col('state', 'string', 'Adjacency state (lower case).', { values: OSPF_STATES }),
+    col('currStateTime', 'integer', 'Seconds the adjacency has been in its current state.'),
+    col('localCost', 'integer', 'OSPFv3 cost of the local interface.'),
+    col('neiCost', 'integer', 'OSPFv3 cost the neighbour advertises for its end of the link, null when unknown.'),
+  ],
+  key: ['sn', 'vrf', 'intName', 'instanceId', 'neiRouterId'],
+  nullableKey: ['vrf'],
+  volatile: ['currStateTime'],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [['hostname', 'id'], ['state']],
+  webPath: '/technology/routing/protocols/ospf-v3/neighbors',
+}
+
 export const FHRP_GROUP_STATE: StoredTableDef = {
   path: 'fhrp/group-state',
   legacyPaths: ['fhrp/groupState'],
@@ -121,10 +151,12 @@ export const FHRP_GROUP_STATE: StoredTableDef = {
     col('priority', 'integer', 'Local priority (default 100).'),
     col('preempt', 'boolean', 'Whether the interface takes over as active when its priority is highest.'),
   ],
-  key: ['sn', 'intName', 'protocol', 'groupId'],
+  // VRRPv3 runs an IPv4 and an IPv6 group under the same number on one interface: the virtual address tells them apart
+  key: ['sn', 'intName', 'protocol', 'groupId', 'virtualIp'],
+  nullableKey: ['virtualIp'],
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [['hostname', 'id'], ['virtualIp']],
   webPath: '/technology/fhrp/group-state',
 }
 
-export const ROUTING_TABLES: readonly TableDef[] = [ROUTES, BGP_NEIGHBORS, IPV6_ROUTES, OSPF_NEIGHBORS, FHRP_GROUP_STATE]
+export const ROUTING_TABLES: readonly TableDef[] = [ROUTES, BGP_NEIGHBORS, IPV6_ROUTES, OSPF_NEIGHBORS, OSPFV3_NEIGHBORS, FHRP_GROUP_STATE]

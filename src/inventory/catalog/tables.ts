@@ -12,22 +12,40 @@ import { NEIGHBOR_TABLES } from './neighbors.js'
 import { NETWORK_TABLES } from './networks.js'
 import { BGP_NEIGHBORS, ROUTES, ROUTING_TABLES } from './routing.js'
 import { VLAN_TABLES } from './vlans.js'
+import { UNCOLLECTED_TABLES } from './uncollected/index.js'
+import { INTERFACE_RATE_TABLES } from './interface-rates.js'
+import { WIRELESS_TABLES } from './wireless.js'
+import { OSPF_INTERFACES } from './ospf-interfaces.js'
+import { IPV6_ADDRESSING_TABLES } from './ipv6-addressing.js'
+import { FHRP_GROUP_MEMBERS } from './fhrp-members.js'
+import { GATEWAY_REDUNDANCY } from './gateway-redundancy.js'
+import { INTERFACE_MTU } from './mtu.js'
+import { DISCOVERY_HISTORY } from './discovery-history.js'
 import type { StoredTableDef, TableDef } from './types.js'
 
 export const TABLES: readonly TableDef[] = [
   ...INVENTORY_TABLES,
   ...ENVIRONMENT_TABLES,
   ...ADDRESSING_TABLES,
+  ...IPV6_ADDRESSING_TABLES,
   ...ROUTING_TABLES,
+  FHRP_GROUP_MEMBERS,
   ...NETWORK_TABLES,
+  GATEWAY_REDUNDANCY,
   ...LAYER2_TABLES,
   ...VLAN_TABLES,
   ...NEIGHBOR_TABLES,
   ...INTERFACE_HEALTH_TABLES,
+  ...INTERFACE_RATE_TABLES,
+  INTERFACE_MTU,
+  OSPF_INTERFACES,
+  ...WIRELESS_TABLES,
   ...CONSISTENCY_TABLES,
   ...DISCOVERY_TABLES,
+  DISCOVERY_HISTORY,
   ...MANAGEMENT_TABLES,
   ...ATTRIBUTE_TABLES,
+  ...UNCOLLECTED_TABLES,
 ]
 
 /** The stored tables of the first release, in their order then. */

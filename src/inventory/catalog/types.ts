@@ -91,8 +91,21 @@ export interface TableDef {
   volatile?: readonly string[]
   /** Column names to index after a snapshot's rows are loaded (one entry per index). */
   indexes: ReadonlyArray<readonly string[]>
+  /**
+   * Sort columns whose position of every row (in the table's total order: the column, then `id`)
+   * is computed once with the snapshot's rows (`catalog/positions.ts`), so that a page without
+   * filters sorted by one of them is an index range at any offset. For the large tables only.
+   */
+  positions?: readonly string[]
   /** Web path of the table in the UI, used by intent reports (e.g. "/inventory/devices"). */
   webPath: string
+  /**
+   * `false` for a table of a technology netinv neither simulates nor discovers: it exists so that
+   * clients written for the API family find it, answers with its columns and no rows, costs no
+   * storage (an empty relation, no partition per snapshot), and `GET tables` lists it with
+   * `collected: false`. Absent for every table netinv fills.
+   */
+  collected?: false
 }
 
 /** A table whose rows a snapshot stores (one partition per snapshot). */

@@ -1,6 +1,6 @@
 /**
  * VLAN summaries (computed from vlan/device when a snapshot is loaded), the layer 3 interfaces of
- * VLANs (a view of addressing/managed-devs) and the spanning-tree bridges.
+ * VLANs (a view of addressing/managed-devs) and the spanning-tree bridges and ports.
  */
 import { col, deviceColumns, idColumn } from './columns.js'
 import type { StoredTableDef, TableDef } from './types.js'
@@ -56,6 +56,7 @@ export const VLAN_SITE_SUMMARY: StoredTableDef = {
     col('vlanName', 'string', 'Most common name of the VLAN among the switches of the site (the alphabetically first on a tie).'),
     col('devCount', 'integer', 'Number of switches of the site the VLAN is configured on.'),
     col('activeDevCount', 'integer', 'Number of those switches where the VLAN is active.'),
+    col('dscr', 'string', 'VLAN description apart from its name; the switches netinv reads report only the name (vlanName): always null.', { sql: 'NULL::text' }),
   ],
   key: ['siteName', 'vlanId'],
   defaultSort: { column: 'siteName', order: 'asc' },
@@ -141,4 +142,36 @@ export const STP_BRIDGES: StoredTableDef = {
   webPath: '/technology/spanning-tree/stp-bridges',
 }
 
-export const VLAN_TABLES: readonly TableDef[] = [VLAN_DEVICE_SUMMARY, VLAN_SITE_SUMMARY, VLAN_NETWORK_SUMMARY, VLAN_L3_GATEWAYS, STP_BRIDGES]
+export const STP_PORTS: StoredTableDef = {
+  path: 'spanning-tree/ports',
+  title: 'Spanning-tree ports',
+  description: 'Every bridge port in the spanning tree of a switch: its state, its role, its cost and the designated bridge of its segment (of VLAN 1 on per-VLAN switches, of the CIST on MSTP ones).',
+  snapshotScoped: true,
+  source: { kind: 'stored', table: 'inventory.stp_ports' },
+  columns: [
+    idColumn('spanning-tree port'),
+    ...deviceColumns(),
+    col('intName', 'string', 'Interface of the bridge port.'),
+    col('vlanId', 'integer', 'VLAN of the tree the row describes: 1 on per-VLAN switches (pvst, rpvst), whose BRIDGE-MIB answers for VLAN 1; null otherwise.'),
+    col('instance', 'integer', 'Spanning-tree instance of the row: 0 (the CIST) on MSTP switches; null otherwise.'),
+    col('portRole', 'string', 'Role of the port, derived from its state and designated bridge by the standard rules (docs/discovery.md); null when the rules do not place it (a port in transition).', {
+      values: ['root', 'designated', 'alternate', 'backup', 'disabled'],
+    }),
+    col('portStatus', 'string', 'Spanning-tree state of the port.', { values: ['disabled', 'blocking', 'listening', 'learning', 'forwarding', 'broken'] }),
+    col('portCost', 'integer', 'Path cost of the port.'),
+    col('portPriority', 'integer', 'Port priority.'),
+    col('designatedRoot', 'string', 'Bridge id of the root the port\'s segment sees, e.g. "4096.001e.7a00.0400".'),
+    col('designatedCost', 'integer', 'Path cost to the root of the designated port of the segment.'),
+    col('designatedBridge', 'string', 'Bridge id of the designated bridge of the segment (the switch itself on its designated ports).'),
+    col('designatedPort', 'string', 'Port id of the designated port of the segment, as "priority.number", e.g. "128.1".'),
+    col('edge', 'boolean', 'Whether the port is an operational edge port (RSTP-MIB); null where the switch does not say.'),
+    col('p2p', 'boolean', 'Whether the port\'s link is operationally point-to-point (RSTP-MIB); null where the switch does not say.'),
+  ],
+  key: ['sn', 'intName'],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [['hostname', 'intName', 'id'], ['portRole']],
+  positions: ['hostname'],
+  webPath: '/technology/spanning-tree/ports',
+}
+
+export const VLAN_TABLES: readonly TableDef[] = [VLAN_DEVICE_SUMMARY, VLAN_SITE_SUMMARY, VLAN_NETWORK_SUMMARY, VLAN_L3_GATEWAYS, STP_BRIDGES, STP_PORTS]

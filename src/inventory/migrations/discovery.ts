@@ -63,4 +63,37 @@ export const DISCOVERY_MIGRATIONS: readonly Migration[] = [
     // a JSON array of IPv4 networks; empty: the credential is offered to every address discovery contacts
     sql: `ALTER TABLE inventory.snmp_credentials ADD COLUMN networks text NOT NULL DEFAULT '[]'`,
   },
+  {
+    id: 230,
+    name: 'SSH credentials (secrets sealed), the host keys seen per address, configuration texts by fingerprint',
+    // a host key is recorded on first contact and every later one must equal it
+    // (network/ssh/host-keys.ts); a configuration text is kept once per fingerprint, masked
+    sql: `
+      CREATE TABLE inventory.ssh_credentials (
+        id text PRIMARY KEY,
+        position integer NOT NULL,
+        name text NOT NULL,
+        username text NOT NULL,
+        port integer NOT NULL,
+        secret text NOT NULL,
+        networks text NOT NULL DEFAULT '[]',
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL
+      );
+      CREATE TABLE inventory.ssh_host_keys (
+        address text NOT NULL,
+        port integer NOT NULL,
+        algorithm text NOT NULL,
+        fingerprint text NOT NULL,
+        first_seen_at bigint NOT NULL,
+        last_seen_at bigint NOT NULL,
+        PRIMARY KEY (address, port)
+      );
+      CREATE TABLE inventory.config_texts (
+        hash text PRIMARY KEY,
+        text text NOT NULL,
+        stored_at bigint NOT NULL
+      )
+    `,
+  },
 ]

@@ -83,6 +83,10 @@ const TableSummary: JsonSchema = {
     title: { type: 'string' },
     description: { type: 'string' },
     snapshotScoped: { type: 'boolean', description: 'Whether a request names a snapshot.' },
+    collected: {
+      type: 'boolean',
+      description: 'Whether netinv fills the table. false: a table of the API family for a technology netinv neither simulates nor discovers; it answers with its columns and no rows, and its description says "Not collected by netinv".',
+    },
     webPath: { type: 'string', description: 'Web path of the table, for `reports`.' },
     defaultSort: { type: 'object', properties: { column: { type: 'string' }, order: { enum: ['asc', 'desc'] } }, required: ['column', 'order'] },
     key: { type: 'array', items: { type: 'string' }, description: 'Columns that name the same row in two snapshots.' },
@@ -96,7 +100,7 @@ const TableSummary: JsonSchema = {
       },
     },
   },
-  required: ['path', 'legacyPaths', 'title', 'description', 'snapshotScoped', 'webPath', 'defaultSort', 'key', 'volatile', 'columns'],
+  required: ['path', 'legacyPaths', 'title', 'description', 'snapshotScoped', 'collected', 'webPath', 'defaultSort', 'key', 'volatile', 'columns'],
 }
 
 /** Shared schemas of success bodies. */
@@ -116,6 +120,18 @@ const BODIES: Readonly<Record<string, JsonSchema>> = {
   'GET jobs/:id': REF('Job'),
   'POST jobs/:id/stop': REF('Job'),
   'GET tables': list('TableSummary'),
+  'GET tables/management/configuration/compare': {
+    type: 'object',
+    properties: {
+      from: { type: 'string', description: 'Fingerprint of the older text.' },
+      to: { type: 'string', description: 'Fingerprint of the newer text.' },
+      identical: { type: 'boolean' },
+      added: { type: 'integer', description: 'Lines only `to` has.' },
+      removed: { type: 'integer', description: 'Lines only `from` has.' },
+      diff: { type: 'string', description: 'Unified diff ("--- from", "+++ to", hunks); empty when identical.' },
+    },
+    required: ['from', 'to', 'identical', 'added', 'removed', 'diff'],
+  },
 }
 
 export function successBody(method: string, path: string): JsonSchema {

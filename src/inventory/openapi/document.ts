@@ -14,7 +14,7 @@ import { RELEASE_VERSION } from '../../shared/product.js'
 import type { TableDef } from '../catalog/index.js'
 import { INVENTORY_BODIES } from '../routes/schemas.js'
 import { BODY_COMPONENTS, successBody, successStatuses } from './bodies.js'
-import { tableComponents, tableRequestSchema, tableResponseSchema, tableRowSchema, tableSchemaName, type JsonSchema } from './tables.js'
+import { tableComponents, uncollectedTableComponents, tableRequestSchema, tableResponseSchema, tableRowSchema, tableSchemaName, type JsonSchema } from './tables.js'
 
 const REF = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 
@@ -85,7 +85,9 @@ function tablePaths(e: Endpoint, tables: readonly TableDef[], paths: Record<stri
       if (suffix === '') {
         const name = tableSchemaName(table)
         item[method.toLowerCase()] = {
-          summary: `${table.title}: ${table.description}`,
+          summary: table.collected === false ? `${table.title}: not collected by netinv; answers no rows. Columns: ${table.columns.map((c) => c.name).join(', ')}.` : `${table.title}: ${table.description}`,
+          // the two hundred tables netinv does not collect in a group of their own: the explorer opens one group at once
+          tags: [table.collected === false ? 'tables-not-collected' : 'tables'],
           requestBody: { required: true, content: { 'application/json': { schema: REF(`${name}Request`) } } },
           responses: {
             200: {
@@ -98,7 +100,8 @@ function tablePaths(e: Endpoint, tables: readonly TableDef[], paths: Record<stri
           },
         }
       } else {
-        item[method.toLowerCase()] = { ...operation(method, e), summary: `${table.title}: columns, types and an example request.` }
+        // the descriptions in a group of their own, as the tables netinv does not collect: the tables group stays one screenful of operations
+        item[method.toLowerCase()] = { ...operation(method, e), summary: `${table.title}: columns, types and an example request.`, tags: ['table-descriptions'] }
       }
     }
     paths[`/tables/${table.path}${suffix}`] = item
@@ -117,7 +120,9 @@ export function buildInventoryDocument(tables: readonly TableDef[]): JsonSchema 
     paths[openApiPath(e.path)] = item
   }
   const schemas: Record<string, JsonSchema> = { ...tableComponents(), ...BODY_COMPONENTS }
+  if (tables.some((table) => table.collected === false)) Object.assign(schemas, uncollectedTableComponents())
   for (const table of tables) {
+    if (table.collected === false) continue
     const name = tableSchemaName(table)
     schemas[`${name}Request`] = tableRequestSchema(table)
     schemas[`${name}Row`] = tableRowSchema(table)

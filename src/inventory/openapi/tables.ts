@@ -38,8 +38,9 @@ export function columnSchema(c: ColumnDef): JsonSchema {
   return schema
 }
 
-/** Schema names of a table: "inventory/devices" → "InventoryDevices". */
+/** Schema names of a table: "inventory/devices" → "InventoryDevices" (one shared name for the uncollected ones). */
 export function tableSchemaName(table: TableDef): string {
+  if (table.collected === false) return UNCOLLECTED_SCHEMA
   return table.path.split(/[/-]/).map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('')
 }
 
@@ -94,6 +95,31 @@ export function tableResponseSchema(table: TableDef): JsonSchema {
     required: ['data', '_meta'],
   }
 }
+
+/**
+ * The schemas every table netinv does not collect shares (`collected: false`): they all answer
+ * with no rows, so one request schema (any column names; the table's own are listed by its
+ * description endpoint and `GET tables`) and one response schema serve them, which keeps the
+ * document the gateway reads and composes small.
+ */
+export function uncollectedTableComponents(): Record<string, JsonSchema> {
+  const request = tableRequestSchema({ path: 'uncollected', title: '', description: '', snapshotScoped: true, source: { kind: 'derived', sql: '' }, columns: [], defaultSort: { column: 'id', order: 'asc' }, indexes: [], webPath: '/' })
+  const properties = request.properties as Record<string, JsonSchema>
+  properties.columns = { type: 'array', minItems: 1, maxItems: MAX_COLUMNS, items: { type: 'string' }, description: 'Columns to return: those `GET tables/<path>/description` lists.' }
+  properties.sort = { type: ['object', 'null'], properties: { column: { type: 'string' }, order: { enum: ['asc', 'desc'], default: 'asc' } }, required: ['column'], additionalProperties: false }
+  properties.reports = { anyOf: [{ type: 'string' }, { type: 'array', maxItems: 1000, items: { type: 'string' } }, { type: 'null' }], description: 'Accepted; a table without rows has nothing to colour.' }
+  return {
+    [`${UNCOLLECTED_SCHEMA}Request`]: request,
+    [`${UNCOLLECTED_SCHEMA}Response`]: {
+      type: 'object',
+      properties: { data: { type: 'array', maxItems: 0, items: {}, description: 'Always empty: netinv does not collect the technology.' }, _meta: REF('TableMeta') },
+      required: ['data', '_meta'],
+    },
+  }
+}
+
+/** Name of the schemas of uncollected tables (their Request and Response). */
+export const UNCOLLECTED_SCHEMA = 'UncollectedTable'
 
 /** The schemas every table shares. */
 export function tableComponents(): Record<string, JsonSchema> {

@@ -14,6 +14,8 @@ export interface TableDescription {
   title: string
   description: string
   snapshotScoped: boolean
+  /** Whether netinv fills the table (false: a technology it does not collect; the table has its columns and no rows). */
+  collected: boolean
   webPath: string
   defaultSort: TableDef['defaultSort']
   /** Natural key and volatile columns: what a comparison of two snapshots joins on and ignores. */
@@ -50,6 +52,7 @@ export function describeTable(table: TableDef): TableDescription {
     title: table.title,
     description: table.description,
     snapshotScoped: table.snapshotScoped,
+    collected: table.collected !== false,
     webPath: table.webPath,
     defaultSort: table.defaultSort,
     key: [...(table.key ?? [])],
@@ -74,6 +77,7 @@ export function summarizeTable(table: TableDef): TableSummary {
 }
 
 function rowsOf(table: TableDef): string {
+  if (table.collected === false) return 'not collected'
   if (table.source.kind === 'derived') return 'view'
   return table.source.compute === undefined ? 'stored' : 'computed at load'
 }
@@ -94,6 +98,9 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     'lists them all with their columns. The v4-era camelCase names ("Also at") answer too, e.g. under `/api/v1/`.',
     'Rows are stored per snapshot as discovery (or an imported file) found them, computed from the other tables when',
     'the snapshot is loaded, or read through a view of other tables (column "Rows").',
+    'A table whose Rows say "not collected" is one of the API family\'s tables for a technology netinv neither simulates nor',
+    'discovers: it answers every request with its columns and no rows, and `GET /api/tables` lists it with `collected: false`',
+    '(every other table: `collected: true`). It has no storage, so it costs nothing when a snapshot is created or loaded.',
     'Filters: `[operator, value]`; `["column", op, otherColumn]`; `["color", op, severity]` (with `reports`);',
     '`["any" | "all", op, value]` on array columns; `and` / `or` hold lists of filter objects.',
     'Negated operators (`neq`, `nieq`, `notlike`, `nreg`, `nireg`) match null values. A column\'s "Values" list what it holds;',

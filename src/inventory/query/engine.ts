@@ -8,10 +8,14 @@ import { Deadline, type Db } from '../../shared/db/index.js'
 import { invalidInput } from '../../shared/errors.js'
 import { isSnapshotId } from '../catalog/ddl.js'
 import { streamCsv, type CsvWritten } from './csv.js'
-import { executePlan } from './execute.js'
+import { executePlan, mapDbError } from './execute.js'
 import { parseTableRequest } from './parse.js'
 import { planQuery, shapeRow, type CountedRowsSql } from './plan.js'
-import { CHANGE_COLUMN, COMPARISON_SETTINGS, DIFF_COLUMN, comparisonSql, comparisonTable } from './compare.js'
+import type { Params } from './sql-filter.js'
+import { CHANGE_COLUMN, COMPARISON_SETTINGS, DIFF_COLUMN, comparisonSql, comparisonTable, type ComparedSnapshots } from './compare.js'
+import { keptComparison, keptComparisonBranches, keptComparisonSql, type KeptComparison } from './kept-comparison.js'
+import { keepOnce } from './keeping.js'
+import { sqlState } from '../../shared/db/index.js'
 import type { ColorRule, ParsedRequest, SqlPlan, ValidRequest } from './types.js'
 import { validateRequest } from './validate.js'
 
@@ -37,6 +41,11 @@ export interface TableQueryDeps {
   previousSnapshot?(id: string): Promise<string>
   /** Where the count of a request without filters is known beforehand (`plan.ts`). */
   countedRows?: CountedRowsSql
+  /**
+   * Whether comparisons read (and first keep) the rows that differ (`kept-comparison.ts`); by
+   * default they do. `false` joins the two snapshots for every statement, as before they were kept.
+   */
+  keepComparisons?: boolean
 }
 
 export interface TableResponse {
@@ -63,15 +72,18 @@ export interface PreparedQuery {
 export const EMPTY_SNAPSHOT =
   '"snapshot" is empty: give a snapshot id or one of [$last, $prev, $lastLocked] (in a shell, a body in double quotes turns "$last" into nothing: quote it with single quotes, or write \\$last)'
 
-/** Parses, validates and plans a table request body; `csv` forces a CSV export (Accept header). */
-export async function prepareTableQuery(deps: TableQueryDeps, table: TableDef, body: unknown, csv = false): Promise<PreparedQuery> {
+/**
+ * Parses, validates and plans a table request body; `csv` forces a CSV export (Accept header).
+ * A comparison not kept yet is kept first, before `deadline`.
+ */
+export async function prepareTableQuery(deps: TableQueryDeps, table: TableDef, body: unknown, csv = false, deadline = Deadline.after(deps.limits.statementTimeoutMs)): Promise<PreparedQuery> {
   const parsed = parseTableRequest(body, deps.limits.maxLimit)
   if (csv) parsed.csv = true
   if (table.snapshotScoped) {
     if (parsed.snapshot === undefined) throw invalidInput([{ message: '"snapshot" is required' }])
     if (parsed.snapshot === '') throw invalidInput([{ message: EMPTY_SNAPSHOT }])
   }
-  if (parsed.compare) return prepareComparison(deps, table, parsed, parsed.compare)
+  if (parsed.compare) return prepareComparison(deps, table, parsed, parsed.compare, deadline)
   const rules = parsed.reports === undefined ? [] : await deps.rulesFor(table, parsed.reports)
   const request = validateRequest(table, parsed, { defaultLimit: deps.limits.defaultLimit, rules })
   if (!table.snapshotScoped) return { request, plan: planQuery(table, request, undefined) }
@@ -87,17 +99,46 @@ export async function prepareTableQuery(deps: TableQueryDeps, table: TableDef, b
 
 /**
  * A table request with `compare`: the rows of the request's snapshot that differ from those of
- * the compared one (`compare.ts`), every answer row carrying `change` and `diff`.
+ * the compared one (`compare.ts`), every answer row carrying `change` and `diff`. They are read
+ * from the pair's kept comparison, kept now when it is not yet (a CSV export whose keeping runs
+ * past the time limit, or a pair whose snapshot changes meanwhile, reads the join instead).
  */
-async function prepareComparison(deps: TableQueryDeps, table: TableDef, parsed: ParsedRequest, compare: NonNullable<ParsedRequest['compare']>): Promise<PreparedQuery> {
+async function prepareComparison(deps: TableQueryDeps, table: TableDef, parsed: ParsedRequest, compare: NonNullable<ParsedRequest['compare']>, deadline: Deadline): Promise<PreparedQuery> {
   const def = comparisonTable(table)
   if (parsed.reports !== undefined) throw invalidInput([{ message: '"reports" cannot be combined with "compare"' }])
   const request = validateRequest(def, parsed, { defaultLimit: deps.limits.defaultLimit, rules: [] })
   for (const column of [CHANGE_COLUMN, DIFF_COLUMN]) if (!request.columns.some((c) => c.name === column.name)) request.columns.push(column)
   const newer = await deps.resolveSnapshot(parsed.snapshot!)
   const older = compare.snapshot === '$prev' && deps.previousSnapshot ? await deps.previousSnapshot(newer) : await deps.resolveSnapshot(compare.snapshot)
-  const plan = planQuery(def, request, undefined, { from: (params) => comparisonSql(table, { older, newer }, compare.volatile, params) })
+  const pair = { older, newer }
+  const kept = deps.keepComparisons === false ? undefined : await keptOrKeep(deps, table, pair, compare.volatile, deadline, parsed.csv === true)
+  const from = kept ? (params: Params) => keptComparisonSql(table, kept, pair, compare.volatile, params) : (params: Params) => comparisonSql(table, pair, compare.volatile, params)
+  const plan = planQuery(def, request, undefined, {
+    from,
+    branches: kept && ((params: Params) => keptComparisonBranches(table, kept, pair, compare.volatile, params)),
+    fromCount: kept && ((params) => keptCountSql(kept, params)),
+    tiebreak: [CHANGE_COLUMN],
+  })
   return { request, plan: { ...plan, settings: COMPARISON_SETTINGS } }
+}
+
+/** The pair's kept comparison of `table`, kept now if it is not yet (or when it is being kept, once that ends: `keeping.ts`). */
+async function keptOrKeep(deps: TableQueryDeps, table: TableDef, pair: ComparedSnapshots, volatile: boolean, deadline: Deadline, csv: boolean): Promise<KeptComparison | undefined> {
+  const kept = await keptComparison(deps.db, pair, volatile, table)
+  if (kept) return kept
+  try {
+    await keepOnce(deps.db, pair, volatile, table, deadline)
+  } catch (err) {
+    // an export is not bound by the time limit: it streams the join
+    if (csv && sqlState(err) === '57014') return undefined
+    throw mapDbError(err)
+  }
+  return keptComparison(deps.db, pair, volatile, table)
+}
+
+/** The count of a kept comparison's rows, known from its pair's counts. */
+function keptCountSql(kept: KeptComparison, params: Params): string {
+  return `SELECT added + removed + changed FROM inventory.snapshot_changes WHERE id = ${params.add(kept.id, 'int8')}`
 }
 
 /**

@@ -20,4 +20,5 @@ export {
 export type * from './types.js'
 export { describeTable, renderTablesDoc, summarizeTable, type TableDescription, type TableSummary } from './describe.js'
 export { QueryAdmission, queryAdmission, type Admitted } from './admission.js'
-export { COMPARABLE_TABLES, countChanges, forgetChanges, type TableChanges } from './change-counts.js'
+export { COMPARABLE_TABLES, countChanges, forgetChanges, keepChanges, type TableChanges } from './change-counts.js'
+export { backgroundKeeping, keepOnce, trackBackground } from './keeping.js'

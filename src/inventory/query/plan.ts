@@ -3,7 +3,8 @@
  * and for the count of matching rows. Pure: no database access. Ordering is total: the sort column,
  * then the table's `id` in the same direction, so pages never overlap or skip.
  */
-import type { TableDef } from '../catalog/types.js'
+import type { ColumnDef, TableDef } from '../catalog/types.js'
+import { hasPositions, positionColumn, positionsParent, positionsPartitionName } from '../catalog/positions.js'
 import { attributeFilterExpr } from './attribute-filter.js'
 import { Params, columnExpr, filterExpr, severityExpr } from './sql-filter.js'
 import type { SqlPlan, ValidRequest } from './types.js'
@@ -25,12 +26,57 @@ function whereSql(table: TableDef, request: ValidRequest, snapshotId: string | u
   return parts.length > 0 ? ` WHERE ${parts.join(' AND ')}` : ''
 }
 
-function orderSql(table: TableDef, request: ValidRequest): string {
-  const dir = request.sort.order === 'desc' ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'
-  const keys = [`${columnExpr(request.sort.column)} ${dir}`]
+/** The expressions a page is ordered by: the sort column, `id`, then the tiebreak columns. */
+function orderKeys(table: TableDef, request: ValidRequest, tiebreak: readonly ColumnDef[]): string[] {
+  const keys = [columnExpr(request.sort.column)]
   const id = table.columns.find((c) => c.name === 'id')
-  if (id && request.sort.column.name !== 'id') keys.push(`${columnExpr(id)} ${dir}`)
-  return ` ORDER BY ${keys.join(', ')}`
+  if (id && request.sort.column.name !== 'id') keys.push(columnExpr(id))
+  for (const column of tiebreak) if (request.sort.column.name !== column.name) keys.push(columnExpr(column))
+  return keys
+}
+
+function orderDir(request: ValidRequest): string {
+  return request.sort.order === 'desc' ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'
+}
+
+function orderSql(table: TableDef, request: ValidRequest, tiebreak: readonly ColumnDef[]): string {
+  const dir = orderDir(request)
+  return ` ORDER BY ${orderKeys(table, request, tiebreak)
+    .map((key) => `${key} ${dir}`)
+    .join(', ')}`
+}
+
+/**
+ * The page of a request without filters sorted by a column with sort positions
+ * (`catalog/positions.ts`): the rows whose positions fall in the page's range, joined by `id`,
+ * when the snapshot's positions are attached; otherwise (a snapshot taken before them, not yet
+ * computed) the scan with OFFSET. One statement: the readiness is a one-time condition of each
+ * branch, read in the same snapshot of the database as the rows. Both branches carry the sort
+ * keys (`k0`, `k1`), which order the page (at most `limit` rows) the way the scan orders them.
+ */
+function positionedPageSql(table: TableDef, request: ValidRequest, snapshotId: string, outputs: string[], params: Params, scan: (params: Params) => string): string | undefined {
+  const sortColumn = request.sort.column
+  const id = table.columns.find((c) => c.name === 'id')
+  if (table.source.kind !== 'stored' || !id || request.limit === undefined || sortColumn.sql !== undefined) return undefined
+  const stored = { ...table, source: table.source }
+  if (!hasPositions(stored, sortColumn.name)) return undefined
+  const parent = positionsParent(stored)
+  const ready = () =>
+    `EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'inventory' AND c.relname = ${params.add(positionsPartitionName(stored, snapshotId), 'name')} AND c.relispartition)`
+  const keys = `${columnExpr(sortColumn)} AS k0, ${columnExpr(id)} AS k1`
+  const col = positionColumn(sortColumn.name)
+  const snapshot = () => params.add(snapshotId, 'text')
+  // the page's ids: a range of the position index from the page's first row, `limit` long (its
+  // LIMIT also tells the planner that few rows come, so it joins them to the rows by index);
+  // position `last - k` is the k-th row of the descending order
+  const bound = request.sort.order === 'asc'
+    ? `q.${col} >= ${params.add(request.start, 'int8')} ORDER BY q.${col} ASC`
+    : `q.${col} <= (SELECT max(l.${col}) FROM ${parent} l WHERE l.snapshot_id = ${snapshot()}) - ${params.add(request.start, 'int8')} ORDER BY q.${col} DESC`
+  const ids = `SELECT q.id FROM ${parent} q WHERE q.snapshot_id = ${snapshot()} AND ${bound} LIMIT ${params.add(request.limit, 'int8')}`
+  const positioned = `SELECT ${outputs.join(', ')}, ${keys} FROM (${ids}) p JOIN ${sourceSql(table)} ON t.id = p.id WHERE t.snapshot_id = ${snapshot()} AND ${ready()}`
+  const start = request.start
+  const dir = request.sort.order === 'desc' ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'
+  return `SELECT u.* FROM ((${positioned}) UNION ALL (${scan(params)} AND NOT ${ready()}${orderSql(table, request, [])} OFFSET ${params.add(start, 'int8')} LIMIT ${params.add(request.limit, 'int8')})) u ORDER BY u.k0 ${dir}, u.k1 ${dir}`
 }
 
 /** SQL of a table's rows in a snapshot counted beforehand, NULL where they were not counted. */
@@ -42,13 +88,33 @@ export interface PlanOptions {
    * `compare.ts`), adding its parameters to the plan's.
    */
   from?: (params: Params) => string
+  /** Read pages through sort positions where the table has them (default); false: always the scan. */
+  positions?: boolean
   /**
    * Where a request without filters finds its count without a scan. The count is `coalesce` of
    * that and the scan: PostgreSQL runs an uncorrelated subquery only when its value is needed, so
    * the scan never runs when the count is known, and both read the same version of the rows.
    */
   countedRows?: CountedRowsSql | undefined
+  /**
+   * With `from`, for a page (a request with a limit): relations of which at most one holds rows
+   * when a statement runs, whose union is `from` (a kept comparison and the join that stands in for
+   * it once the kept rows are gone). Each is filtered, sorted and cut to the page on its own, so
+   * the kept rows are read in order from an index that matches the sort, up to the page's end,
+   * where the sort of their union would read them all (PostgreSQL prefers a top-N sort of the
+   * union to merging the branches in order, as that merge would sort the join whole).
+   */
+  branches?: ((params: Params) => string[]) | undefined
+  /** With `from`: the count of its rows when known beforehand (as `countedRows`, for requests without filters). */
+  fromCount?: ((params: Params) => string) | undefined
+  /**
+   * Columns ordering rows after the sort column and `id`, where `id` alone is not unique (a
+   * comparison: a removed row and an added one may carry the same `id`, one per snapshot).
+   */
+  tiebreak?: readonly ColumnDef[]
 }
+
+const POSITIONED_SETTINGS = { jit: 'off', max_parallel_workers_per_gather: '0' } as const
 
 /** Plans a validated table request over one snapshot (undefined for tables without snapshots). */
 export function planQuery(table: TableDef, request: ValidRequest, snapshotId: string | undefined, options: PlanOptions = {}): SqlPlan {
@@ -64,21 +130,43 @@ export function planQuery(table: TableDef, request: ValidRequest, snapshotId: st
     severityIndex.set(column.name, index)
     outputs.push(`${severityExpr(rules, params)} AS s${index}`)
   }
-  const where = whereSql(table, request, snapshotId, params)
-  let sql = `SELECT ${outputs.join(', ')} FROM ${source(params)}${where}${orderSql(table, request)}`
-  if (request.start > 0) sql += ` OFFSET ${params.add(request.start, 'int8')}`
-  if (request.limit !== undefined) sql += ` LIMIT ${params.add(request.limit, 'int8')}`
+  const unfiltered = request.filter === undefined && request.attributes === undefined
+  // A page of one snapshot's rows without filters: a range of the kept sort positions, where the table has them.
+  const positioned = unfiltered && !from && snapshotId !== undefined && options.positions !== false
+    ? positionedPageSql(table, request, snapshotId, outputs, params, (p) => `SELECT ${outputs.join(', ')}, ${columnExpr(request.sort.column)} AS k0, t.id AS k1 FROM ${sourceSql(table)}${whereSql(table, request, snapshotId, p)}`)
+    : undefined
+  let sql: string
+  if (positioned !== undefined) sql = positioned
+  else if (from && options.branches && request.limit !== undefined) {
+    const keys = orderKeys(table, request, options.tiebreak ?? [])
+    const limit = request.limit
+    const pages = options.branches(params).map((branch) => {
+      let page = `SELECT ${[...outputs, ...keys.map((key, i) => `${key} AS k${i}`)].join(', ')} FROM (${branch}) t${whereSql(table, request, snapshotId, params)}${orderSql(table, request, options.tiebreak ?? [])}`
+      if (request.start > 0) page += ` OFFSET ${params.add(request.start, 'int8')}`
+      return `(${page} LIMIT ${params.add(limit, 'int8')})`
+    })
+    sql = `SELECT u.* FROM (${pages.join(' UNION ALL ')}) u ORDER BY ${keys.map((_, i) => `u.k${i} ${orderDir(request)}`).join(', ')}`
+  } else {
+    const where = whereSql(table, request, snapshotId, params)
+    sql = `SELECT ${outputs.join(', ')} FROM ${source(params)}${where}${orderSql(table, request, options.tiebreak ?? [])}`
+    if (request.start > 0) sql += ` OFFSET ${params.add(request.start, 'int8')}`
+    if (request.limit !== undefined) sql += ` LIMIT ${params.add(request.limit, 'int8')}`
+  }
 
   const countParams = new Params()
   const countWhere = whereSql(table, request, snapshotId, countParams)
   let count = `SELECT count(*)::int8 AS n FROM ${source(countParams)}${countWhere}`
-  const counted = !from && snapshotId !== undefined && request.filter === undefined && request.attributes === undefined ? options.countedRows?.(table, snapshotId, countParams) : undefined
+  const counted = !unfiltered ? undefined : from ? options.fromCount?.(countParams) : snapshotId !== undefined ? options.countedRows?.(table, snapshotId, countParams) : undefined
   if (counted !== undefined) count = `SELECT coalesce((${counted}), (${count}))::int8 AS n`
   return {
     select: { sql, params: params.values },
     count: { sql: count, params: countParams.values },
     columnNames: request.columns.map((c) => c.name),
     severityIndex,
+    // the scan branch, never run once positions are in, is costed as a walk: without these,
+    // PostgreSQL compiles the statement (about 250 ms of JIT on "large") or starts workers for
+    // it (300-500 ms on a loaded machine) to read 100 rows
+    ...(positioned !== undefined ? { settings: POSITIONED_SETTINGS } : {}),
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * `GET snapshots/{id}/changes?against=<id | $prev | $last | $lastLocked>`: per table of the
  * catalog that can be compared, the counts of rows added, removed and changed since the other
- * snapshot (default `$prev`, the snapshot before this one of the same network). Each count is
- * one statement of the comparison a table request with `compare` runs, counted in the database
- * under the same settings, all of them before one deadline (the query time limit), and kept for
- * the next request (`query/change-counts.ts`).
+ * snapshot (default `$prev`, the snapshot before this one of the same network), read from the
+ * pair's kept comparison. A table not kept yet is compared now (the join a table request with
+ * `compare` runs, under the same settings; its rows that differ and their counts kept in one
+ * transaction), all before one deadline (the query time limit), each table kept as soon as it is
+ * done (`query/change-counts.ts`).
  */
 import { changesDuration, outcomeOf } from '../metrics.js'
 import { Deadline } from '../../shared/db/index.js'

@@ -9,7 +9,7 @@ import type { RequestBodies } from '../../shared/schema/index.js'
 import { Attribute, GlobalAttributeList, GlobalAttributeRemoval, LocalAttributeList, LocalAttributeRemoval } from '../attributes/input.js'
 import { GraphRequest } from '../path-lookup/index.js'
 import { RuleCreate, RulePatch } from '../reports/schema.js'
-import { CredentialCreate, CredentialPatch, SeedList, SettingsPatch, SIMULATOR_PROPERTIES } from '../settings/schemas.js'
+import { ConfigBackupRequest, CredentialCreate, CredentialPatch, SeedList, SettingsPatch, SIMULATOR_PROPERTIES, SshCredentialCreate, SshCredentialPatch } from '../settings/schemas.js'
 import { DeviceSelectionBody, SerialListBody } from '../snapshots/device-input.js'
 import { LoadRequest } from '../snapshots/loading.js'
 import { SNAPSHOT_SETTINGS_PROPERTIES, snapshotText } from '../snapshots/fields.js'
@@ -57,8 +57,13 @@ export const INVENTORY_BODIES: RequestBodies = {
   'PUT settings/seed': { schema: SeedList },
   'POST settings/snmp': { schema: CredentialCreate },
   'PATCH settings/snmp/:id': { schema: CredentialPatch },
+  'POST settings/ssh': { schema: SshCredentialCreate },
+  'PATCH settings/ssh/:id': { schema: SshCredentialPatch },
+  'POST discovery/trigger-config-backup': { schema: ConfigBackupRequest },
   'POST reports': { schema: RuleCreate },
   'POST graphs': { schema: GraphRequest },
+  'POST graphs/svg': { schema: GraphRequest },
+  'POST graphs/png': { schema: GraphRequest },
   'PATCH reports/:id': { schema: RulePatch },
   'POST snapshots/load': { schema: LoadRequest },
   'POST snapshots/unload': { schema: LoadRequest },

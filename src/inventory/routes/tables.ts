@@ -112,7 +112,7 @@ export function registerTableRoutes(
       // one limit for the whole request from here: the wait for a turn, the page, the count
       const deadline = Deadline.after(deps.config.query.statementTimeoutMs)
       await admission.run(ctx.principal, async () => {
-        const prepared = await prepareTableQuery(withDefaultLimit(queryDeps, ctx.generation), table, body ?? {}, csv)
+        const prepared = await prepareTableQuery(withDefaultLimit(queryDeps, ctx.generation), table, body ?? {}, csv, deadline)
         if (csv) {
           const exportToFile = (body as { format?: { exportToFile?: unknown } }).format?.exportToFile === true
           const written = await streamTableCsv(queryDeps, prepared, res, exportToFile ? `${table.path.replace(/\//g, '-')}.csv` : undefined)

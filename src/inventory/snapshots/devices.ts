@@ -12,6 +12,7 @@ import { replaceDeviceRows, type DeviceRows } from '../storage/index.js'
 import type { DeviceSelection } from './device-input.js'
 import { measureSnapshot } from './figures.js'
 import { forgetChanges } from '../query/change-counts.js'
+import { pruneConfigTexts, snapshotConfigHashes } from '../discovery/network/ssh/texts.js'
 import { getSnapshot, updateSnapshot, type SnapshotRow } from './store.js'
 
 /** Refuses a snapshot whose devices cannot change now: locked, busy, failed or not loaded. */
@@ -73,9 +74,11 @@ export async function selectDevices(
  * `beforeCommit` runs last inside it: a throw there (a stop request) leaves the snapshot unchanged.
  */
 export async function changeDevices(db: Db, id: string, sns: readonly string[], rows: DeviceRows, now: () => number, beforeCommit?: (tx: Queryable) => Promise<void>): Promise<Record<string, number>> {
-  return replaceDeviceRows(db, id, sns, rows, {
+  let replaced: string[] = []
+  const counts = await replaceDeviceRows(db, id, sns, rows, {
     before: async (tx) => {
       await lockEditable(tx, id)
+      replaced = await snapshotConfigHashes(tx, id, sns)
     },
     after: async (tx, counts) => {
       const measures = await measureSnapshot(tx, id)
@@ -93,6 +96,9 @@ export async function changeDevices(db: Db, id: string, sns: readonly string[], 
       await beforeCommit?.(tx)
     },
   })
+  // the configuration texts of the replaced rows that no snapshot refers to any more
+  await pruneConfigTexts(db, replaced, now())
+  return counts
 }
 
 /** DELETE snapshots/{id}/devices: removes the devices' rows from every table of the snapshot. */

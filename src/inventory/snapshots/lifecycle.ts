@@ -11,6 +11,7 @@ import { insertJob, jobFinished } from '../discovery/jobs.js'
 import { copySnapshotAttributes } from '../attributes/index.js'
 import { deleteSnapshotRow, getSnapshot, insertSnapshot, updateSnapshot, type SnapshotRow } from './store.js'
 import { measureSnapshot } from './figures.js'
+import { pruneConfigTexts, snapshotConfigHashes } from '../discovery/network/ssh/texts.js'
 
 function assertSettled(s: SnapshotRow): void {
   if (s.status === 'run' || s.status === 'finishing') throw new ApiError('API_SNAPSHOT_BUSY', `Snapshot ${s.id} is being discovered`)
@@ -51,13 +52,17 @@ export async function deleteSnapshot(svc: InventoryServices, id: string): Promis
     assertSettled(s)
     await updateSnapshot(tx, id, { loading: true })
   })
+  let hashes: string[]
   try {
+    hashes = await snapshotConfigHashes(svc.db, id)
     await dropSnapshotRows(svc.db, id)
     await deleteSnapshotRow(svc.db, id)
   } catch (err) {
     await updateSnapshot(svc.db, id, { loading: false }).catch(() => {})
     throw err
   }
+  // the configuration texts only this snapshot referred to
+  await pruneConfigTexts(svc.db, hashes, svc.now()).catch((err: unknown) => svc.log.warn({ err, snapshot: id }, 'could not remove the configuration texts of a deleted snapshot'))
 }
 
 export interface Clone {

@@ -2,7 +2,7 @@
  * Replacing or removing some devices' rows in a loaded snapshot, atomically: in one transaction
  * every source table (those a discovery fills) loses the rows of the devices named, takes the
  * new rows given for them, the tables of no one device (hosts, sites) follow (site-figures.ts),
- * and the computed tables are computed again from the result. Readers see the snapshot before
+ * and the computed tables and sort positions are computed again from the result. Readers see the snapshot before
  * or after, never in between.
  */
 import type { Db, Queryable } from '../../shared/db/index.js'
@@ -22,6 +22,7 @@ import {
 } from '../catalog/index.js'
 import { csvChunks } from './csv.js'
 import { followHosts, hostsSeenBy, refreshSites } from './site-figures.js'
+import { recomputePositions } from './positions.js'
 import type { TableRows } from './partitions.js'
 
 /** New rows per table, values in `storageColumns(table)` order. */
@@ -100,6 +101,7 @@ export async function replaceDeviceRows(db: Db, snapshotId: string, sns: readonl
       await tx.query(`DELETE FROM ${partitionTable(table, snapshotId)}`)
       await tx.query(computeSql(table, snapshotId))
     }
+    await recomputePositions(tx, snapshotId)
     const counts: Record<string, number> = {}
     for (const table of STORED_TABLES) {
       const r = await tx.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${partitionTable(table, snapshotId)}`)

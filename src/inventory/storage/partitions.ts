@@ -22,6 +22,8 @@ import {
   storageColumns,
   type StoredTableDef,
 } from '../catalog/index.js'
+import { buildPositionsSql, detachPositionsSql, dropPositionsSql, positionedTables, positionsPartitionName } from '../catalog/positions.js'
+import { attachPositions, relationState } from './positions.js'
 import { csvChunks } from './csv.js'
 
 /** Rows of one table: values in `storageColumns(table)` order. */
@@ -33,11 +35,7 @@ export interface TableRows {
 export type ProgressFn = (table: StoredTableDef, rowsSoFar: number) => void | Promise<void>
 
 async function partitionExists(db: Queryable, table: StoredTableDef, snapshotId: string): Promise<{ exists: boolean; attached: boolean }> {
-  const r = await db.query<{ attached: boolean }>(
-    `SELECT c.relispartition AS attached FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'inventory' AND c.relname = $1`,
-    [partitionName(table, snapshotId)],
-  )
-  return { exists: r.rows.length > 0, attached: r.rows[0]?.attached === true }
+  return relationState(db, partitionName(table, snapshotId))
 }
 
 async function* counted(
@@ -91,15 +89,17 @@ export async function loadSnapshotRows(
       created.push(table)
       counts[table.path] = await createPartition(db, table, snapshotId)
     }
-    const queue = created.flatMap((table) => partitionIndexSql(table, snapshotId))
+    // each job a list of statements run in order: an index, or a table's positions (detached)
+    const queue: string[][] = [...created.flatMap((table) => partitionIndexSql(table, snapshotId).map((sql) => [sql])), ...positionedTables().map((t) => buildPositionsSql(t, snapshotId))]
     const worker = async () => {
-      for (let sql = queue.shift(); sql !== undefined; sql = queue.shift()) await db.query(sql)
+      for (let job = queue.shift(); job !== undefined; job = queue.shift()) for (const sql of job) await db.query(sql)
     }
     await Promise.all(Array.from({ length: db.kind === 'postgres' ? Math.max(1, concurrency) : 1 }, worker))
     await attachSnapshot(db, snapshotId)
     return counts
   } catch (err) {
     for (const table of created) await db.query(dropPartitionSql(table, snapshotId)).catch(() => {})
+    for (const table of positionedTables()) await db.query(dropPositionsSql(table, snapshotId)).catch(() => {})
     throw err
   }
 }
@@ -112,7 +112,8 @@ async function createPartition(db: Queryable, table: StoredTableDef, snapshotId:
 
 /**
  * Makes a snapshot's rows visible to queries (idempotent). A table the snapshot has no partition
- * of (added after it was taken) gets one: empty, or computed from the snapshot's other tables.
+ * of (added after it was taken) gets one: empty, or computed from the snapshot's other tables;
+ * a snapshot without sort positions (taken before them) gets them, in the same transaction.
  */
 export async function attachSnapshot(db: Db, snapshotId: string): Promise<void> {
   await db.transaction(async (tx) => {
@@ -124,6 +125,7 @@ export async function attachSnapshot(db: Db, snapshotId: string): Promise<void> 
       }
       if (!state.attached) await tx.query(attachPartitionSql(table, snapshotId))
     }
+    await attachPositions(tx, snapshotId)
   })
 }
 
@@ -134,11 +136,15 @@ export async function detachSnapshot(db: Db, snapshotId: string): Promise<void> 
       const state = await partitionExists(tx, table, snapshotId)
       if (state.attached) await tx.query(`ALTER TABLE ${table.source.table} DETACH PARTITION ${partitionTable(table, snapshotId)}`)
     }
+    for (const table of positionedTables()) {
+      if ((await relationState(tx, positionsPartitionName(table, snapshotId))).attached) await tx.query(detachPositionsSql(table, snapshotId))
+    }
   })
 }
 
-/** Deletes a snapshot's rows: drops its partitions, attached or not. */
+/** Deletes a snapshot's rows: drops its partitions and its positions, attached or not. */
 export async function dropSnapshotRows(db: Db, snapshotId: string): Promise<void> {
+  for (const table of positionedTables()) await db.query(dropPositionsSql(table, snapshotId))
   for (const table of STORED_TABLES) await db.query(dropPartitionSql(table, snapshotId))
 }
 
@@ -163,10 +169,12 @@ export async function cloneSnapshotRows(db: Db, fromId: string, toId: string, at
       }
       for (const sql of partitionIndexSql(table, toId)) await db.query(sql)
     }
+    for (const table of positionedTables()) for (const sql of buildPositionsSql(table, toId)) await db.query(sql)
     if (attach) await attachSnapshot(db, toId)
     return counts
   } catch (err) {
     for (const table of created) await db.query(dropPartitionSql(table, toId)).catch(() => {})
+    for (const table of positionedTables()) await db.query(dropPositionsSql(table, toId)).catch(() => {})
     throw err
   }
 }

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { readFileSync } from 'node:fs'
 import { STORED_TABLES, TABLES, findColumn, findTable, storageDdl, storageName } from '../../../src/inventory/catalog/index.js'
 
 /** COMPAT.md's "Main tables and columns", verbatim. */
@@ -74,8 +75,16 @@ const CALLED: Record<string, string> = {
 /** Tables the catalog adds as the source of the ones above. */
 const SOURCES = ['interfaces/counters', 'management/configuration/saved', 'reports/eof/detail']
 
-/** Tables of our own about a discovery itself. */
-const OWN_TABLES = ['discovery/connectivity-report']
+/** Every table path of the 6.0.9 Python SDK (test/fixtures/sdk-6.0.9-tables.json; checked in test/inventory/catalog/sdk-tables.test.ts). */
+const SDK_PATHS = Object.keys((JSON.parse(readFileSync(new URL('../../fixtures/sdk-6.0.9-tables.json', import.meta.url), 'utf8')) as { tables: Record<string, string[]> }).tables).map((p) =>
+  p.replace(/^tables\//, ''),
+)
+
+/**
+ * Tables beyond the 6.0.9 SDK's: ours about a discovery itself, and the API family's IPv6 end
+ * hosts (`addressing/ipv6-hosts`, in later SDKs' table lists), which path lookup starts from.
+ */
+const OWN_TABLES = ['discovery/connectivity-report', 'addressing/ipv6-hosts']
 
 /** The v4-era camelCase names of /api/v1/ (e.g. the product's 4.x endpoint list). */
 const V4_NAMES: Record<string, string> = {
@@ -112,7 +121,7 @@ t.test('the tables clients call, and nothing else', async (t) => {
     }
     t.same(list.split(', ').filter((name) => !findColumn(table, name)), [], `${path} has ${list}`)
   }
-  const known = new Set([...Object.keys(COMPAT), ...Object.keys(CALLED), ...SOURCES, ...OWN_TABLES])
+  const known = new Set([...Object.keys(COMPAT), ...Object.keys(CALLED), ...SOURCES, ...OWN_TABLES, ...SDK_PATHS])
   t.same(TABLES.map((x) => x.path).filter((p) => !known.has(p)), [], 'no table nobody asked for')
   for (const [v4, path] of Object.entries(V4_NAMES)) t.equal(findTable(v4), findTable(path), `${v4} is ${path}`)
 })

@@ -58,6 +58,43 @@ for (const engine of ENGINES) {
     const l3 = await rows('vlan/l3-gateways', ['sn', 'intName', 'vlanId'])
     t.equal(l3.length, managed.filter((m) => m.type === 'primary' && m.vlanId !== null).length)
 
+    // gateway redundancy: each network's interface addresses, FHRP virtual addresses and hosts
+    const groups = await rows('fhrp/group-state', ['sn', 'hostname', 'siteName', 'intName', 'protocol', 'groupId', 'virtualIp', 'state', 'priority'])
+    const hostIps = await rows('addressing/hosts', ['ip', 'vrf'])
+    const redundancy = await rows('networks/gateway-redundancy', ['id', 'net', 'mask', 'vrf', 'siteName', 'gw', 'gwcount', 'gwV', 'gwcountV', 'hosts'])
+    t.equal(redundancy.length, networks.length, 'one row per managed network')
+    const inNet = (ip: unknown, net: unknown) => {
+      const [base, len] = String(net).split('/')
+      const n = (a: string) => a.split('.').reduce((x, o) => x * 256 + Number(o), 0)
+      const size = 2 ** (32 - Number(len))
+      return !String(ip).includes(':') && Math.floor(n(String(ip)) / size) === Math.floor(n(base!) / size)
+    }
+    const sorted = (list: unknown[]) => list.map(String).sort()
+    for (const r of redundancy) {
+      const gw = own.filter((m) => m.net === r.net && m.vrf === r.vrf && m.siteName === r.siteName).map((m) => m.ip)
+      t.same(sorted(r.gw as unknown[]), sorted([...new Set(gw)]), `${String(r.id)}: gateways are the interface addresses in it`)
+      t.equal(r.gwcount, (r.gw as unknown[]).length)
+      // the groups on an interface with an address in this network (its site and VRF) whose virtual address lies in it
+      const on = (g: Row) => own.some((m) => m.sn === g.sn && m.intName === g.intName && m.net === r.net && m.vrf === r.vrf && m.siteName === r.siteName)
+      const gwV = new Set(groups.filter((g) => on(g) && inNet(g.virtualIp, r.net)).map((g) => g.virtualIp))
+      t.same(sorted(r.gwV as unknown[]), sorted([...gwV]), `${String(r.id)}: virtual gateways are the FHRP addresses in it`)
+      t.equal(r.gwcountV, gwV.size)
+      t.equal(r.hosts, hostIps.filter((h) => h.vrf === r.vrf && inNet(h.ip, r.net)).length, `${String(r.id)}: hosts in it`)
+      t.equal(r.mask, Number(String(r.net).split('/')[1]))
+    }
+    t.ok(redundancy.some((r) => (r.gwcountV as number) > 0 && (r.hosts as number) > 0), 'a user VLAN has a virtual gateway and hosts')
+
+    // FHRP group members: the group-state rows of each group
+    const members = await rows('fhrp/group-members', ['protocol', 'groupId', 'vrf', 'virtualIp', 'virtualIpv6', 'count', 'devices'])
+    t.same(new Map(members.map((m) => [key(m.protocol, m.groupId, m.virtualIp ?? m.virtualIpv6), m.count])), tally(groups, (g) => key(g.protocol, g.groupId, g.virtualIp)), 'members per group')
+    for (const m of members) {
+      const of = groups.filter((g) => g.protocol === m.protocol && g.groupId === m.groupId && g.virtualIp === (m.virtualIp ?? m.virtualIpv6))
+      t.same(sorted((m.devices as Row[]).map((d) => key(d.sn, d.intName, d.state, d.priority))), sorted(of.map((g) => key(g.sn, g.intName, g.state, g.priority))))
+      const vrfs = new Set(managed.filter((a) => of.some((g) => g.sn === a.sn && g.intName === a.intName)).map((a) => a.vrf))
+      t.same([...vrfs], [m.vrf], 'the VRF of the members\' interface')
+    }
+    t.ok(members.some((m) => (m.count as number) > 1), 'a group with more than one member')
+
     const routes = await rows('networks/routes', ['sn', 'vrf'])
     const detail = await rows('vrf/detail', ['sn', 'vrf', 'intCount', 'routeCount'])
     t.ok(detail.every((d) => d.routeCount === routes.filter((r) => r.sn === d.sn && r.vrf === d.vrf).length), 'routes per device and VRF')
@@ -73,6 +110,14 @@ for (const engine of ENGINES) {
     const duplex = await rows('interfaces/duplex', ['id', 'duplex', 'neiDuplex', 'status'])
     t.equal(duplex.length, neighbours.length, 'one duplex row per link end')
     t.ok(duplex.every((d) => d.status === (d.neiDuplex === null ? 'missing' : d.duplex === d.neiDuplex ? 'ok' : 'mismatch')))
+
+    // MTU of both ends of each link between discovered devices
+    const mtus = new Map((await rows('inventory/interfaces', ['sn', 'intName', 'mtu'])).map((i) => [key(i.sn, i.intName), i.mtu]))
+    const links = neighbours.filter((n) => n.remoteSn !== null)
+    const mtu = await rows('interfaces/mtu', ['id', 'srcSn', 'srcInt', 'srcMtu', 'dstSn', 'dstInt', 'dstMtu', 'layer'])
+    t.same(mtu.map((m) => m.id).sort(), links.map((n) => n.id).sort(), 'one row per link end between discovered devices')
+    t.ok(mtu.every((m) => m.srcMtu === mtus.get(key(m.srcSn, m.srcInt)) && m.dstMtu === (mtus.get(key(m.dstSn, m.dstInt)) ?? null) && m.layer === null), 'MTUs of both interfaces')
+    t.ok(mtu.some((m) => typeof m.srcMtu === 'number' && typeof m.dstMtu === 'number'), 'MTUs known at both ends')
 
     const interfaces = await rows('inventory/interfaces', ['id', 'l1', 'l2', 'errDisabled'])
     const disabled = await rows('interfaces/errors/disabled', ['id', 'errorReason'])
@@ -97,6 +142,11 @@ for (const engine of ENGINES) {
     const snap = (await all(t, app, 'management/snapshots', undefined, ['id', 'interfaceActiveCount', 'interfaceEdgeCount', 'userCount', 'loadedSize', 'unloadedSize', 'fromArchive', 'interfaceCount'])).find((s) => s.id === id)!
     t.equal(snap.interfaceActiveCount, interfaces.filter((i) => i.l2 === 'up').length, 'interfaceActiveCount: interfaces whose line protocol is up')
     t.equal(snap.interfaceCount, interfaces.length)
+    // the dynamic MAC count each switch port keeps is its MAC table rows of type dynamic
+    const learned = tally((await rows('addressing/mac', ['hostname', 'intName', 'type'])).filter((m) => m.type === 'dynamic'), (m) => key(m.hostname, m.intName))
+    const ports = await rows('interfaces/switchports', ['hostname', 'intName', 'dynamicMacCount'])
+    t.ok(ports.every((p) => p.dynamicMacCount === (learned.get(key(p.hostname, p.intName)) ?? 0)), 'dynamicMacCount: the dynamic MAC rows of the port')
+    t.ok(ports.some((p) => (p.dynamicMacCount as number) > 1), 'ports with several hosts')
     const edges = new Set((await rows('addressing/mac', ['sn', 'intName', 'edge'])).filter((m) => m.edge).map((m) => key(m.sn, m.intName)))
     t.equal(snap.interfaceEdgeCount, edges.size, 'interfaceEdgeCount: ports facing hosts')
     t.equal(snap.userCount, new Set((await rows('addressing/hosts', ['mac'])).map((h) => h.mac)).size, 'userCount: distinct end hosts')
@@ -110,6 +160,13 @@ for (const engine of ENGINES) {
     t.equal(configs.length, new Set(saved.map((c) => key(c.sn, c.hash))).size, 'distinct configurations of both snapshots')
     t.ok(configs.every((c) => (c.lastChangeAt as number) <= (c.lastCheckAt as number)))
     t.ok(configs.some((c) => c.snapshotCount === 2), 'unchanged configurations are seen by both')
+    // discovery history: each device of the latest discovery run that holds it
+    const history = await all(t, app, 'inventory/discovery-history', undefined, ['sn', 'hostname', 'loginIp', 'loginType', 'ts', 'snapshot', 'username'])
+    const latest = await all(t, app, 'inventory/devices', second, ['sn', 'hostname'])
+    const tsOf = new Map((await all(t, app, 'management/snapshots', undefined, ['id', 'tsStart'])).map((x) => [x.id, x.tsStart]))
+    t.same(history.map((h) => h.sn).sort(), latest.map((d) => d.sn).sort(), 'every device discovered, once')
+    t.ok(history.every((h) => h.snapshot === second && h.ts === tsOf.get(second) && h.username === null), 'from the latest run that found it')
+
   })
 }
 
@@ -132,6 +189,6 @@ t.test('v4 camelCase names answer under /api/v1/; GET tables lists the catalog',
   t.equal(list.status, 200)
   const tables = list.body as Array<{ path: string; description: string; snapshotScoped: boolean; columns: Array<{ name: string; type: string; description: string }> }>
   t.same(tables.map((x) => x.path), TABLES.map((x) => x.path), 'every table, in catalog order')
-  t.ok(tables.every((x) => x.description.length > 10 && x.columns.length > 1 && x.columns.every((c) => c.type && c.description)), 'each with its description and columns')
+  t.ok(tables.every((x) => x.description.length > 10 && x.columns.length > 0 && x.columns.every((c) => c.type && c.description)), 'each with its description and columns')
   t.match(tables.find((x) => x.path === 'vlan/device-summary'), { legacyPaths: ['vlan/deviceSummary'], snapshotScoped: true, defaultSort: { column: 'hostname' } })
 })

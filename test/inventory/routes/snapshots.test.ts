@@ -115,7 +115,7 @@ t.test('bad inputs and unknown snapshots', async (t) => {
     t.match(r.body, { code: 'API_NOT_FOUND' })
   }
   const bad = [
-    { profile: 'huge' },
+    { profile: 'gigantic' },
     { seed: 'x' },
     { seed: 1.5 },
     { sites: 'BERLIN-01' },

@@ -52,7 +52,7 @@ t.test('table endpoints over HTTP', async (t) => {
   await t.test('errors in the documented shape', async (t) => {
     const star = await server.request('POST', 'tables/inventory/sites', { snapshot: LAB_ID, columns: ['*'] })
     t.equal(star.status, 422)
-    const list = '[id, siteName, siteKey, devicesCount, routersCount, switchesCount, networksCount, usersCount, vlanCount]'
+    const list = '[id, siteName, siteKey, devicesCount, routersCount, switchesCount, networksCount, usersCount, vlanCount, stpDomains, stpDCount, rDomains, rDCount]'
     t.same(star.json, { code: 'API_INVALID_INPUT', message: `"columns[0]" must be one of ${list}`, errors: [{ message: `"columns[0]" must be one of ${list}` }] })
     t.equal((await server.request('POST', 'tables/inventory/sites', '{"columns":')).status, 400)
     t.equal((await server.request('POST', 'tables/inventory/sites', 'columns=id', { 'content-type': 'text/plain' })).status, 415)

@@ -1,0 +1,36 @@
+/** Management: tables of the API family whose technology netinv does not collect (see table.ts). */
+import type { TableDef } from '../types.js'
+import { uncollected } from './table.js'
+
+export const MANAGEMENT_TABLES: readonly TableDef[] = [
+  uncollected({ path: 'management/dns/servers', title: 'DNS resolver servers', what: 'DNS resolver servers.', columns: [] }),
+  uncollected({ path: 'management/dns/settings', title: 'DNS resolver settings', what: 'DNS resolver settings.', columns: [] }),
+  uncollected({ path: 'management/flow/netflow/collectors', title: 'Netflow collectors', what: 'Netflow collectors.', columns: [] }),
+  uncollected({ path: 'management/flow/netflow/devices', title: 'Netflow devices', what: 'Netflow devices.', columns: [] }),
+  uncollected({ path: 'management/flow/netflow/interfaces', title: 'Netflow interfaces', what: 'Netflow interfaces.', columns: [] }),
+  uncollected({ path: 'management/flow/overview', title: 'Flow overview', what: 'Flow overview.', columns: [] }),
+  uncollected({ path: 'management/flow/sflow/collectors', title: 'SFLOW collectors', what: 'SFLOW collectors.', columns: [] }),
+  uncollected({ path: 'management/flow/sflow/devices', title: 'SFLOW devices', what: 'SFLOW devices.', columns: [] }),
+  uncollected({ path: 'management/flow/sflow/sources', title: 'SFLOW sources', what: 'SFLOW sources.', columns: [] }),
+  uncollected({ path: 'management/licenses', title: 'Licenses', what: 'Licenses.', columns: [] }),
+  uncollected({ path: 'management/licenses/cisco-smart-licenses/authorization', title: 'Management licenses cisco smart licenses authorization', what: 'Management licenses cisco smart licenses authorization.', columns: [] }),
+  uncollected({ path: 'management/licenses/cisco-smart-licenses/registration', title: 'Cisco smart licenses registration', what: 'Cisco smart licenses registration.', columns: [] }),
+  uncollected({ path: 'management/licenses/cisco-smart-licenses/reservations', title: 'Cisco smart licenses reservations', what: 'Cisco smart licenses reservations.', columns: [] }),
+  uncollected({ path: 'management/licenses/detail', title: 'Licenses detail', what: 'Licenses detail.', columns: [] }),
+  uncollected({ path: 'management/licenses/summary', title: 'License summary', what: 'License summary.', columns: [] }),
+  uncollected({ path: 'management/logging/local', title: 'Logging local', what: 'Logging local.', columns: [['filters', 'string', 'The filters column of this table in the API family.']] }),
+  uncollected({ path: 'management/logging/remote', title: 'Logging remote', what: 'Logging remote.', columns: [['filters', 'string', 'The filters column of this table in the API family.'], ['port', 'integer', 'Port number.']] }),
+  uncollected({ path: 'management/logging/summary', title: 'Logging summary', what: 'Logging summary.', columns: [['countLocalServices', 'integer', 'The countLocalServices column of this table in the API family.'], ['countRemoteServices', 'integer', 'The countRemoteServices column of this table in the API family.']] }),
+  uncollected({ path: 'management/ntp/sources', title: 'NTP sources', what: 'NTP sources.', columns: [['delay', 'number', 'The delay column of this table in the API family.'], ['offset', 'number', 'The offset column of this table in the API family.'], ['stratum', 'integer', 'The stratum column of this table in the API family.']] }),
+  uncollected({ path: 'management/ntp/summary', title: 'NTP summary', what: 'NTP summary.', columns: [['confSources', 'integer', 'The confSources column of this table in the API family.'], ['reachableSources', 'integer', 'The reachableSources column of this table in the API family.']] }),
+  uncollected({ path: 'management/oam/unidirectional-link-detection/interfaces', title: 'Management oam unidirectional link detection interfaces', what: 'Management oam unidirectional link detection interfaces.', columns: [] }),
+  uncollected({ path: 'management/oam/unidirectional-link-detection/neighbors', title: 'Management oam unidirectional link detection neighbors', what: 'Management oam unidirectional link detection neighbors.', columns: [] }),
+  uncollected({ path: 'management/port-mirroring', title: 'Port mirroring', what: 'Port mirroring.', columns: [] }),
+  uncollected({ path: 'management/ptp/interfaces', title: 'PTP interfaces', what: 'PTP interfaces.', columns: [] }),
+  uncollected({ path: 'management/ptp/local-clock', title: 'PTP local clock', what: 'PTP local clock.', columns: [] }),
+  uncollected({ path: 'management/ptp/masters', title: 'PTP masters', what: 'PTP masters.', columns: [] }),
+  uncollected({ path: 'management/snmp/communities', title: 'SNMP communities', what: 'SNMP communities.', columns: [['acl', 'string', 'The acl column of this table in the API family.'], ['name', 'string', 'Name of the entry.']] }),
+  uncollected({ path: 'management/snmp/summary', title: 'SNMP summary', what: 'SNMP summary.', columns: [['communitiesCount', 'integer', 'The communitiesCount column of this table in the API family.'], ['usersCount', 'integer', 'The usersCount column of this table in the API family.']] }),
+  uncollected({ path: 'management/snmp/trap-hosts', title: 'SNMP trap hosts', what: 'SNMP trap hosts.', columns: [] }),
+  uncollected({ path: 'management/snmp/users', title: 'SNMP users', what: 'SNMP users.', columns: [] }),
+]

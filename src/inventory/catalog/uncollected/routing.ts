@@ -1,0 +1,23 @@
+/** Routing: tables of the API family whose technology netinv does not collect (see table.ts). */
+import type { TableDef } from '../types.js'
+import { uncollected } from './table.js'
+
+export const ROUTING_TABLES: readonly TableDef[] = [
+  uncollected({ path: 'networks/path-lookup-checks', title: 'Path lookup checks', what: 'Path lookup checks.', columns: [['expectedPassingTraffic', 'string', 'The expectedPassingTraffic column of this table in the API family.'], ['passingTraffic', 'string', 'The passingTraffic column of this table in the API family.'], ['result', 'string', 'The result column of this table in the API family.']], perDevice: false }),
+  uncollected({ path: 'networks/route-stability', title: 'Route stability', what: 'Route stability.', columns: [['prefix', 'string', 'IP prefix of the route.'], ['ratioCrit', 'number', 'The ratioCrit column of this table in the API family.'], ['ratioInfo', 'number', 'The ratioInfo column of this table in the API family.'], ['ratioWarn', 'number', 'The ratioWarn column of this table in the API family.']], perDevice: false }),
+  uncollected({ path: 'networks/summary/protocols', title: 'Summary protocols', what: 'Summary protocols.', columns: [], perDevice: false }),
+  uncollected({ path: 'networks/summary/protocols/bgp', title: 'Summary protocols BGP', what: 'Summary protocols BGP.', columns: [], perDevice: false }),
+  uncollected({ path: 'networks/summary/protocols/eigrp', title: 'Summary protocols EIGRP', what: 'Summary protocols EIGRP.', columns: [], perDevice: false }),
+  uncollected({ path: 'networks/summary/protocols/isis', title: 'Summary protocols ISIS', what: 'Summary protocols ISIS.', columns: [], perDevice: false }),
+  uncollected({ path: 'networks/summary/protocols/ospf', title: 'Summary protocols OSPF', what: 'Summary protocols OSPF.', columns: [], perDevice: false }),
+  uncollected({ path: 'networks/summary/protocols/ospfv3', title: 'Summary protocols OSPFv3', what: 'Summary protocols OSPFv3.', columns: [], perDevice: false }),
+  uncollected({ path: 'networks/summary/protocols/rip', title: 'Summary protocols RIP', what: 'Summary protocols RIP.', columns: [], perDevice: false }),
+  uncollected({ path: 'routing/protocols/bgp/address-families', title: 'BGP address families', what: 'BGP address families.', columns: [] }),
+  uncollected({ path: 'routing/protocols/eigrp/interfaces', title: 'EIGRP interfaces', what: 'EIGRP interfaces.', columns: [['neiCount', 'integer', 'Number of neighbours on the interface.']] }),
+  uncollected({ path: 'routing/protocols/eigrp/neighbors', title: 'EIGRP neighbors', what: 'EIGRP neighbors.', columns: [['currStateTime', 'integer', 'Seconds in the current state.']] }),
+  uncollected({ path: 'routing/protocols/is-is/interfaces', title: 'ISIS interfaces', what: 'ISIS interfaces.', columns: [['neiCount', 'integer', 'Number of neighbours on the interface.']] }),
+  uncollected({ path: 'routing/protocols/is-is/neighbors', title: 'ISIS neighbors', what: 'ISIS neighbors.', columns: [['currStateTime', 'integer', 'Seconds in the current state.']] }),
+  uncollected({ path: 'routing/protocols/ospf-v3/interfaces', title: 'OSPFv3 interfaces', what: 'OSPFv3 interfaces.', columns: [['neiCount', 'integer', 'Number of neighbours on the interface.']] }),
+  uncollected({ path: 'routing/protocols/rip/interfaces', title: 'RIP interfaces', what: 'RIP interfaces.', columns: [['neiCount', 'integer', 'Number of neighbours on the interface.']] }),
+  uncollected({ path: 'routing/protocols/rip/neighbors', title: 'RIP neighbors', what: 'RIP neighbors.', columns: [] }),
+]

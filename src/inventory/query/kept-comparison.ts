@@ -1,0 +1,272 @@
+/**
+ * Comparisons kept: the rows that differ between two snapshots in one table (what `compare.ts`
+ * joins the two snapshots to find), written once and then read instead of the join. Snapshots do
+ * not change once their rows are in, so a pair's differences stay true until a device of either
+ * snapshot is removed or rediscovered or either is deleted.
+ *
+ * Storage: per catalog table one relation, `inventory."cmp_<table>_<shape>"`, made from the
+ * comparison's own SELECT (`CREATE TABLE AS ... WITH NO DATA`), so its columns have exactly the
+ * types the join yields (answers read from it are the same bytes), plus `_pair`, the id of the
+ * pair's row in `inventory.snapshot_changes` (which also holds the pair's counts per kind). The
+ * foreign key cascades: deleting that row (a device change, `forgetChanges`; a deleted snapshot,
+ * whose foreign keys remove it) deletes the kept rows in the same transaction. `<shape>` is a
+ * hash of the comparison's SQL, so a release that changes a table's columns or what is compared
+ * keeps into a new relation and never reads rows kept by another.
+ *
+ * Consistency: a pair's rows and counts are written in one transaction that ends by reading both
+ * snapshots' `ts_change` FOR SHARE: when either changed since the writer looked, it keeps nothing
+ * (a device change under way is waited for, one that starts later waits and then deletes what was
+ * kept). Until that transaction commits the pair is "not ready" and the comparison reads the join;
+ * every statement that reads kept rows also carries the join, run only when the pair's row is
+ * gone by the time the statement starts (`keptComparisonSql`), so no answer mixes the two.
+ */
+import { createHash } from 'node:crypto'
+import { storageName } from '../catalog/columns.js'
+import type { TableDef } from '../catalog/types.js'
+import { sqlState, type Db, type Deadline, type Queryable } from '../../shared/db/index.js'
+import { applyLocalSettings } from '../../shared/db/settings.js'
+import { timeoutError } from '../../shared/db/pglite-protocol.js'
+import { CHANGE_KINDS, COMPARISON_SETTINGS, comparisonSql, type ComparedSnapshots } from './compare.js'
+import { Params } from './sql-filter.js'
+
+/** A pair's kept comparison of one table: the `snapshot_changes` row that owns its rows. */
+export interface KeptComparison {
+  /** `inventory.snapshot_changes.id` (int8 as text). */
+  id: string
+  relation: string
+}
+
+/** Parameters written as typed NULLs: the comparison's SQL as a shape, without values. */
+class NullParams extends Params {
+  override add(_value: unknown, cast: string): string {
+    return `NULL::${cast}`
+  }
+}
+
+interface Relation {
+  name: string
+  /** The comparison's SELECT with NULL snapshots: the columns and types of the kept rows. */
+  shapeSql: string
+  /** The index a page reads: a pair's rows in the table's default order (`pageIndexSql`). */
+  pageIndex: string
+  pageKeys: string[]
+}
+
+const RELATIONS = new Map<TableDef, Relation>()
+
+/** The relation that keeps `table`'s comparisons. */
+export function keptRelation(table: TableDef): Relation {
+  let relation = RELATIONS.get(table)
+  if (!relation) {
+    const pair = { older: '', newer: '' }
+    const shapeSql = comparisonSql(table, pair, false, new NullParams())
+    const hash = createHash('sha256').update(shapeSql).update('\0').update(comparisonSql(table, pair, true, new NullParams())).digest('hex').slice(0, 12)
+    const base = table.path.replace(/[^A-Za-z0-9]+/g, '_').toLowerCase().slice(0, 40)
+    const name = `cmp_${base}_${hash}`
+    relation = { name, shapeSql, pageIndex: `${name}_page`, pageKeys: pageKeys(table) }
+    RELATIONS.set(table, relation)
+  }
+  return relation
+}
+
+/**
+ * The keys of a comparison page in the table's default order, as `plan.ts` sorts it (the sort
+ * column, then `id`, then `change`), after the pair: a first page, or one sorted the other way (read
+ * backwards), is a range of that index in order, read up to its limit, instead of every kept row of
+ * the pair and a sort. Only the default sort column: an index per column would cost a write per
+ * column of every row kept.
+ */
+function pageKeys(table: TableDef): string[] {
+  const sort = table.defaultSort?.column ?? 'id'
+  const keys = [sort, ...(sort === 'id' ? [] : ['id'])].map((name) => `"${storageName(name).replace(/"/g, '""')}"`)
+  return ['_pair', ...keys, '"change"']
+}
+
+function qualified(name: string): string {
+  return `inventory."${name}"`
+}
+
+/** The names of the columns of a comparison's rows, in its order. */
+function outputColumns(table: TableDef): string[] {
+  return [...table.columns.map((c) => `"${storageName(c.name).replace(/"/g, '""')}"`), '"change"', '"diff"']
+}
+
+/** Relations known to exist, per database (a test makes many). */
+const ENSURED = new WeakMap<object, Set<string>>()
+
+/** Creates the relation keeping `table`'s comparisons unless it exists (concurrent callers wait for one another). */
+async function ensureRelation(db: Db, relation: Relation): Promise<void> {
+  let known = ENSURED.get(db)
+  if (!known) ENSURED.set(db, (known = new Set()))
+  if (known.has(relation.name)) return
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [relation.name])
+    const exists = await tx.query<{ e: boolean; page: boolean }>('SELECT to_regclass($1) IS NOT NULL AS e, to_regclass($2) IS NOT NULL AS page', [
+      qualified(relation.name),
+      qualified(relation.pageIndex),
+    ])
+    const name = qualified(relation.name)
+    if (!exists.rows[0]?.e) {
+      await tx.query(`CREATE TABLE ${name} AS SELECT 0::int8 AS _pair, c.* FROM (${relation.shapeSql}) c WITH NO DATA`)
+      await tx.query(`ALTER TABLE ${name} ADD FOREIGN KEY (_pair) REFERENCES inventory.snapshot_changes (id) ON DELETE CASCADE`)
+    }
+    if (!exists.rows[0]?.page) {
+      // (the index leads with the pair: it serves the foreign key's cascade too)
+      await tx.query(`CREATE INDEX "${relation.pageIndex}" ON ${name} (${relation.pageKeys.join(', ')})`)
+      // a relation kept by an earlier release: its index on the pair alone is one more write per row
+      const old = await tx.query<{ name: string }>(
+        `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+          WHERE i.indrelid = $1::regclass AND i.indnatts = 1 AND a.attname = '_pair'`,
+        [name],
+      )
+      for (const row of old.rows) await tx.query(`DROP INDEX inventory."${row.name.replace(/"/g, '""')}"`)
+    }
+  })
+  known.add(relation.name)
+}
+
+/** The kept comparison of `table` for the pair, if its rows are kept. */
+export async function keptComparison(db: Queryable, pair: ComparedSnapshots, volatile: boolean, table: TableDef): Promise<KeptComparison | undefined> {
+  const relation = keptRelation(table).name
+  const r = await db.query<{ id: string }>(
+    'SELECT id::text FROM inventory.snapshot_changes WHERE newer = $1 AND older = $2 AND volatile = $3 AND table_path = $4 AND relation = $5',
+    [pair.newer, pair.older, volatile, table.path, relation],
+  )
+  const id = r.rows[0]?.id
+  return id === undefined ? undefined : { id, relation }
+}
+
+/** The counts of the pair's kept comparison of `table`, if it is kept. */
+export async function keptCounts(db: Queryable, pair: ComparedSnapshots, volatile: boolean, table: TableDef): Promise<KeptCounts | undefined> {
+  const r = await db.query<{ added: string; removed: string; changed: string }>(
+    'SELECT added::text, removed::text, changed::text FROM inventory.snapshot_changes WHERE newer = $1 AND older = $2 AND volatile = $3 AND table_path = $4 AND relation = $5',
+    [pair.newer, pair.older, volatile, table.path, keptRelation(table).name],
+  )
+  const row = r.rows[0]
+  return row && { added: Number(row.added), removed: Number(row.removed), changed: Number(row.changed) }
+}
+
+/**
+ * The comparison relation (as `comparisonSql`) read from the kept rows; the join runs instead
+ * only if the kept rows are gone when the statement starts (an uncorrelated `NOT EXISTS` is a
+ * one-time filter: the join's plan is never executed while they are there).
+ */
+export function keptComparisonSql(table: TableDef, kept: KeptComparison, pair: ComparedSnapshots, volatile: boolean, params: Params): string {
+  return keptComparisonBranches(table, kept, pair, volatile, params).join(' UNION ALL ')
+}
+
+/**
+ * `keptComparisonSql` as its two relations, of which at most one holds rows when a statement runs
+ * (the kept rows are deleted with their pair's row): for a page that reads each on its own
+ * (`planQuery`'s `branches`), the kept rows in order from the relation's page index.
+ */
+export function keptComparisonBranches(table: TableDef, kept: KeptComparison, pair: ComparedSnapshots, volatile: boolean, params: Params): [string, string] {
+  const id = params.add(kept.id, 'int8')
+  return [
+    `SELECT ${outputColumns(table).join(', ')} FROM ${qualified(kept.relation)} WHERE _pair = ${id}`,
+    `SELECT * FROM (${comparisonSql(table, pair, volatile, params)}) j WHERE NOT EXISTS (SELECT 1 FROM inventory.snapshot_changes WHERE id = ${id})`,
+  ]
+}
+
+/**
+ * The snapshots' last change (`ts_change`), or undefined when either is not loaded or is being
+ * loaded or unloaded (its partitions are or may soon be detached: its rows are not what the join
+ * would read; an unload marks it `loading` before it detaches, under the row lock the keeping's
+ * last check shares).
+ */
+async function versions(db: Queryable, pair: ComparedSnapshots): Promise<[string, string] | undefined> {
+  const r = await db.query<{ id: string; ts_change: string }>('SELECT id, ts_change::text FROM inventory.snapshots WHERE id = ANY($1) AND loaded AND NOT loading', [
+    [pair.newer, pair.older],
+  ])
+  const of = (id: string) => r.rows.find((row) => row.id === id)?.ts_change
+  const [newer, older] = [of(pair.newer), of(pair.older)]
+  return newer === undefined || older === undefined ? undefined : [newer, older]
+}
+
+/** Thrown inside the keeping transaction to roll it back: a snapshot changed meanwhile. */
+class Changed extends Error {}
+
+export interface KeptCounts {
+  added: number
+  removed: number
+  changed: number
+}
+
+/**
+ * Writes the comparison of `table` for the pair with its counts, in one transaction before
+ * `deadline` (on PostgreSQL under the comparison's settings). Answers the counts, those of a
+ * writer that got there first, or undefined when a snapshot changed meanwhile (nothing kept).
+ */
+export async function keepComparison(db: Db, pair: ComparedSnapshots, volatile: boolean, table: TableDef, deadline: Deadline): Promise<KeptCounts | undefined> {
+  const relation = keptRelation(table)
+  await ensureRelation(db, relation)
+  const seen = await versions(db, pair)
+  if (!seen) return undefined
+  const remaining = () => {
+    const ms = Math.floor(deadline.remaining())
+    if (ms < 1) throw timeoutError()
+    return ms
+  }
+  // PostgreSQL: the pool that carries the whole limit (one per limit, as `queryBefore` uses), each
+  // statement under what remains (SET LOCAL); PGlite: what remains, its wait for a turn included
+  const bounded = db.kind === 'postgres' ? db.withStatementTimeout(deadline.limitMs) : db.withStatementTimeout(remaining())
+  const settle = async (tx: Queryable) => {
+    if (db.kind === 'postgres') await applyLocalSettings(tx, { ...COMPARISON_SETTINGS, statement_timeout: `${remaining()}ms` })
+  }
+  let counts: KeptCounts | undefined
+  try {
+    counts = await bounded.transaction(async (tx): Promise<KeptCounts | undefined> => {
+      await settle(tx)
+      // counts (or rows) kept by another release's shape of the table: replaced
+      await tx.query('DELETE FROM inventory.snapshot_changes WHERE newer = $1 AND older = $2 AND volatile = $3 AND table_path = $4 AND relation <> $5', [
+        pair.newer,
+        pair.older,
+        volatile,
+        table.path,
+        relation.name,
+      ])
+      const mine = await tx.query<{ id: string }>(
+        `INSERT INTO inventory.snapshot_changes (newer, older, volatile, table_path, added, removed, changed, relation)
+         VALUES ($1, $2, $3, $4, 0, 0, 0, $5) ON CONFLICT DO NOTHING RETURNING id::text`,
+        [pair.newer, pair.older, volatile, table.path, relation.name],
+      )
+      const id = mine.rows[0]?.id
+      if (id === undefined) {
+        // another writer kept them first (this insert waited for its commit)
+        const r = await tx.query<{ added: string; removed: string; changed: string }>(
+          'SELECT added::text, removed::text, changed::text FROM inventory.snapshot_changes WHERE newer = $1 AND older = $2 AND volatile = $3 AND table_path = $4',
+          [pair.newer, pair.older, volatile, table.path],
+        )
+        const row = r.rows[0]
+        return row && { added: Number(row.added), removed: Number(row.removed), changed: Number(row.changed) }
+      }
+      await settle(tx)
+      const params = new Params()
+      const pairParam = params.add(id, 'int8')
+      const counts = CHANGE_KINDS.map((kind) => `count(*) FILTER (WHERE "change" = '${kind}')::int8 AS ${kind}`)
+      const written = await tx.query<{ added: string; removed: string; changed: string }>(
+        `WITH kept AS (INSERT INTO ${qualified(relation.name)} SELECT ${pairParam}, c.* FROM (${comparisonSql(table, pair, volatile, params)}) c RETURNING "change")
+         SELECT ${counts.join(', ')} FROM kept`,
+        params.values,
+      )
+      const row = written.rows[0]!
+      await tx.query('UPDATE inventory.snapshot_changes SET added = $2, removed = $3, changed = $4 WHERE id = $1', [id, row.added, row.removed, row.changed])
+      const now = await tx.query<{ newer: string | null; older: string | null }>(
+        `SELECT (SELECT ts_change::text FROM inventory.snapshots WHERE id = $1 AND loaded AND NOT loading FOR SHARE) AS newer,
+                (SELECT ts_change::text FROM inventory.snapshots WHERE id = $2 AND loaded AND NOT loading FOR SHARE) AS older`,
+        [pair.newer, pair.older],
+      )
+      if (now.rows[0]?.newer !== seen[0] || now.rows[0]?.older !== seen[1]) throw new Changed()
+      return { added: Number(row.added), removed: Number(row.removed), changed: Number(row.changed) }
+    })
+  } catch (err) {
+    if (err instanceof Changed) return undefined
+    // a snapshot deleted meanwhile (its pair row's foreign key): nothing to keep
+    if (sqlState(err) === '23503') return undefined
+    throw err
+  }
+  // statistics of the relation with the new rows (a sample: cheap), so that the planner knows how
+  // many rows a pair has rather than guessing for a table autovacuum has not seen yet
+  if (counts && counts.added + counts.removed + counts.changed > 0) await bounded.query(`ANALYZE ${qualified(relation.name)}`).catch(() => {})
+  return counts
+}

@@ -1,0 +1,179 @@
+/**
+ * A kept comparison answers what the join of the two snapshots answers, byte for byte: pages,
+ * sorts, filters (on `change`, `diff` and the table's columns), counts and volatile comparisons,
+ * for every comparable table, on both engines, with the rules that keep noise out (null key
+ * columns equal, order-free lists as sets, volatile columns). The kept rows are what is read; a
+ * device removal or rediscovery forgets them in its transaction (a rediscovery keeps the comparison
+ * with the previous snapshot again when it ends); a statement whose kept rows are gone when it
+ * starts reads the join.
+ */
+import type { Test } from 'tap'
+import { freshDb } from '../../helpers/db.js'
+import { startApp } from '../app.js'
+import { findTable } from '../../../src/inventory/catalog/index.js'
+import { Deadline, type Db } from '../../../src/shared/db/index.js'
+import { COMPARABLE_TABLES, prepareTableQuery, queryTable, runTableQuery, type TableQueryDeps } from '../../../src/inventory/query/index.js'
+import { keepComparison, keptComparison, keptRelation } from '../../../src/inventory/query/kept-comparison.js'
+import { recording } from '../../helpers/recording-db.js'
+import { backgroundKeeping } from '../../../src/inventory/query/keeping.js'
+import { testDeps } from './helpers.js'
+
+type Body = Record<string, unknown>
+
+/** The requests compared on a table: pages and sorts, filters, counts, volatile columns. */
+function requests(path: string, compare: string, detailed: boolean): Body[] {
+  const table = findTable(path)!
+  const names = table.columns.map((c) => c.name)
+  const text = table.columns.find((c) => c.type === 'string' && !table.key!.includes(c.name) && c.name !== 'id')
+  const base = { columns: names, compare: { snapshot: compare } }
+  const out: Body[] = [
+    { ...base, pagination: { start: 0, limit: 1000 } },
+    { ...base, compare: { snapshot: compare, volatile: true }, pagination: { start: 0, limit: 1000 } },
+  ]
+  if (!detailed) return out
+  out.push(
+    { ...base, pagination: { start: 0, limit: 0 } },
+    { ...base, pagination: { start: 0, limit: 7 }, sort: { column: names[1]!, order: 'desc' } },
+    { ...base, pagination: { start: 7, limit: 7 }, sort: { column: names[1]!, order: 'desc' } },
+    { ...base, pagination: { start: 3, limit: 5 }, sort: { column: 'change', order: 'asc' } },
+    { ...base, filters: { change: ['eq', 'changed'] }, pagination: { start: 0, limit: 1000 } },
+    { ...base, filters: { change: ['eq', 'removed'] }, pagination: { start: 0, limit: 2 } },
+    { ...base, filters: { diff: ['empty', true] }, pagination: { start: 0, limit: 1000 } },
+    { ...base, filters: { diff: ['like', 'old'] }, pagination: { start: 0, limit: 3 } },
+    { ...base, columns: ['id', 'change', table.key![0]!], pagination: { start: 0, limit: 1000 }, sort: { column: table.key![0]!, order: 'asc' } },
+    { ...base, compare: { snapshot: compare, volatile: true }, filters: { change: ['eq', 'changed'] }, pagination: { start: 0, limit: 4 } },
+  )
+  if (text) out.push({ ...base, filters: { [text.name]: ['like', 'a'] }, pagination: { start: 1, limit: 3 }, sort: { column: text.name, order: 'asc' } })
+  return out
+}
+
+/**
+ * Noise, not change, in the two snapshots: order-free lists reordered in the newer, and a value of
+ * each nullable key column (the catalog says it may be null and matches null to '') made null in
+ * the older and '' in the newer. Answers the tables it touched.
+ */
+async function addNoise(db: Db, first: string, second: string): Promise<{ lists: number; nullKeys: number; tables: string[] }> {
+  const protocols = await db.query(
+    `UPDATE inventory.neighbors n SET protocols = ARRAY(SELECT p FROM unnest(n.protocols) WITH ORDINALITY x(p, i) ORDER BY i DESC)
+      WHERE n.snapshot_id = $1 AND cardinality(n.protocols) > 1`,
+    [second],
+  )
+  const gateways = await db.query(`UPDATE inventory.hosts SET gateways = gateways || gateways WHERE snapshot_id = $1 AND jsonb_array_length(gateways) > 0`, [second])
+  const tables = ['neighbors/all', 'addressing/hosts']
+  let nullKeys = 0
+  for (const table of COMPARABLE_TABLES) {
+    if (table.source.kind !== 'stored') continue
+    for (const name of table.nullableKey ?? []) {
+      if (table.columns.find((c) => c.name === name)?.type !== 'string') continue
+      const column = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+      const from = `FROM ${table.source.table} WHERE snapshot_id IN ($1, $2)`
+      const r = await db.query<{ v: string | null; empty: boolean }>(`SELECT min(${column}) AS v, bool_or(coalesce(${column}, '') = '') AS empty ${from}`, [first, second])
+      if (r.rows[0]?.v == null || r.rows[0].empty) continue
+      const v = r.rows[0].v
+      await db.query(`UPDATE ${table.source.table} SET ${column} = NULL WHERE snapshot_id = $1 AND ${column} = $2`, [first, v])
+      nullKeys += (await db.query(`UPDATE ${table.source.table} SET ${column} = '' WHERE snapshot_id = $1 AND ${column} = $2`, [second, v])).rowCount ?? 0
+      tables.push(table.path)
+    }
+  }
+  return { lists: (protocols.rowCount ?? 0) + (gateways.rowCount ?? 0), nullKeys, tables }
+}
+
+/** The whole check on one engine (one test file per engine: two discoveries each). */
+export async function keptComparisonsAnswerAsTheJoin(t: Test, engine: 'postgres' | 'pglite'): Promise<void> {
+  {
+    const began = Date.now()
+    const db = await freshDb(t, engine)
+    const api = await startApp(t, db)
+    const first = await api.discover({ profile: 'lab', seed: 11 })
+    const second = await api.discover({ profile: 'lab', seed: 11 })
+    t.comment(`two discoveries: ${((Date.now() - began) / 1000).toFixed(1)} s`)
+    const changes = async () => ((await api.call('GET', `snapshots/${second}/changes`)).body as { tables: Array<{ table: string }> }).tables
+    const before = await changes()
+    const noise = await addNoise(db, first, second)
+    t.ok(noise.lists > 0 && noise.nullKeys > 0, `${noise.lists} lists reordered, ${noise.nullKeys} key values null in the older snapshot and '' in the newer`)
+    // rows edited behind the API's back: what the discovery kept no longer holds
+    await db.query('DELETE FROM inventory.snapshot_changes')
+    const after = await changes()
+    const touched = (list: typeof before) => list.filter((c) => noise.tables.includes(c.table))
+    t.same(touched(after), touched(before), `noise is no change: ${noise.tables.join(', ')}`)
+
+    const live: TableQueryDeps = { ...testDeps(db, [first, second]), keepComparisons: false }
+    const kept: TableQueryDeps = testDeps(db, [first, second])
+    const answer = async (deps: TableQueryDeps, path: string, body: Body) => JSON.stringify(await queryTable(deps, findTable(path)!, { snapshot: second, ...body }))
+
+    const detailed = new Set(['inventory/interfaces', 'inventory/devices', 'neighbors/all', 'addressing/hosts', 'addressing/arp', 'neighbors/unmanaged'])
+    let differences = 0
+    for (const table of COMPARABLE_TABLES) {
+      for (const body of requests(table.path, first, detailed.has(table.path))) {
+        const [fromJoin, fromKept] = [await answer(live, table.path, body), await answer(kept, table.path, body)]
+        if (fromJoin !== fromKept) t.fail(`${table.path} ${JSON.stringify(body)}`, { found: fromKept.slice(0, 400), wanted: fromJoin.slice(0, 400) })
+        differences += (JSON.parse(fromJoin) as { _meta: { count: number } })._meta.count
+      }
+      t.ok(await keptComparison(db, { newer: second, older: first }, false, table), `${table.path}: kept`)
+    }
+    t.comment(`every table compared: ${((Date.now() - began) / 1000).toFixed(1)} s`)
+    t.ok(differences > 0, `the two snapshots differ (${differences} rows in all answers)`)
+    t.pass(`every answer of ${COMPARABLE_TABLES.length} tables is the join's`)
+
+    // no noise: reordered lists and null keys written as '' are no change, kept or not
+    const neighbors = JSON.parse(await answer(kept, 'neighbors/all', { columns: ['id'], compare: { snapshot: first }, pagination: { limit: 1000 } })) as { data: Array<{ diff: Record<string, unknown> | null }> }
+    t.notOk(neighbors.data.some((row) => row.diff && 'protocols' in row.diff), 'protocols in another order are no change')
+
+    // what is answered is what is kept (and the count of an unfiltered request is the kept count)
+    const interfaces = findTable('inventory/interfaces')!
+    // a page reads the pair's rows in the default order from one index, which leads with the pair
+    const indexes = await db.query<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'inventory' AND tablename = $1`, [
+      keptRelation(interfaces).name,
+    ])
+    t.same(
+      indexes.rows.map((r) => [r.indexname, r.indexdef.replace(/^.* USING btree /, '')]),
+      [[keptRelation(interfaces).pageIndex, '(_pair, hostname, id, change)']],
+      'one index: the pair, the default sort column, id, change',
+    )
+    // a relation kept by an earlier release (an index on the pair alone) gets it when first used
+    const relation = `inventory."${keptRelation(interfaces).name}"`
+    await db.query(`DROP INDEX inventory."${keptRelation(interfaces).pageIndex}"`)
+    await db.query(`CREATE INDEX ON ${relation} (_pair)`)
+    await keepComparison(recording(db, { statements: [], transactions: 0, timeouts: [] }), { newer: second, older: first }, false, interfaces, Deadline.after(60_000))
+    const upgraded = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = 'inventory' AND tablename = $1`, [keptRelation(interfaces).name])
+    t.same(upgraded.rows.map((r) => r.indexname), [keptRelation(interfaces).pageIndex], 'an earlier relation: its index replaced by the page index')
+    const pair = { newer: second, older: first }
+    const k = (await keptComparison(db, pair, false, interfaces))!
+    await db.query(`UPDATE inventory."${keptRelation(interfaces).name}" SET "change" = 'removed' WHERE _pair = $1`, [k.id])
+    const tampered = JSON.parse(await answer(kept, 'inventory/interfaces', { columns: ['id'], compare: { snapshot: first }, filters: { change: ['eq', 'removed'] }, pagination: { limit: 0 } })) as { _meta: { count: number } }
+    const total = await db.query<{ n: number }>(`SELECT (added + removed + changed)::int AS n FROM inventory.snapshot_changes WHERE id = $1`, [k.id])
+    t.equal(tampered._meta.count, total.rows[0]!.n, 'the kept rows are read')
+    await db.query(`DELETE FROM inventory.snapshot_changes WHERE id = $1`, [k.id])
+
+    // a statement whose kept rows are gone when it starts reads the join
+    const whole = { columns: interfaces.columns.map((c) => c.name), compare: { snapshot: first }, pagination: { start: 0, limit: 1000 } }
+    const body = { snapshot: second, ...whole }
+    const prepared = await prepareTableQuery(kept, interfaces, body)
+    t.match(prepared.plan.select.sql, /UNION ALL/, 'planned on kept rows')
+    await db.query(`DELETE FROM inventory.snapshot_changes WHERE newer = $1 AND table_path = 'inventory/interfaces'`, [second])
+    t.equal(JSON.stringify(await runTableQuery(kept, prepared)), await answer(live, 'inventory/interfaces', whole), 'the join answers')
+
+    // a device removal forgets the kept rows of its snapshot's pairs in its transaction
+    await answer(kept, 'inventory/interfaces', { ...whole, pagination: { limit: 1 } })
+    const rows = async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM inventory."${keptRelation(interfaces).name}"`)).rows[0]!.n
+    t.ok((await rows()) > 0, 'kept again on the next request')
+    const sn = (JSON.parse(await answer(live, 'inventory/devices', { columns: ['sn'], pagination: { limit: 1 } })) as { data: Array<{ sn: string }> }).data[0]!.sn
+    t.equal((await api.call('DELETE', `snapshots/${second}/devices`, [sn])).status, 204)
+    t.equal(await rows(), 0, 'a device removal forgets the kept rows')
+    for (const path of ['inventory/interfaces', 'inventory/devices']) {
+      const request = { columns: findTable(path)!.columns.map((c) => c.name), compare: { snapshot: first }, pagination: { start: 0, limit: 1000 } }
+      t.equal(await answer(kept, path, request), await answer(live, path, request), `${path} after the removal: the join's answer`)
+    }
+
+    // a rediscovery forgets them in its transaction and keeps the comparison with the previous snapshot again when it ends
+    const other = (JSON.parse(await answer(live, 'inventory/devices', { columns: ['sn'], pagination: { start: 1, limit: 1 } })) as { data: Array<{ sn: string }> }).data[0]!.sn
+    await db.query('DELETE FROM inventory.snapshot_changes')
+    const started = await api.call('POST', `snapshots/${second}/devices`, { snList: [other] })
+    t.equal(started.status, 202, started.text)
+    t.match(await api.waitJob((started.body as { jobId: string }).jobId), { status: 'done' })
+    await backgroundKeeping(db)
+    t.ok(await keptComparison(db, pair, false, interfaces), 'the rediscovery kept the comparison with the previous snapshot (in the background, once it ended)')
+    const request = { ...whole, filters: { change: ['eq', 'changed'] } }
+    t.equal(await answer(kept, 'inventory/interfaces', request), await answer(live, 'inventory/interfaces', request), 'which answers as the join')
+  }
+}
