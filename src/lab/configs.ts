@@ -1,6 +1,6 @@
 /**
  * Configuration files of one lab router: snmpd (master agent, AgentX over TCP on the
- * namespace's own loopback), FRR's zebra, ospfd and bgpd (AgentX subagents found through
+ * namespace's own loopback), FRR's zebra, ospfd, bgpd and ospf6d when asked (AgentX subagents found through
  * SNMPCONFPATH), lldpd (AgentX subagent, port ids as interface names, fast timers) and the
  * script that starts them all in the router's namespace under its own host name.
  */
@@ -9,6 +9,11 @@ import { bgpSessions, findRouter, routerEnds, type Topology } from './topology.j
 
 export const AGENTX = 'tcp:127.0.0.1:705'
 export const FRR_DAEMONS = ['zebra', 'ospfd', 'bgpd'] as const
+
+/** The FRR daemons a router of the topology runs (ospf6d when it asks for OSPFv3), zebra first. */
+export function frrDaemons(topo: Topology): string[] {
+  return topo.ospfv3 === true ? [...FRR_DAEMONS, 'ospf6d'] : [...FRR_DAEMONS]
+}
 /** Community the lab uses on each router's loopback (127.0.0.1 only) to tune snmpd. */
 export const LAB_ADMIN_COMMUNITY = 'lab-admin'
 
@@ -60,6 +65,16 @@ export function ospfdConf(topo: Topology, router: string): string {
   return `${lines.join('\n')}\n`
 }
 
+/** ospf6d: every link between routers point-to-point with the fast timers of ospfd, in area 0. */
+export function ospf6dConf(topo: Topology, router: string): string {
+  const r = findRouter(topo, router)
+  const ends = routerEnds(topo, router)
+  const lines = [`hostname ${router}`, 'agentx']
+  for (const e of ends) lines.push(`interface ${e.interface}`, ' ipv6 ospf6 network point-to-point', ' ipv6 ospf6 hello-interval 1', ' ipv6 ospf6 dead-interval 3', 'exit')
+  lines.push('router ospf6', ` ospf6 router-id ${r.loopback}`, ...ends.map((e) => ` interface ${e.interface} area 0.0.0.0`), 'exit')
+  return `${lines.join('\n')}\n`
+}
+
 /** The lines under `router bgp` that configure one session (also used to add one at run time). */
 export function bgpNeighborLines(session: { peerAddress: string; peerAs: number; localAs: number }): string[] {
   const lines = [` neighbor ${session.peerAddress} remote-as ${session.peerAs}`, ` neighbor ${session.peerAddress} timers 1 3`, ` neighbor ${session.peerAddress} timers connect 1`]
@@ -83,7 +98,7 @@ export function lldpdConf(): string {
 /** Shell script run in the router's namespace (and a UTS namespace of its own). */
 export function startScript(topo: Topology, router: string, dir: string): string {
   const r = findRouter(topo, router)
-  const frr = FRR_DAEMONS.map(
+  const frr = frrDaemons(topo).map(
     (d) =>
       `/usr/lib/frr/${d} -d -M snmp -u frr -g frr -f ${dir}/${d}.conf -i ${dir}/${d}.pid -z ${dir}/zserv.api --vty_socket ${dir} -P 0${d === 'bgpd' ? ' -p 179' : ''} --log file:${dir}/${d}.log`,
   )
@@ -92,6 +107,9 @@ export function startScript(topo: Topology, router: string, dir: string): string
     `hostname ${router}`,
     'ip link set lo up',
     'sysctl -qw net.ipv4.ip_forward=1',
+    // routers forward IPv6 too, and answer every traceroute probe (ICMPv6 errors are rate limited to one a second otherwise)
+    'sysctl -qw net.ipv6.conf.all.forwarding=1',
+    'sysctl -qw net.ipv6.icmp.ratelimit=0',
     `SNMP_PERSISTENT_DIR=${dir}/snmp-state snmpd -C -c ${dir}/snmpd.conf -Lf ${dir}/snmpd.log -p ${dir}/snmpd.pid`,
     `export SNMPCONFPATH=${dir}/snmp`,
     frr[0],

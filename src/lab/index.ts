@@ -5,6 +5,7 @@ import { checkTopology, type Topology } from './topology.js'
 export { Lab, type LabOptions } from './lab.js'
 export { labMissing, LAB_PACKAGES } from './requirements.js'
 export { teardown, staleLabs } from './netns.js'
+export { sshMissing, sshUser } from './ssh.js'
 export { truthOf, type Truth } from './truth.js'
 export { bgpSessions, checkTopology, hostAddresses, managementAddresses, type LabLink, type LabRouter, type Topology } from './topology.js'
 

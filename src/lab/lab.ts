@@ -7,9 +7,10 @@
  * removes all of it.
  */
 import { chown, mkdir, writeFile } from 'node:fs/promises'
-import { LAB_ADMIN_COMMUNITY, bgpNeighborLines, bgpdConf, lldpdConf, ospfdConf, snmpdConf, startScript, subagentConf, zebraConf } from './configs.js'
+import { LAB_ADMIN_COMMUNITY, bgpNeighborLines, bgpdConf, lldpdConf, ospf6dConf, ospfdConf, snmpdConf, startScript, subagentConf, zebraConf } from './configs.js'
 import { PERSISTENT, checkPrefix, inNs, labNamespaces, mgmtLink, nsName, run, runDir, staleLabs, teardown } from './netns.js'
 import { waitReady } from './ready.js'
+import { ensureSshUser, hostKeyFingerprint, newHostKey, startSshd, stopSshd, writeSshd, type SshdFiles } from './ssh.js'
 import { INET_CIDR_ROUTE_ENTRY, routeAgentScript } from './route-agent.js'
 import { bgpSessions, checkTopology, findRouter, hostAddresses, linkEnds, managementAddresses, splitEnd, type LabLink, type LabRouter, type Topology } from './topology.js'
 
@@ -147,6 +148,7 @@ export class Lab {
       ['zebra.conf', zebraConf(r.name)],
       ['ospfd.conf', ospfdConf(topo, r.name)],
       ['bgpd.conf', bgpdConf(topo, r.name)],
+      ...(topo.ospfv3 === true ? [['ospf6d.conf', ospf6dConf(topo, r.name)] as [string, string]] : []),
       ['lldpd.conf', lldpdConf()],
       ['start.sh', startScript(topo, r.name, dir)],
     ]
@@ -216,6 +218,29 @@ export class Lab {
     await this.ready()
   }
 
+  /**
+   * Sets the OSPFv3 cost of one end of a link ("r1:eth1") in a lab that runs OSPFv3, and waits
+   * until the router at the other end holds the router LSA that advertises it.
+   */
+  async setOspfv3Cost(end: string, cost: number): Promise<void> {
+    if (this.topology.ospfv3 !== true) throw new Error('the lab runs no OSPFv3')
+    const { router, interface: iface } = splitEnd(end)
+    const link = this.topology.links.find((l) => l.a === end || l.b === end)
+    if (!link) throw new Error(`no link ends at ${end}`)
+    const peer = splitEnd(link.a === end ? link.b : link.a).router
+    const [self, other] = [findRouter(this.topology, router).loopback, findRouter(this.topology, peer).loopback]
+    await this.vtysh(router, ['configure terminal', `interface ${iface}`, `ipv6 ospf6 cost ${cost}`])
+    type Lsdb = { areaScopedLinkStateDb?: Array<{ lsa?: Array<{ type?: string; advertisingRouter?: string; lsaDescription?: Array<{ metric?: number; neighborRouterId?: string }> }> }> }
+    const deadline = Date.now() + this.readyTimeoutMs
+    for (;;) {
+      const db = (await this.showJson(peer, 'show ipv6 ospf6 database router detail json')) as Lsdb
+      const lsas = (db.areaScopedLinkStateDb ?? []).flatMap((a) => a.lsa ?? []).filter((l) => l.type === 'Router' && l.advertisingRouter === self)
+      if (lsas.some((l) => (l.lsaDescription ?? []).some((d) => d.neighborRouterId === other && d.metric === cost))) return
+      if (Date.now() > deadline) throw new Error(`${peer} did not learn the OSPFv3 cost ${cost} of ${end} within ${Math.round(this.readyTimeoutMs / 1000)} s`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
+
   /** Removes the BGP session between two routers, on both of them. */
   async removeBgp(a: string, b: string): Promise<void> {
     const sessions = bgpSessions(this.topology).filter((s) => (s.router === a && s.peer === b) || (s.router === b && s.peer === a))
@@ -256,18 +281,140 @@ export class Lab {
   }
 
   /**
+   * Adds an IPv6 address ("2001:db8:1::1/64") to one end of a link ("r1:eth1") in the kernel,
+   * without duplicate address detection, so that it is usable at once (the lab's routing
+   * daemons speak IPv4; IPv6 is addressed and routed statically).
+   */
+  async addIpv6Address(end: string, address: string): Promise<void> {
+    const { router, interface: iface } = splitEnd(end)
+    findRouter(this.topology, router)
+    await run('ip', ['-n', this.ns(router), '-6', 'addr', 'add', address, 'dev', iface, 'nodad'])
+  }
+
+  /**
+   * Gives an end host an IPv6 address ("2001:db8:1::10/64", without duplicate address detection)
+   * and a default route over its gateway's address on the same link.
+   */
+  async addIpv6Host(host: string, address: string, gateway: string): Promise<void> {
+    if (!this.topology.hosts.some((h) => h.name === host)) throw new Error(`no host ${host} in the topology`)
+    const ns = this.ns(host)
+    await run('ip', ['-n', ns, '-6', 'addr', 'add', address, 'dev', 'eth0', 'nodad'])
+    await run('ip', ['-n', ns, '-6', 'route', 'add', 'default', 'via', gateway, 'dev', 'eth0'])
+    await inNs(ns, 'sysctl', ['-qw', 'net.ipv6.icmp.ratelimit=0'])
+  }
+
+  /** Removes an address ("10.1.1.10/24", "2001:db8:1::10/64") from an end host: it answers no neighbour solicitation for it any more. */
+  async removeHostAddress(host: string, address: string): Promise<void> {
+    if (!this.topology.hosts.some((h) => h.name === host)) throw new Error(`no host ${host} in the topology`)
+    await run('ip', ['-n', this.ns(host), 'addr', 'del', address, 'dev', 'eth0'])
+  }
+
+  /** Deletes a router's ARP or IPv6 neighbour entry of an address on one of its interfaces. */
+  async forgetNeighbour(router: string, address: string, iface: string): Promise<void> {
+    findRouter(this.topology, router)
+    await run('ip', ['-n', this.ns(router), 'neigh', 'del', address, 'dev', iface])
+  }
+
+  /** Adds a static IPv6 route to a router's kernel table, over one next hop or several (ECMP): each "address@interface". */
+  async addIpv6Route(router: string, network: string, hops: readonly string[]): Promise<void> {
+    findRouter(this.topology, router)
+    const via = hops.map((h) => h.split('@') as [string, string])
+    const args = via.length === 1 ? ['via', via[0]![0], 'dev', via[0]![1]] : via.flatMap(([ip, dev]) => ['nexthop', 'via', ip, 'dev', dev])
+    await run('ip', ['-n', this.ns(router), '-6', 'route', 'add', network, ...args])
+  }
+
+  /**
+   * Sets the MTU of both ends of the link that ends at `end` ("r1:eth2"; OSPF forms no adjacency
+   * over a mismatch) and waits until routing has converged again.
+   */
+  async setLinkMtu(end: string, mtu: number): Promise<void> {
+    const link = this.topology.links.find((l) => l.a === end || l.b === end)
+    if (!link) throw new Error(`no link ends at ${end}`)
+    for (const side of [link.a, link.b]) {
+      const { router, interface: iface } = splitEnd(side)
+      await run('ip', ['-n', this.ns(router), 'link', 'set', 'dev', iface, 'mtu', String(mtu)])
+    }
+    await this.ready()
+  }
+
+  /** What `ip -j` says in a router's or host's namespace (e.g. ["-6", "route", "show", "table", "main"]). */
+  async ipJson(name: string, args: readonly string[]): Promise<Array<Record<string, unknown>>> {
+    if (!this.topology.routers.some((r) => r.name === name) && !this.topology.hosts.some((h) => h.name === name)) throw new Error(`no ${name} in the topology`)
+    return JSON.parse((await run('ip', ['-n', this.ns(name), '-j', ...args])) || '[]') as Array<Record<string, unknown>>
+  }
+
+  /** Sends one UDP datagram to an IPv6 address from a router's namespace: neighbour discovery on the way fills the neighbour caches. */
+  async reach6(router: string, address: string): Promise<void> {
+    findRouter(this.topology, router)
+    await inNs(this.ns(router), 'bash', ['-c', `echo > /dev/udp/${address}/9`]).catch(() => {})
+  }
+
+  /**
    * Debian's traceroute (UDP probes, one per hop, numeric) from an end host: the address that
    * answered each hop in order, null where none did.
    */
   async traceroute(host: string, destination: string): Promise<Array<string | null>> {
+    return (await this.traceHops(host, destination)).map((h) => h.ip)
+  }
+
+  /**
+   * Debian's traceroute as `traceroute`, IPv6 (`-6`) for an IPv6 destination, with the mark
+   * traceroute prints after a hop whose answer was an ICMP unreachable instead of a time
+   * exceeded (!N: no route, !H: host unreachable, as when ARP or neighbour discovery fails,
+   * !X: administratively prohibited...), null for an ordinary hop. A router answers host
+   * unreachable only once neighbour discovery or ARP gave up (three seconds): `waitSeconds`
+   * longer than that to see it.
+   */
+  async traceHops(host: string, destination: string, options: { waitSeconds?: number } = {}): Promise<Array<{ ip: string | null; mark: string | null }>> {
     if (!this.topology.hosts.some((h) => h.name === host)) throw new Error(`no host ${host} in the topology`)
-    const out = await inNs(this.ns(host), 'traceroute', ['-n', '-q', '1', '-w', '1', '-m', '12', destination], { timeoutMs: 30_000 })
-    const hops: Array<string | null> = []
+    const family = destination.includes(':') ? ['-6'] : []
+    const wait = String(options.waitSeconds ?? 1)
+    const out = await inNs(this.ns(host), 'traceroute', [...family, '-n', '-q', '1', '-w', wait, '-m', '12', destination], { timeoutMs: 30_000 + 12_000 * Number(wait) })
+    const hops: Array<{ ip: string | null; mark: string | null }> = []
     for (const line of out.split('\n')) {
-      const m = /^\s*\d+\s+(\S+)/.exec(line)
-      if (m) hops.push(m[1] === '*' ? null : m[1]!)
+      const m = /^\s*\d+\s+(\S+)(?:\s+[\d.]+ ms)?(?:\s+(!\S*))?/.exec(line)
+      if (m) hops.push({ ip: m[1] === '*' ? null : m[1]!, mark: m[2] ?? null })
     }
     return hops
+  }
+
+  private readonly sshd = new Map<string, SshdFiles>()
+
+  /**
+   * Starts sshd in a router's namespace on `port` (ssh.ts): the lab's user logs in with
+   * `password` and gets the router's vtysh. Returns the user and the host key's fingerprint.
+   */
+  async startSsh(router: string, options: { port: number; password: string }): Promise<{ user: string; fingerprint: string }> {
+    findRouter(this.topology, router)
+    if (this.sshd.has(router)) throw new Error(`sshd runs on ${router} already`)
+    const user = await ensureSshUser(this.prefix, options.password)
+    const files = await writeSshd(`${this.dir(router)}/ssh`, this.dir(router), user, options.port)
+    await startSshd(this.ns(router), files)
+    this.sshd.set(router, files)
+    return { user, fingerprint: await hostKeyFingerprint(files.hostKey) }
+  }
+
+  /** Gives a router's sshd a new host key (a replaced device, or a man in the middle); returns its fingerprint. */
+  async rekeySsh(router: string): Promise<string> {
+    const files = this.sshd.get(router)
+    if (!files) throw new Error(`no sshd runs on ${router}`)
+    await stopSshd(files)
+    await newHostKey(files.hostKey)
+    await startSshd(this.ns(router), files)
+    return hostKeyFingerprint(files.hostKey)
+  }
+
+  /** What a `show ... json` command of vtysh says in a router's namespace (the lab's ground truth). */
+  async showJson(router: string, command: string): Promise<unknown> {
+    findRouter(this.topology, router)
+    if (!/^show .* json$/.test(command)) throw new Error(`not a show command with JSON output: ${command}`)
+    return JSON.parse(await inNs(this.ns(router), 'vtysh', ['--vty_socket', this.dir(router), '-c', command])) as unknown
+  }
+
+  /** Runs commands in a router's vtysh (configuration changes a discovery should see). */
+  async configure(router: string, lines: string[]): Promise<void> {
+    findRouter(this.topology, router)
+    await this.vtysh(router, ['configure terminal', ...lines])
   }
 
   async down(): Promise<void> {

@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readdir, readFile, rm } from 'node:fs/promises'
+import { removeSshUser } from './ssh.js'
 
 export const RUN_ROOT = '/run/netinv-lab'
 /** Owner of a lab that outlives the process that built it. */
@@ -89,5 +90,7 @@ export async function teardown(prefix: string): Promise<{ namespaces: number; pr
   for (const ns of namespaces) await run('ip', ['netns', 'del', ns]).catch(() => {})
   await run('ip', ['link', 'del', mgmtLink(prefix)]).catch(() => {})
   await rm(runDir(prefix), { recursive: true, force: true })
+  // the SSH user of the lab (ssh.ts), if it had one
+  await removeSshUser(prefix)
   return { namespaces: namespaces.length, processes: pids.size }
 }

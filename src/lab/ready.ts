@@ -1,13 +1,14 @@
 /**
  * When a lab has converged: on every router the AgentX subagents are connected, OSPF has a
  * route to every loopback it can reach, the BGP sessions that should be up are established,
- * and LLDP sees exactly one neighbour per link that is up.
+ * LLDP sees exactly one neighbour per link that is up, and (OSPFv3 labs)
+ * ospf6d holds one full adjacency per link that is up.
  */
 import { inNs } from './netns.js'
 import { bgpSessions, linkEnds, routerEnds, type Topology } from './topology.js'
 
-/** AgentX subagents per router: zebra, ospfd, bgpd and lldpd. */
-const SUBAGENTS = 4
+/** AgentX subagents per router: zebra, ospfd, bgpd, lldpd, and ospf6d when the topology runs OSPFv3. */
+const subagents = (topo: Topology) => (topo.ospfv3 === true ? 5 : 4)
 
 /** Routers reachable from `start` over links that are up. */
 export function reachable(topo: Topology, start: string): Set<string> {
@@ -32,7 +33,7 @@ async function problems(topo: Topology, router: string, ns: string, dir: string)
   const out: string[] = []
   const agentx = await inNs(ns, 'ss', ['-Htn', 'state', 'established', '( dport = :705 )'])
   const connected = agentx.split('\n').filter((l) => l.trim() !== '').length
-  if (connected < SUBAGENTS) out.push(`${connected}/${SUBAGENTS} AgentX subagents connected`)
+  if (connected < subagents(topo)) out.push(`${connected}/${subagents(topo)} AgentX subagents connected`)
 
   const routes = new Set((await inNs(ns, 'ip', ['-4', 'route', 'show'])).split('\n').map((l) => l.split(' ')[0]))
   for (const other of reachable(topo, router)) {
@@ -53,6 +54,11 @@ async function problems(topo: Topology, router: string, ns: string, dir: string)
   }
 
   const upLinks = routerEnds(topo, router).filter((e) => e.up).length
+  if (topo.ospfv3 === true) {
+    const ospf6 = JSON.parse(await inNs(ns, 'vtysh', ['--vty_socket', dir, '-c', 'show ipv6 ospf6 neighbor json'])) as { neighbors?: Array<{ state?: string }> }
+    const full = (ospf6.neighbors ?? []).filter((n) => n.state === 'Full').length
+    if (full !== upLinks) out.push(`OSPFv3 has ${full} full adjacencies, ${upLinks} links are up`)
+  }
   const lldp = JSON.parse(await inNs(ns, 'lldpcli', ['-u', `${dir}/lldpd.socket`, '-f', 'json', 'show', 'neighbors'])) as { lldp?: { interface?: unknown } }
   const ifaces = lldp.lldp?.interface
   const seen = Array.isArray(ifaces) ? ifaces.length : ifaces && typeof ifaces === 'object' ? Object.keys(ifaces).length : 0

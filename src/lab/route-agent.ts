@@ -4,7 +4,8 @@
  * route as an ordinary local one. Each router's snmpd therefore hands IP-FORWARD-MIB's
  * inetCidrRouteTable to this `pass_persist` program, which reads the kernel's routes with
  * `ip -j route` (every next hop of an ECMP route a row, blackhole routes type blackhole(5),
- * unreachable and prohibit reject(2), the protocol FRR installed the route with).
+ * unreachable and prohibit reject(2), the protocol FRR installed the route with), IPv4 and IPv6
+ * (a link-local IPv6 next hop as an ipv6z address whose zone is the interface's index).
  * It is plain JavaScript run by the same Node as netinv, written into the router's run directory.
  */
 
@@ -23,24 +24,45 @@ const KIND = { blackhole: 5, unreachable: 2, prohibit: 2 }
 
 let rows = []
 let readAt = 0
+let ifIndex = new Map()
 
 function json(args) {
   return JSON.parse(execFileSync('ip', ['-j', ...args], { encoding: 'utf8' }) || '[]')
 }
 
+// the 16 octets of an IPv6 address in text
+function v6(text) {
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, '']
+  const h = head ? head.split(':') : []
+  const t = tail ? tail.split(':') : []
+  const groups = [...h, ...Array(8 - h.length - t.length).fill('0'), ...t].map((g) => parseInt(g, 16))
+  return groups.flatMap((g) => [g >> 8, g & 0xff])
+}
+
+// an InetAddress as an index: type, length, octets (a link-local IPv6 address with its interface as zone: ipv6z)
+function inet(family, address, zone) {
+  if (family === 4) return [1, 4, ...address.split('.').map(Number)]
+  if (/^fe[89ab]/i.test(address) && zone) return [4, 20, ...v6(address), (zone >>> 24) & 0xff, (zone >>> 16) & 0xff, (zone >>> 8) & 0xff, zone & 0xff]
+  return [2, 16, ...v6(address)]
+}
+
 function load() {
   if (Date.now() - readAt < 1000) return
   readAt = Date.now()
-  const ifIndex = new Map(json(['link', 'show']).map((l) => [l.ifname, l.ifindex]))
   const out = []
-  for (const r of json(['-4', 'route', 'show', 'table', 'main'])) {
-    const [dest, len] = r.dst === 'default' ? ['0.0.0.0', 0] : r.dst.includes('/') ? [r.dst.split('/')[0], Number(r.dst.split('/')[1])] : [r.dst, 32]
+  const routes = [...json(['-4', 'route', 'show', 'table', 'main']).map((r) => [4, r]), ...json(['-6', 'route', 'show', 'table', 'main']).map((r) => [6, r])]
+  // an interface keeps its index: the links are read again only when a route names one not seen yet (one command less per reading)
+  const devices = routes.flatMap(([, r]) => [r.dev, ...(r.nexthops ?? []).map((h) => h.dev)]).filter((d) => d)
+  if (devices.some((d) => !ifIndex.has(d))) ifIndex = new Map(json(['link', 'show']).map((l) => [l.ifname, l.ifindex]))
+  for (const [family, r] of routes) {
+    const any = family === 4 ? '0.0.0.0' : '::'
+    const [dest, len] = r.dst === 'default' ? [any, 0] : r.dst.includes('/') ? [r.dst.split('/')[0], Number(r.dst.split('/')[1])] : [r.dst, family === 4 ? 32 : 128]
     const kind = KIND[r.type]
     const hops = kind ? [{}] : r.nexthops ?? [{ gateway: r.gateway, dev: r.dev }]
     for (const h of hops) {
-      const via = h.gateway ?? '0.0.0.0'
+      const via = h.gateway ?? any
       const type = kind ?? (h.gateway ? 4 : 3)
-      const index = [1, 4, ...dest.split('.').map(Number), len, 2, 0, 0, 1, 4, ...via.split('.').map(Number)]
+      const index = [...inet(family, dest), len, 2, 0, 0, ...inet(family, via, ifIndex.get(h.dev))]
       const cells = {
         7: ['integer', kind ? 0 : ifIndex.get(h.dev) ?? 0],
         8: ['integer', type],

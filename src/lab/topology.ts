@@ -49,6 +49,12 @@ export interface Topology {
   /** Sessions configured towards a peer that does not exist (never established). */
   bgpDown: Array<{ router: string; peer: string; as: number }>
   hosts: LabHost[]
+  /**
+   * OSPFv3 as well (FRR's ospf6d, an AgentX subagent like the others) on every link between
+   * routers, in area 0 over the links' link-local addresses: the IPv6 addresses given to those
+   * links are routed by it.
+   */
+  ospfv3?: boolean
 }
 
 export interface LinkEnd {

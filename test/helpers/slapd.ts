@@ -190,3 +190,30 @@ access to * by * read
     stop,
   }
 }
+
+/**
+ * netinv's `ldap` settings for the directory: the service account, users of ou=people that are
+ * not disabled, `operators` (and its nested `auditors`) mapped to read and write, `admins` to
+ * every scope and administrator status; `extra` overrides.
+ */
+export function directoryConfig(s: Slapd, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    enabled: true,
+    url: s.url,
+    caFile: s.caFile,
+    bindDn: SERVICE_DN,
+    bindPasswordFile: s.passwordFile,
+    userBase: `ou=people,${SUFFIX}`,
+    userFilter: '(&(objectClass=inetOrgPerson)(uid={username})(!(employeeType=disabled)))',
+    groupBase: `ou=groups,${SUFFIX}`,
+    groups: {
+      operators: { scopes: ['read', 'write'] },
+      [`cn=admins,ou=groups,${SUFFIX}`]: { scopes: ['read', 'settings', 'team', 'write'], isAdmin: true },
+    },
+    eulaApproved: true,
+    connectTimeoutMs: 1000,
+    timeoutMs: 1000,
+    retryAfterSeconds: 7,
+    ...extra,
+  }
+}

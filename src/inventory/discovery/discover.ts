@@ -14,8 +14,8 @@ import type { DiscoverySettings } from '../settings/index.js'
 import { insertSnapshot, updateSnapshot, type SnapshotOrigin, type SnapshotSite } from '../snapshots/store.js'
 import { measureSnapshot } from '../snapshots/figures.js'
 import { previousSnapshot } from '../snapshots/previous.js'
-import { countChanges } from '../query/change-counts.js'
-import { Deadline } from '../../shared/db/index.js'
+import { keepChanges } from '../query/change-counts.js'
+import { trackBackground } from '../query/keeping.js'
 import { ApiError } from '../../shared/errors.js'
 import { copyGlobalAttributes } from '../attributes/index.js'
 import { insertJob, jobFinished, jobProgress, jobStarted } from './jobs.js'
@@ -86,9 +86,22 @@ function* abortable(source: Iterable<TableRows>, signal: AbortSignal, onTable: (
   }
 }
 
-/** Marks a snapshot and its job failed and drops whatever rows it had (idempotent). */
-export async function failSnapshot(svc: InventoryServices, id: string, jobId: string, errorType: string, message: string, errors: Array<{ errorType: string; count: number }> = []): Promise<void> {
+/**
+ * Marks a snapshot and its job failed and drops whatever rows it had (idempotent); `afterDrop`
+ * runs once the rows are gone and before the job is marked ended (it removes what the job stored
+ * that only those rows referred to).
+ */
+export async function failSnapshot(
+  svc: InventoryServices,
+  id: string,
+  jobId: string,
+  errorType: string,
+  message: string,
+  errors: Array<{ errorType: string; count: number }> = [],
+  afterDrop: () => Promise<void> = async () => {},
+): Promise<void> {
   await dropSnapshotRows(svc.db, id)
+  await afterDrop()
   const now = svc.now()
   await updateSnapshot(svc.db, id, { status: 'error', loaded: false, loading: false, ts_end: now, ts_change: now, errors: [{ errorType, count: 1 }, ...errors] })
   await jobFinished(svc.db, jobId, now, message)
@@ -165,8 +178,6 @@ export async function loadAndFinish(
   for (const table of STORED_TABLES) await svc.db.query(`ANALYZE ${partitionTable(table, d.id)}`)
   const f = await figures(counts)
   const measures = await measureSnapshot(svc.db, d.id)
-  await jobProgress(svc.db, d.jobId, 0.98, 'counting changes since the previous snapshot')
-  await countChangesSincePrevious(svc, d.id)
   const end = svc.now()
   await updateSnapshot(svc.db, d.id, {
     ...measures,
@@ -183,6 +194,8 @@ export async function loadAndFinish(
     ...(f.sites ? { sites: f.sites } : {}),
     ...(f.errors ? { errors: f.errors } : {}),
   })
+  // the snapshot is there: its comparison with the previous one is kept in the background
+  keepChangesSincePrevious(svc, d.id)
   await jobFinished(svc.db, d.jobId, end)
   discoveryEnded(d, 'done')
   let rows = 0
@@ -195,32 +208,59 @@ function discoveryEnded(d: OpenedDiscovery, outcome: 'done' | 'failed' | 'stoppe
   discoveryDuration.observe({ source: d.origin, outcome }, (performance.now() - d.startedAt) / 1000)
 }
 
-/** How long a discovery's count of its changes may take (a request's is the query limit). */
-const CHANGE_COUNT_LIMIT_MS = 10 * 60_000
+/** How long the keeping of one table of a discovery's comparison may take (a request's is the query limit). */
+const CHANGE_KEEPING_LIMIT_MS = 10 * 60_000
 
 /**
- * Counts the changes since the snapshot before this one of the same network and keeps them, so
- * that the first `GET snapshots/{id}/changes` reads them (`query/change-counts.ts`). Without such a
- * snapshot (or with one unloaded) there is nothing to count; a count that fails is left to the
- * first request.
+ * Keeps the comparison with the snapshot before this one of the same network (the rows that
+ * differ and their counts) in the background, so that `GET snapshots/{id}/changes` and compared
+ * table requests read them (`query/change-counts.ts`, `query/kept-comparison.ts`); a request that
+ * comes while a table is being kept waits for that table (`query/keeping.ts`). Call it once the
+ * snapshot is done: nothing waits for this. Without such a snapshot (or with one unloaded) there
+ * is nothing to keep; a table that fails, or that a restart or shutdown cuts short, is left to the
+ * first request. A rediscovery of devices keeps it again after it replaced their rows.
  */
-async function countChangesSincePrevious(svc: InventoryServices, id: string): Promise<void> {
-  let older: string
-  try {
-    older = await previousSnapshot(svc.db, id)
-  } catch (err) {
-    if (err instanceof ApiError) return
-    throw err
+export function keepChangesSincePrevious(svc: InventoryServices, id: string): void {
+  let finished!: () => void
+  trackBackground(svc.db, new Promise<void>((resolve) => (finished = resolve)))
+  const work = async (signal: AbortSignal) => {
+    let older: string
+    try {
+      older = await previousSnapshot(svc.db, id)
+    } catch (err) {
+      if (err instanceof ApiError) return
+      throw err
+    }
+    try {
+      const started = performance.now()
+      const kept = await keepChanges(svc.db, { newer: id, older }, false, CHANGE_KEEPING_LIMIT_MS, signal)
+      svc.log.info({ snapshot: id, against: older, tables: kept, ms: Math.round(performance.now() - started) }, 'kept the comparison with the previous snapshot')
+    } catch (err) {
+      if (signal.aborted) return
+      svc.log.warn({ err, snapshot: id, against: older }, 'comparison with the previous snapshot not kept; the first request keeps it')
+    }
   }
   try {
-    await countChanges(svc.db, { newer: id, older }, false, Deadline.after(CHANGE_COUNT_LIMIT_MS))
+    svc.runner.run(`keepComparison ${id}`, (signal) => work(signal).finally(finished))
   } catch (err) {
-    svc.log.warn({ err, snapshot: id, against: older }, 'changes since the previous snapshot not counted; the first request counts them')
+    // the service is shutting down: left to the first request
+    finished()
+    svc.log.info({ err, snapshot: id }, 'comparison with the previous snapshot left to the first request')
   }
 }
 
-/** Records why a discovery ended early: a user's stop, the service stopping, or a failure. */
-export async function recordFailure(svc: InventoryServices, d: OpenedDiscovery, signal: AbortSignal, err: unknown, errors: Array<{ errorType: string; count: number }> = []): Promise<void> {
+/**
+ * Records why a discovery ended early: a user's stop, the service stopping, or a failure.
+ * `afterDrop` as `failSnapshot`'s.
+ */
+export async function recordFailure(
+  svc: InventoryServices,
+  d: OpenedDiscovery,
+  signal: AbortSignal,
+  err: unknown,
+  errors: Array<{ errorType: string; count: number }> = [],
+  afterDrop?: () => Promise<void>,
+): Promise<void> {
   const reason: unknown = signal.reason
   const [type, message] =
     signal.aborted && reason instanceof StopRequested
@@ -231,7 +271,7 @@ export async function recordFailure(svc: InventoryServices, d: OpenedDiscovery, 
   discoveryEnded(d, type === 'STOPPED' ? 'stopped' : type === 'INTERRUPTED' ? 'interrupted' : 'failed')
   if (type === 'DISCOVERY_FAILED') svc.log.error({ err, snapshot: d.id }, 'discovery failed')
   else svc.log.info({ snapshot: d.id, reason: message }, 'discovery ended early')
-  await svc.runner.record(d.jobId, () => failSnapshot(svc, d.id, d.jobId, type, message, errors))
+  await svc.runner.record(d.jobId, () => failSnapshot(svc, d.id, d.jobId, type, message, errors, afterDrop))
 }
 
 /** Starts a discovery of the simulated network the settings name. */

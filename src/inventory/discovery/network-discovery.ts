@@ -7,7 +7,10 @@
 import { partitionTable } from '../catalog/index.js'
 import { DEVICES } from '../catalog/inventory.js'
 import { listCredentials, rememberCredentials, rememberedCredentials } from '../settings/credential-store.js'
+import { listSshCredentials } from '../settings/ssh-credential-store.js'
 import { AddressPolicy } from './network/address-policy.js'
+import { knownHostKeys } from './network/ssh/host-keys.js'
+import { pruneTextsAsJobEnds, storeConfigCollection } from './network/ssh/texts.js'
 import { collectNetwork, NETWORK_TABLES, type NetworkCollection, type NetworkRun } from './network/source.js'
 import { loadAndFinish, openDiscovery, recordFailure, StopRequested, type OpenedDiscovery } from './discover.js'
 import { jobProgress, jobStarted } from './jobs.js'
@@ -42,11 +45,14 @@ async function previousDevices(svc: InventoryServices, id: string): Promise<Set<
 export async function startNetworkDiscovery(svc: InventoryServices, req: NetworkDiscoveryRequest): Promise<OpenedDiscovery> {
   const key = svc.credentialKey
   const credentials = (await listCredentials(svc.db, key)).map((c) => c.credential)
+  const sshCredentials = (await listSshCredentials(svc.db, key)).map((c) => c.credential)
   const d = await openDiscovery(svc, { origin: 'network', settings: { source: 'network', ...req.run }, sites: [], name: req.name, note: req.note, username: req.username })
   svc.runner.run(
     `discovery ${d.id}`,
     async (signal) => {
       let collection: NetworkCollection | undefined
+      // the texts no snapshot refers to: this job's when it ended without its rows, or an earlier job's it kept while it ran
+      const pruneTexts = () => pruneTextsAsJobEnds(svc, d.jobId, { snapshot: d.id })
       try {
         await jobStarted(svc.db, d.jobId, svc.now())
         let last = 0
@@ -59,6 +65,7 @@ export async function startNetworkDiscovery(svc: InventoryServices, req: Network
           remembered: await rememberedCredentials(svc.db),
           signal,
           taskKey: d.jobId,
+          ssh: { credentials: sshCredentials, known: await knownHostKeys(svc.db) },
           onProgress: (p) => {
             const now = Date.now()
             if (writing || now - last < PROGRESS_EVERY_MS) return
@@ -80,6 +87,8 @@ export async function startNetworkDiscovery(svc: InventoryServices, req: Network
           found.network.crawl.attempts.filter((a) => a.credentialId !== null && (a.result === 'ok' || a.result === 'duplicate')).map((a) => ({ address: a.address, credentialId: a.credentialId! })),
           svc.now(),
         )
+        // texts before rows: a fingerprint in a loaded snapshot always has its text
+        await storeConfigCollection(svc.db, found.configs, svc.now())
         await loadAndFinish(svc, d, found.tables(), NETWORK_TABLES.length, 0.8, signal, async () => {
           const before = await previousDevices(svc, d.id)
           const now = new Set(found.network.devices.map((x) => x.sn))
@@ -91,8 +100,9 @@ export async function startNetworkDiscovery(svc: InventoryServices, req: Network
             errors: found.errors,
           }
         })
+        await pruneTexts()
       } catch (err) {
-        await recordFailure(svc, d, signal, err, collection?.errors ?? [])
+        await recordFailure(svc, d, signal, err, collection?.errors ?? [], pruneTexts)
       } finally {
         d.untrack()
       }

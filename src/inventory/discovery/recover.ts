@@ -2,13 +2,15 @@
  * Work that was accepted but whose runner died (a crash, a kill, a restart) is marked error, so
  * nothing accepted silently disappears; its partial rows are dropped. A job is dead when its
  * owner's heartbeat is stale, so a second replica (or the new pod of a rolling update) never
- * fails work another live instance is doing. Runs at start and then periodically. An instance
+ * fails work another live instance is doing. The configuration texts such a job stored go
+ * when no snapshot refers to them. Runs at start and then periodically. An instance
  * beats only for the jobs it is working on; the end of a job it could not record (the database
  * was away) is written by `JobRunner.record` as soon as the database is back.
  */
 import type { Db } from '../../shared/db/index.js'
 import { dropSnapshotRows } from '../storage/index.js'
 import { heartbeat } from './jobs.js'
+import { pruneOrphanConfigTexts } from './network/ssh/texts.js'
 import type { InventoryServices } from './runner.js'
 
 /** How often a running instance refreshes its jobs' heartbeat and looks for dead work. */
@@ -38,6 +40,8 @@ export async function recoverInterrupted(db: Db, now: number, staleMs = STALE_MS
       [id, now, JSON.stringify([{ errorType: 'INTERRUPTED', count: 1 }])],
     )
   }
+  // the configuration texts a dead job stored before the rows that would refer to them
+  if (jobs.rowCount > 0) await pruneOrphanConfigTexts(db, now)
   return { jobs: jobs.rowCount, snapshots: snaps.rows.length }
 }
 

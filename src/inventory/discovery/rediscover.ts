@@ -16,10 +16,13 @@ import { changeDevices, lockEditable, selectDevices } from '../snapshots/devices
 import type { DeviceSelection } from '../snapshots/device-input.js'
 import type { SnapshotRow } from '../snapshots/store.js'
 import { devicesIn, pickDeviceRows, type DeviceRows } from '../storage/index.js'
-import { StopRequested } from './discover.js'
+import { StopRequested, keepChangesSincePrevious } from './discover.js'
 import { REDISCOVERY_JOBS, insertJob, jobFinished, jobProgress, stopRequest, type RediscoveryJobName } from './jobs.js'
 import { AddressPolicy } from './network/address-policy.js'
 import { collectNetwork } from './network/source.js'
+import { knownHostKeys } from './network/ssh/host-keys.js'
+import { pruneTextsAsJobEnds, storeConfigCollection } from './network/ssh/texts.js'
+import { listSshCredentials } from '../settings/ssh-credential-store.js'
 import type { InventoryServices } from './runner.js'
 
 type Source = 'simulator' | 'network'
@@ -80,8 +83,10 @@ async function networkRows(svc: InventoryServices, s: SnapshotRow, addresses: st
     remembered: await rememberedCredentials(svc.db),
     signal,
     taskKey,
+    ssh: { credentials: (await listSshCredentials(svc.db, svc.credentialKey)).map((c) => c.credential), known: await knownHostKeys(svc.db) },
   })
   stopped(signal)
+  await storeConfigCollection(svc.db, collection.configs, svc.now())
   const wanted = sns ?? new Set(addresses.flatMap((a) => collection.network.byAddress.get(a)?.sn ?? []))
   return pickDeviceRows(collection.tables(), wanted, () => stopped(signal))
 }
@@ -121,6 +126,12 @@ export async function startRediscovery(svc: InventoryServices, id: string, selec
     untrack()
     throw err
   }
+  // the texts no snapshot refers to (those of devices the crawl read and the job does not keep,
+  // all it read when it ends without a change), before its end is recorded
+  const pruneTexts = async () => {
+    if (plan.source !== 'network') return
+    await pruneTextsAsJobEnds(svc, jobId, { snapshot: id, job: jobId })
+  }
   svc.runner.run(
     `rediscovery ${id}`,
     async (signal) => {
@@ -141,8 +152,11 @@ export async function startRediscovery(svc: InventoryServices, id: string, selec
           const late = await stopRequest(tx, jobId)
           if (late) throw new StopRequested(late.by)
         })
+        // the replaced rows forgot the comparisons of the snapshot: the one with its previous snapshot is kept again, in the background
+        keepChangesSincePrevious(svc, id)
         const silent = [...plan.sns].filter((sn) => !found.includes(sn))
         const added = found.filter((sn) => !plan.sns.has(sn)).length
+        await pruneTexts()
         const summary = `rediscovered ${found.length} devices${added > 0 ? ` (${added} new)` : ''}${silent.length > 0 ? `; not answering, rows kept: ${silent.slice(0, 20).join(', ')}` : ''}`
         // the end and what it did in one write, so a poll never sees one without the other
         await svc.db.query(`UPDATE inventory.jobs SET status = 'done', finished_at = $2, progress = 1, message = $3 WHERE id = $1`, [jobId, svc.now(), summary])
@@ -150,7 +164,10 @@ export async function startRediscovery(svc: InventoryServices, id: string, selec
         const reason: unknown = signal.aborted ? signal.reason : err
         const message = `rediscovery ${reason instanceof StopRequested ? reason.message : `failed: ${reason instanceof Error ? reason.message : String(reason)}`}; the snapshot is unchanged`.slice(0, 500)
         svc.log.info({ snapshot: id, job: jobId, reason: message }, 'rediscovery ended without a change')
-        await svc.runner.record(jobId, () => jobFinished(svc.db, jobId, svc.now(), message))
+        await svc.runner.record(jobId, async () => {
+          await pruneTexts()
+          await jobFinished(svc.db, jobId, svc.now(), message)
+        })
       } finally {
         untrack()
       }

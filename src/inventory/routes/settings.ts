@@ -5,7 +5,6 @@
  * `settings/privileges`, `settings/vendor-api`, `settings/site-separation`).
  */
 import { readJson, readJsonObject, sendEmpty, sendJson, type Router } from '../../shared/http/index.js'
-import { invalidInput } from '../../shared/errors.js'
 import type { InventoryRequest } from '../context.js'
 import type { InventoryServices } from '../discovery/index.js'
 import { AddressPolicy } from '../discovery/network/address-policy.js'
@@ -16,6 +15,11 @@ import { maskCredential } from '../settings/credentials.js'
 import { getSettings, patchSettings } from '../settings/index.js'
 import { getNetworkSettings, mergeNetwork, normaliseSeeds, saveNetworkSettings } from '../settings/network.js'
 import { sdkCredential, sdkSiteSeparation } from '../settings/sdk-views.js'
+import { createSshCredential, deleteSshCredential, listSshCredentials, updateSshCredential } from '../settings/ssh-credential-store.js'
+import { maskSshCredential } from '../settings/ssh-credentials.js'
+import { forgetHostKeys, listHostKeys } from '../discovery/network/ssh/host-keys.js'
+import { isIpv4 } from '../../shared/ipv4.js'
+import { invalidInput, notFound } from '../../shared/errors.js'
 
 export function registerSettingsRoutes(router: Router<InventoryRequest>, svc: InventoryServices): void {
   const limit = svc.config.server.bodyLimitBytes
@@ -69,6 +73,31 @@ export function registerSettingsRoutes(router: Router<InventoryRequest>, svc: In
   })
   router.add('DELETE', 'settings/snmp/:id', async (_ctx, m, _req, res) => {
     await deleteCredential(svc.db, m.params.id!)
+    sendEmpty(res, 204)
+  })
+
+  router.add('GET', 'settings/ssh', async (_ctx, _m, _req, res) => {
+    sendJson(res, 200, (await listSshCredentials(svc.db, svc.credentialKey)).map((c) => maskSshCredential(c.credential, c.position)))
+  })
+  router.add('POST', 'settings/ssh', async (_ctx, _m, req, res) => {
+    const c = await createSshCredential(svc.db, svc.credentialKey, await readJson(req, limit), svc.now())
+    sendJson(res, 201, maskSshCredential(c.credential, c.position))
+  })
+  router.add('GET', 'settings/ssh/host-keys', async (_ctx, _m, _req, res) => {
+    sendJson(res, 200, await listHostKeys(svc.db))
+  })
+  router.add('DELETE', 'settings/ssh/host-keys/:address', async (_ctx, m, _req, res) => {
+    const address = m.params.address!
+    if (!isIpv4(address)) throw invalidInput([{ message: `must be an IPv4 address: ${JSON.stringify(address).slice(0, 60)}`, path: 'address' }])
+    if ((await forgetHostKeys(svc.db, address)) === 0) throw notFound(`No SSH host key is recorded for ${address}`)
+    sendEmpty(res, 204)
+  })
+  router.add('PATCH', 'settings/ssh/:id', async (_ctx, m, req, res) => {
+    const c = await updateSshCredential(svc.db, svc.credentialKey, m.params.id!, await readJson(req, limit), svc.now())
+    sendJson(res, 200, maskSshCredential(c.credential, c.position))
+  })
+  router.add('DELETE', 'settings/ssh/:id', async (_ctx, m, _req, res) => {
+    await deleteSshCredential(svc.db, m.params.id!)
     sendEmpty(res, 204)
   })
 

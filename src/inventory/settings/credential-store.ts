@@ -5,12 +5,14 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Queryable } from '../../shared/db/index.js'
-import { ApiError, notFound } from '../../shared/errors.js'
-import { isSnapshotId } from '../catalog/index.js'
+import { countRows, getRow, moveTo, type OrderedRows } from './ordered-rows.js'
+import { ApiError } from '../../shared/errors.js'
 import { credentialCreate, credentialPatch } from './bodies.js'
 import { MAX_CREDENTIALS, mergeCredential, secretsOf, type CredentialSecrets, type SnmpCredential } from './credentials.js'
 import { open, seal } from './secret-key.js'
 
+
+const ROWS: OrderedRows = { table: 'inventory.snmp_credentials', noun: 'SNMP credential' }
 interface Row {
   id: string
   position: number
@@ -49,7 +51,7 @@ function decode(key: Buffer, r: Row): SnmpCredential {
 }
 
 export async function countCredentials(db: Queryable): Promise<number> {
-  return (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM inventory.snmp_credentials')).rows[0]!.n
+  return countRows(db, ROWS)
 }
 
 /** Every credential in the order they are tried, with its position (1-based). */
@@ -58,12 +60,6 @@ export async function listCredentials(db: Queryable, key: Buffer): Promise<Array
   return r.rows.map((row, i) => ({ credential: decode(key, row), position: i + 1 }))
 }
 
-async function getRow(db: Queryable, id: string): Promise<Row> {
-  const r = isSnapshotId(id) ? await db.query<Row>('SELECT * FROM inventory.snmp_credentials WHERE id = $1', [id]) : { rows: [] }
-  const row = r.rows[0]
-  if (!row) throw notFound(`SNMP credential ${JSON.stringify(id).slice(0, 80)} not found`)
-  return row
-}
 
 async function write(db: Queryable, key: Buffer, c: SnmpCredential, position: number, now: number): Promise<void> {
   const v3 = c.version === '3' ? c : null
@@ -83,30 +79,25 @@ export async function createCredential(db: Queryable, key: Buffer, body: unknown
   if (count >= MAX_CREDENTIALS) throw new ApiError('API_CONFLICT', `At most ${MAX_CREDENTIALS} SNMP credentials can be kept; delete one first`)
   const c = mergeCredential(undefined, rest, randomUUID(), `credential ${count + 1}`)
   await write(db, key, c, (count + 1) * 10, now)
-  if (position !== undefined) await moveTo(db, c.id, position)
+  if (position !== undefined) await moveTo(db, ROWS, c.id, position)
   return (await listCredentials(db, key)).find((x) => x.credential.id === c.id)!
 }
 
 /** Renumbers the order so that `id` is tried at `position` (1-based). */
-async function moveTo(db: Queryable, id: string, position: number): Promise<void> {
-  const ids = (await db.query<{ id: string }>('SELECT id FROM inventory.snmp_credentials ORDER BY position, id')).rows.map((r) => r.id).filter((x) => x !== id)
-  ids.splice(Math.min(position - 1, ids.length), 0, id)
-  for (let i = 0; i < ids.length; i++) await db.query('UPDATE inventory.snmp_credentials SET position = $2 WHERE id = $1', [ids[i], (i + 1) * 10])
-}
 
 /** Checks (schemas.ts `CredentialPatch`) and applies a change of a credential. */
 export async function updateCredential(db: Queryable, key: Buffer, id: string, body: unknown, now: number): Promise<{ credential: SnmpCredential; position: number }> {
-  const row = await getRow(db, id)
+  const row = await getRow<Row>(db, ROWS, id)
   const { position, ...rest } = credentialPatch.parse(body)
   const c = mergeCredential(decode(key, row), rest, id, row.name)
   await write(db, key, c, row.position, now)
-  if (position !== undefined) await moveTo(db, id, position)
+  if (position !== undefined) await moveTo(db, ROWS, id, position)
   const list = await listCredentials(db, key)
   return list.find((x) => x.credential.id === id)!
 }
 
 export async function deleteCredential(db: Queryable, id: string): Promise<void> {
-  await getRow(db, id)
+  await getRow<Row>(db, ROWS, id)
   await db.query('DELETE FROM inventory.snmp_credentials WHERE id = $1', [id])
   await db.query('DELETE FROM inventory.snmp_remembered WHERE credential_id = $1', [id])
 }

@@ -104,7 +104,7 @@ export function secretsOf(c: SnmpCredential): CredentialSecrets {
 }
 
 /** Whether a credential may be offered to an address: inside its networks, or it has none. */
-export function offeredTo(c: SnmpCredential, address: string): boolean {
+export function offeredTo(c: { networks: readonly string[] }, address: string): boolean {
   if (c.networks.length === 0) return true
   if (!isIpv4(address)) return false
   const ip = ipToInt(address)

@@ -29,6 +29,8 @@ export interface NetworkLimits {
   retries: number
   /** Devices one discovery collects at most. */
   maxDevices: number
+  /** Time to wait for an SSH login and for each prompt while a configuration is read (runs kept before it existed lack it). */
+  sshTimeoutMs?: number
 }
 
 export interface NetworkSettings {
@@ -57,7 +59,7 @@ export const DEFAULT_NETWORK: Readonly<NetworkSettings> = Object.freeze({
   include: [],
   exclude: [],
   allowedSpecialNetworks: [],
-  limits: { concurrency: 16, timeoutMs: 2000, retries: 1, maxDevices: 5000 },
+  limits: { concurrency: 16, timeoutMs: 2000, retries: 1, maxDevices: 5000, sshTimeoutMs: 15_000 },
   siteRules: [],
   defaultSite: 'default',
   schedule: { enabled: false, intervalMinutes: 1440 },

@@ -10,6 +10,7 @@ import { defineFormat, REGEX_FORMAT, shown } from '../../shared/schema/index.js'
 import { PROFILE_NAMES } from '../simulator/index.js'
 import { LIMITS, MAX_NETWORKS, MAX_RULES, MAX_SEEDS, MIN_SEED_PREFIX, normaliseNetwork } from './bounds.js'
 import { AUTH_PROTOCOLS, CREDENTIAL_KEYS, MAX_CREDENTIALS, PRIV_PROTOCOLS } from './credentials.js'
+import { SSH_CREDENTIAL_KEYS } from './ssh-credentials.js'
 
 export const MAX_SEED = 2 ** 31 - 1
 
@@ -91,6 +92,7 @@ export const NETWORK_PROPERTIES = {
       timeoutMs: Type.Optional(limit(LIMITS.timeoutMs, 'Time to wait for one SNMP answer.')),
       retries: Type.Optional(limit(LIMITS.retries, 'Times a request is sent again after a timeout.')),
       maxDevices: Type.Optional(limit(LIMITS.maxDevices, 'Devices one discovery collects at most.')),
+      sshTimeoutMs: Type.Optional(limit(LIMITS.sshTimeoutMs, 'Time to wait for an SSH login, and for each prompt while a configuration is read.')),
     },
     { additionalProperties: false, 'x-message': 'must be an object', 'x-additional-message': `is not allowed; allowed keys are [${Object.keys(LIMITS).join(', ')}]` },
   )),
@@ -174,3 +176,57 @@ export const CredentialCreate = credential(true)
 /** `PATCH settings/snmp/:id`: what changes; secrets sent back masked keep their value. */
 export const CredentialPatch = credential(false)
 export type CredentialBody = Static<typeof CredentialPatch>
+
+/** The longest private key text accepted (an RSA 16384-bit key in PEM is about 12 kB). */
+export const MAX_PRIVATE_KEY = 16_384
+
+/** An SSH credential; a new one needs `user` and a password or a private key (checked after the schema). */
+function sshCredential(userRequired: boolean) {
+  const user = credentialText(1, 64, 'User name to log in with.')
+  return Type.Object(
+    {
+      name: Type.Optional(credentialText(1, 100, 'Name shown in lists and reports.')),
+      user: userRequired ? user : Type.Optional(user),
+      port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'TCP port of the SSH server (22 by default).', 'x-message': 'must be an integer between 1 and 65535' })),
+      password: Type.Optional(Type.Union([credentialText(1, 255, 'Password.'), Type.Null()], {
+        description: 'Password (keyboard-interactive or password authentication); null for none; "********" keeps the stored one.',
+        'x-message': 'must be a string of 1 to 255 characters without line breaks, or null',
+      })),
+      privateKey: Type.Optional(Type.Union([
+        Type.String({ minLength: 1, maxLength: MAX_PRIVATE_KEY, description: 'Private key text (OpenSSH or PEM).' }),
+        Type.Null(),
+      ], {
+        description: 'Private key as the text of its file (OpenSSH or PEM, e.g. read with jq --rawfile); null for none; "********" keeps the stored one.',
+        'x-message': `must be the text of a private key file (at most ${MAX_PRIVATE_KEY} characters), or null`,
+      })),
+      passphrase: Type.Optional(Type.Union([credentialText(1, 255, 'Passphrase.'), Type.Null()], {
+        description: 'Passphrase of an encrypted private key; null for none; "********" keeps the stored one.',
+        'x-message': 'must be a string of 1 to 255 characters without line breaks, or null',
+      })),
+      networks: Type.Optional(Type.Array(Type.String({ format: NETWORK }), {
+        maxItems: MAX_NETWORKS,
+        description: 'Networks of the devices this credential belongs to: it is offered only to addresses inside them. Empty (the default): to every device discovery collects.',
+        'x-message': `must be an array of at most ${MAX_NETWORKS} networks ("10.0.0.0/8")`,
+      })),
+      position: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: MAX_CREDENTIALS, description: 'Place in the order credentials are tried (1 first).', 'x-message': `must be an integer between 1 and ${MAX_CREDENTIALS}` }),
+      ),
+    },
+    { additionalProperties: false, 'x-additional-message': `is not allowed; allowed keys are [${[...SSH_CREDENTIAL_KEYS, 'position'].join(', ')}]` },
+  )
+}
+
+/** `POST settings/ssh`. */
+export const SshCredentialCreate = sshCredential(true)
+/** `PATCH settings/ssh/:id`: what changes; secrets sent back masked keep their value. */
+export const SshCredentialPatch = sshCredential(false)
+export type SshCredentialBody = Static<typeof SshCredentialPatch>
+
+/** `POST discovery/trigger-config-backup`: the device by serial or by login address (exactly one, checked after the schema). */
+export const ConfigBackupRequest = Type.Object(
+  {
+    sn: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Serial number (sn) of the device.', 'x-message': 'must be a serial number of 1 to 200 characters' })),
+    ip: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Login address of the device (IPv4).', 'x-message': 'must be an IPv4 address' })),
+  },
+  { additionalProperties: false, description: 'One of sn and ip.', 'x-additional-message': 'is not allowed; allowed keys are [sn, ip]' },
+)

@@ -12,8 +12,8 @@ import { COUNTERS, PORT_CHANNEL_MEMBERS } from '../catalog/interface-health.js'
 import { DEVICES, INTERFACES, PART_NUMBERS, SITES } from '../catalog/inventory.js'
 import { NEIGHBORS, SWITCHPORTS, VLANS } from '../catalog/layer2.js'
 import { NEIGHBORS_ENDPOINTS, NEIGHBORS_UNMANAGED, PHONES } from '../catalog/neighbors.js'
-import { BGP_NEIGHBORS, FHRP_GROUP_STATE, IPV6_ROUTES, OSPF_NEIGHBORS, ROUTES } from '../catalog/routing.js'
-import { STP_BRIDGES } from '../catalog/vlans.js'
+import { BGP_NEIGHBORS, FHRP_GROUP_STATE, IPV6_ROUTES, OSPF_NEIGHBORS, OSPFV3_NEIGHBORS, ROUTES } from '../catalog/routing.js'
+import { STP_BRIDGES, STP_PORTS } from '../catalog/vlans.js'
 import { objectValues, type TableRows } from '../storage/index.js'
 import { buildNetwork, type SimNetwork, type SimSettings, type SimSite } from './network.js'
 import { buildSiteModel } from './site.js'
@@ -24,11 +24,12 @@ import { counterRows } from './rows/counters.js'
 import { deviceRows, siteRows } from './rows/devices.js'
 import { endpointRows, phoneRows, unmanagedRows } from './rows/endpoints.js'
 import { interfaceRows, managedDevRows, switchportRows } from './rows/interfaces.js'
-import { ipv6RouteRows } from './rows/ipv6.js'
+import { ipv6RouteRows, ospfv3Rows } from './rows/ipv6.js'
 import { macRows, neighborRows, vlanRows } from './rows/layer2.js'
 import { arpRows, bgpRows, hostRows, routeRows } from './rows/layer3.js'
 import { eofRows, fanRows, moduleRows, partRows, powerSupplyRows } from './rows/parts.js'
 import { fhrpRows, ospfRows, portChannelRows, stpRows } from './rows/protocols.js'
+import { stpPortRows } from './rows/stp-ports.js'
 
 export { PROFILES, PROFILE_NAMES, isProfileName, type ProfileName } from './profiles.js'
 export { buildNetwork, buildNetworkInTurns, siteNames, type SimNetwork, type SimSettings } from './network.js'
@@ -60,8 +61,10 @@ export const GENERATORS: ReadonlyArray<readonly [StoredTableDef, Generate]> = [
   [EOF_DETAIL, eofRows],
   [IPV6_ROUTES, ipv6RouteRows],
   [OSPF_NEIGHBORS, ospfRows],
+  [OSPFV3_NEIGHBORS, ospfv3Rows],
   [FHRP_GROUP_STATE, fhrpRows],
   [STP_BRIDGES, stpRows],
+  [STP_PORTS, stpPortRows],
   [NEIGHBORS_UNMANAGED, unmanagedRows],
   [NEIGHBORS_ENDPOINTS, endpointRows],
   [PHONES, phoneRows],

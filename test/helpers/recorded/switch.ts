@@ -62,9 +62,40 @@ export interface RecordedSwitch {
   ipv6?: Array<{ port: string; address: string; network: string }>
   /** Field-replaceable parts besides the chassis (ENTITY-MIB rows 2, 3, ...; parent 1 is the chassis). */
   parts: EntityPart[]
-  /** The spanning tree (of VLAN 1): the mode, the bridge priority, the root it sees (its own base MAC on the root). */
-  stp?: { mode: 'rpvst' | 'pvst' | 'mstp'; priority: number; root: { priority: number; mac: string }; rootPort: number }
+  /**
+   * The spanning tree (of VLAN 1): the mode, the bridge priority, the root it sees (its own base
+   * MAC on the root), the root port (a bridge port number, 0 on the root) and the bridge ports in
+   * the tree (dot1dStpPortTable).
+   */
+  stp?: { mode: 'rpvst' | 'pvst' | 'mstp'; priority: number; root: BridgeIdParts; rootPort: number; ports: StpPort[] }
 }
+
+export interface BridgeIdParts {
+  priority: number
+  mac: string
+}
+
+/**
+ * A bridge port in the spanning tree as `show spanning-tree` shows it: the role is what the
+ * engineer reads there (the truth), the rest is what the agent answers in dot1dStpPortTable, with
+ * edge and point-to-point state in RSTP-MIB dot1dStpExtPortTable when set.
+ */
+export interface StpPort {
+  port: string
+  role: 'root' | 'designated' | 'alternate' | 'backup' | 'disabled'
+  state: 'disabled' | 'blocking' | 'listening' | 'learning' | 'forwarding' | 'broken'
+  cost: number
+  priority: number
+  designatedCost: number
+  designatedBridge: BridgeIdParts
+  designatedPort: { priority: number; number: number }
+  /** dot1dStpPortEnable (default true). */
+  enabled?: boolean
+  edge?: boolean
+  p2p?: boolean
+}
+
+const STP_STATES = { disabled: 1, blocking: 2, listening: 3, learning: 4, forwarding: 5, broken: 6 } as const
 
 const IF = '1.3.6.1.2.1.2.2.1'
 const IFX = '1.3.6.1.2.1.31.1.1.1'
@@ -82,7 +113,7 @@ const macBytes = (mac: string, last: number) => {
 }
 
 /** The 16 bytes of an IPv6 address written with at most one "::". */
-function ipv6Bytes(text: string): number[] {
+export function ipv6Bytes(text: string): number[] {
   const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined]
   const h = head ? head.split(':') : []
   const tl = tail ? tail.split(':') : []
@@ -205,20 +236,47 @@ export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
       [`1.3.6.1.2.1.17.7.1.4.3.1.5${x}`, int(1)],
     )
   }
-  // BRIDGE-MIB dot1dStp, RSTP-MIB dot1dStpVersion, CISCO-STP-EXTENSIONS-MIB stpxSpanningTreeType
+  // BRIDGE-MIB dot1dStp with dot1dStpPortTable, RSTP-MIB dot1dStpVersion and dot1dStpExtPortTable,
+  // CISCO-STP-EXTENSIONS-MIB stpxSpanningTreeType
   if (sw.stp) {
     const { mode, priority, root, rootPort } = sw.stp
-    const rootId = Buffer.alloc(8)
-    rootId.writeUInt16BE(root.priority, 0)
-    Buffer.from(root.mac.replace(/:/g, ''), 'hex').copy(rootId, 2)
+    const bridgeId = (b: BridgeIdParts) => {
+      const id = Buffer.alloc(8)
+      id.writeUInt16BE(b.priority, 0)
+      Buffer.from(b.mac.replace(/:/g, ''), 'hex').copy(id, 2)
+      return hex(id)
+    }
     out.push(
       ['1.3.6.1.2.1.17.2.1.0', int(3)],
       ['1.3.6.1.2.1.17.2.2.0', int(priority)],
-      ['1.3.6.1.2.1.17.2.5.0', hex(rootId)],
+      ['1.3.6.1.2.1.17.2.5.0', bridgeId(root)],
       ['1.3.6.1.2.1.17.2.7.0', int(rootPort)],
       ['1.3.6.1.2.1.17.2.16.0', int(mode === 'mstp' ? 3 : mode === 'rpvst' ? 2 : 0)],
       ['1.3.6.1.4.1.9.9.82.1.6.1.0', int({ pvst: 1, mstp: 4, rpvst: 5 }[mode])],
     )
+    for (const p of sw.stp.ports) {
+      const bridgePort = sw.switchports.findIndex((sp) => sp.port === p.port) + 1
+      if (bridgePort === 0) throw new Error(`${sw.sysName}: ${p.port} is no bridge port`)
+      const x = `.${bridgePort}`
+      const portId = Buffer.alloc(2)
+      portId.writeUInt16BE(((p.designatedPort.priority / 16) << 12) | p.designatedPort.number, 0)
+      const entry = '1.3.6.1.2.1.17.2.15.1'
+      out.push(
+        [`${entry}.1${x}`, int(bridgePort)],
+        [`${entry}.2${x}`, int(p.priority)],
+        [`${entry}.3${x}`, int(STP_STATES[p.state])],
+        [`${entry}.4${x}`, int(p.enabled === false ? 2 : 1)],
+        [`${entry}.5${x}`, int(p.cost)],
+        [`${entry}.6${x}`, bridgeId(root)],
+        [`${entry}.7${x}`, int(p.designatedCost)],
+        [`${entry}.8${x}`, bridgeId(p.designatedBridge)],
+        [`${entry}.9${x}`, hex(portId)],
+        [`${entry}.11${x}`, int(p.cost)],
+      )
+      const ext = '1.3.6.1.2.1.17.2.19.1'
+      if (p.edge !== undefined) out.push([`${ext}.3${x}`, int(p.edge ? 1 : 2)])
+      if (p.p2p !== undefined) out.push([`${ext}.5${x}`, int(p.p2p ? 1 : 2)])
+    }
   }
   // IP-MIB ipAddressTable: IPv6 addresses, each pointing at its prefix in ipAddressPrefixTable
   for (const a of sw.ipv6 ?? []) {
@@ -302,6 +360,27 @@ export function stpTruth(sw: RecordedSwitch): string[] {
   return [`${sw.sysName} ${rootId} ${mode} ${priority} ${own} ${rootId} ${root.mac === bridgeMac(sw)}`]
 }
 
+/**
+ * What spanning-tree/ports must hold: "host port vlanId instance role state cost priority
+ * designatedRoot designatedCost designatedBridge designatedPort edge p2p" (the BRIDGE-MIB's tree
+ * is VLAN 1 on a per-VLAN switch, the CIST on an MSTP one).
+ */
+export function stpPortTruth(sw: RecordedSwitch): string[] {
+  if (!sw.stp) return []
+  const { mode, root } = sw.stp
+  const tree = mode === 'mstp' ? 'null 0' : '1 null'
+  return sw.stp.ports
+    .map((p) =>
+      [
+        sw.sysName, p.port, tree, p.role, p.state, p.cost, p.priority, bridgeIdOf(root.priority, root.mac), p.designatedCost,
+        bridgeIdOf(p.designatedBridge.priority, p.designatedBridge.mac), `${p.designatedPort.priority}.${p.designatedPort.number}`, p.edge ?? null, p.p2p ?? null,
+      ]
+        .map(String)
+        .join(' '),
+    )
+    .sort()
+}
+
 /** The bridge's base MAC (dot1dBaseBridgeAddress), as the recording has it. */
 export function bridgeMac(sw: RecordedSwitch): string {
   return macBytes(sw.baseMac, 0)
@@ -359,6 +438,10 @@ export const CATALYST_ACCESS: RecordedSwitch = {
     { ifIndex: 10106, name: 'Gi1/0/6', descr: 'GigabitEthernet1/0/6', oper: 'up' },
     { ifIndex: 10107, name: 'Gi1/0/7', descr: 'GigabitEthernet1/0/7', oper: 'up' },
     { ifIndex: 10108, name: 'Gi1/0/8', descr: 'GigabitEthernet1/0/8', oper: 'up' },
+    { ifIndex: 10109, name: 'Gi1/0/9', descr: 'GigabitEthernet1/0/9', oper: 'up', alias: 'uplink core1 Te1/1/3' },
+    { ifIndex: 10110, name: 'Gi1/0/10', descr: 'GigabitEthernet1/0/10', oper: 'up', alias: 'desk switch room 3.14' },
+    { ifIndex: 10111, name: 'Gi1/0/11', descr: 'GigabitEthernet1/0/11', oper: 'up', alias: 'desk switch room 3.14' },
+    { ifIndex: 10112, name: 'Gi1/0/12', descr: 'GigabitEthernet1/0/12', oper: 'down' },
   ],
   channels: [
     {
@@ -408,6 +491,10 @@ export const CATALYST_ACCESS: RecordedSwitch = {
     { port: 'Po2', mode: 'trunk', native: 99, allowed: [10, 99] },
     { port: 'Po3', mode: 'access', vlan: 30 },
     { port: 'Gi1/0/6', mode: 'access', vlan: 10, voice: 20 },
+    { port: 'Gi1/0/9', mode: 'trunk', native: 1, allowed: [1, 10] },
+    { port: 'Gi1/0/10', mode: 'access', vlan: 1 },
+    { port: 'Gi1/0/11', mode: 'access', vlan: 1 },
+    { port: 'Gi1/0/12', mode: 'access', vlan: 1 },
   ],
   parts: [
     { class: 'container', name: 'Switch 1 - Power Supply A Container', descr: 'Power Supply Container', parent: 1 },
@@ -417,7 +504,22 @@ export const CATALYST_ACCESS: RecordedSwitch = {
     { class: 'port', name: 'GigabitEthernet1/0/49', descr: '1000BaseLX SFP', parent: 1, model: 'GLC-LH-SMD', serial: 'AVD1234ABCD', hardwareRev: 'V01' },
     { class: 'port', name: 'GigabitEthernet1/0/50', descr: 'Gigabit Ethernet Port', parent: 1 },
   ],
-  stp: { mode: 'rpvst', priority: 32769, root: { priority: 24577, mac: '00:1e:7a:00:04:00' }, rootPort: 1 },
+  // VLAN 1 runs over the uplink channel (root port) and a second uplink to the core, which
+  // blocks (alternate); a desk switch hangs off two ports, the second of which hears the first's
+  // BPDUs and blocks (backup); one port is down. No RSTP-MIB: edge and p2p are not said.
+  stp: {
+    mode: 'rpvst',
+    priority: 32769,
+    root: { priority: 24577, mac: '00:1e:7a:00:04:00' },
+    rootPort: 1,
+    ports: [
+      { port: 'Po1', role: 'root', state: 'forwarding', cost: 3, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 1 } },
+      { port: 'Gi1/0/9', role: 'alternate', state: 'blocking', cost: 4, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 3 } },
+      { port: 'Gi1/0/10', role: 'designated', state: 'forwarding', cost: 4, priority: 128, designatedCost: 3, designatedBridge: { priority: 32769, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 6 } },
+      { port: 'Gi1/0/11', role: 'backup', state: 'blocking', cost: 4, priority: 128, designatedCost: 3, designatedBridge: { priority: 32769, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 6 } },
+      { port: 'Gi1/0/12', role: 'disabled', state: 'disabled', cost: 4, priority: 128, designatedCost: 3, designatedBridge: { priority: 32769, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 8 } },
+    ],
+  },
 }
 
 /** The core switch the access switch's uplink runs to: the root of the spanning tree. */
@@ -431,6 +533,8 @@ export const CATALYST_CORE: RecordedSwitch = {
   ports: [
     { ifIndex: 9, name: 'Te1/1/1', descr: 'TenGigabitEthernet1/1/1', oper: 'up', alias: 'ber-acc-sw1 Gi1/0/1' },
     { ifIndex: 10, name: 'Te1/1/2', descr: 'TenGigabitEthernet1/1/2', oper: 'up', alias: 'ber-acc-sw1 Gi1/0/2' },
+    { ifIndex: 11, name: 'Te1/1/3', descr: 'TenGigabitEthernet1/1/3', oper: 'up', alias: 'ber-acc-sw1 Gi1/0/9' },
+    { ifIndex: 48, name: 'Gi1/0/48', descr: 'GigabitEthernet1/0/48', oper: 'up', alias: 'noc workstation' },
     { ifIndex: 51, name: 'Vl10', descr: 'Vlan10', oper: 'up', type: 53, alias: 'users' },
     { ifIndex: 52, name: 'Lo0', descr: 'Loopback0', oper: 'up', type: 24 },
   ],
@@ -450,6 +554,8 @@ export const CATALYST_CORE: RecordedSwitch = {
   switchports: [
     { port: 'Te1/1/1', mode: 'trunk', native: 1, allowed: [1, 10] },
     { port: 'Te1/1/2', mode: 'trunk', native: 1, allowed: [1, 10] },
+    { port: 'Te1/1/3', mode: 'trunk', native: 1, allowed: [1, 10] },
+    { port: 'Gi1/0/48', mode: 'access', vlan: 1 },
   ],
   parts: [
     { class: 'powerSupply', name: 'Switch 1 - Power Supply A', descr: 'Switch 1 - Power Supply A', parent: 1, model: 'PWR-C1-715WAC', serial: 'DCB2201G0AA', hardwareRev: 'V01' },
@@ -457,5 +563,17 @@ export const CATALYST_CORE: RecordedSwitch = {
     { class: 'fan', name: 'Switch 1 - FAN - T1 1', descr: 'Switch 1 - FAN - T1 1', parent: 1, model: 'FAN-T1', serial: 'FAN-T1-0001' },
     { class: 'module', name: 'Switch 1 FRU Uplink Module 1', descr: '8x10G Uplink Module', parent: 1, model: 'C9300-NM-8X', serial: 'FOC2330A0XY', hardwareRev: 'V02' },
   ],
-  stp: { mode: 'rpvst', priority: 24577, root: { priority: 24577, mac: '00:1e:7a:00:04:00' }, rootPort: 0 },
+  // the root: every port designated; RSTP-MIB says which are edge and point-to-point ports
+  stp: {
+    mode: 'rpvst',
+    priority: 24577,
+    root: { priority: 24577, mac: '00:1e:7a:00:04:00' },
+    rootPort: 0,
+    ports: [
+      { port: 'Te1/1/1', role: 'designated', state: 'forwarding', cost: 2, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 1 }, edge: false, p2p: true },
+      { port: 'Te1/1/2', role: 'designated', state: 'forwarding', cost: 2, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 2 }, edge: false, p2p: true },
+      { port: 'Te1/1/3', role: 'designated', state: 'forwarding', cost: 2, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 3 }, edge: false, p2p: true },
+      { port: 'Gi1/0/48', role: 'designated', state: 'forwarding', cost: 4, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 4 }, edge: true, p2p: false },
+    ],
+  },
 }

@@ -80,7 +80,7 @@ t.test('settings as the SDK reads them, and configuration downloads', async (t) 
   const hash = (saved.body as { data: Array<{ hash: string }> }).data[0]!.hash
   const known = await api.call('GET', `tables/management/configuration/download?hash=${hash}&sanitized=true`)
   t.equal(known.status, 404)
-  t.match(known.body as Err, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found', detail: /keeps the fingerprint of each configuration, not its text/ })
+  t.match(known.body as Err, { code: 'API_NOT_FOUND', message: 'Requested Resource Not Found', detail: /not kept \(only configurations read over SSH by network discovery have a text/ })
   const unknown = await api.call('GET', `tables/management/configuration/download?hash=${'0'.repeat(40)}`)
   t.equal(unknown.status, 404)
   t.match(unknown.body as Err, { code: 'API_NOT_FOUND', detail: /no device configuration with this fingerprint/ })

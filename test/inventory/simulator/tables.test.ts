@@ -108,6 +108,45 @@ t.test('spanning tree: one root per site, the domain of inventory/devices', asyn
   t.ok(bridges.every((b) => b.rootId === rootIds.get(b.stpDomain)), 'every switch sees its root')
 })
 
+t.test('spanning-tree ports: the tree of each site over its switch links, with the bridges and root of spanning-tree/bridges', async (t) => {
+  const bridges = new Map(rows('spanning-tree/bridges').map((b) => [b.sn as string, b]))
+  const ports = rows('spanning-tree/ports')
+  t.ok(ports.length > 0)
+  const at = new Map(ports.map((p) => [key(p.sn, p.intName), p]))
+  t.equal(at.size, ports.length, 'one row per switch port')
+  t.ok(ports.every((p) => bridges.has(p.sn as string) && p.designatedRoot === bridges.get(p.sn as string)!.rootId), 'every port of a bridge, toward the root the bridge sees')
+  for (const [sn, b] of bridges) {
+    const roots = count(ports, (p) => p.sn === sn && p.portRole === 'root')
+    t.equal(roots, b.isRoot ? 0 : 1, `${String(b.hostname)}: ${b.isRoot ? 'no root port on the root' : 'one root port'}`)
+  }
+  t.ok(ports.every((p) => (p.portRole === 'disabled') === (p.portStatus === 'disabled') && (p.portRole === 'alternate') === (p.portStatus === 'blocking')), 'disabled ports are disabled, alternate ones block')
+  // port-channels stand for their members on the links
+  const channelOf = new Map<string, string>()
+  for (const c of rows('interfaces/port-channel/member-status')) for (const m of c.members as Array<{ intName: string }>) channelOf.set(key(c.sn, m.intName), c.intName as string)
+  const end = (sn: unknown, int: unknown) => at.get(key(sn, channelOf.get(key(sn, int)) ?? int))
+  const links = new Map<string, [Row, Row]>()
+  for (const n of rows('neighbors/all')) {
+    const [a, b] = [end(n.localSn, n.localInt), end(n.remoteSn, n.remoteInt)]
+    if (a && b && a.portStatus !== 'disabled' && b.portStatus !== 'disabled') links.set([key(a.sn, a.intName), key(b.sn, b.intName)].sort().join(' '), [a, b])
+  }
+  t.ok(links.size > 0, 'switches linked to switches')
+  for (const [name, [a, b]] of links) {
+    t.equal(count([a, b], (p) => p.portRole === 'designated'), 1, `${name}: one designated end`)
+    const other = (p: Row) => (p === a ? b : a)
+    for (const p of [a, b]) {
+      const far = bridges.get(other(p).sn as string)!
+      const own = bridges.get(p.sn as string)!
+      t.equal(p.designatedBridge, p.portRole === 'designated' ? own.bridgeId : far.bridgeId, `${name}: ${String(p.intName)} names the designated bridge of its link`)
+    }
+  }
+  // the forwarding links span each site's switches without a loop
+  const sites = new Map<unknown, { switches: number; forwarding: number }>()
+  for (const b of bridges.values()) sites.set(b.siteName, { switches: (sites.get(b.siteName)?.switches ?? 0) + 1, forwarding: 0 })
+  for (const [a, b] of links.values()) if (a.portStatus === 'forwarding' && b.portStatus === 'forwarding') sites.get(a.siteName)!.forwarding++
+  for (const [site, n] of sites) t.equal(n.forwarding, n.switches - 1, `${String(site)}: ${n.switches} switches, ${n.forwarding} forwarding links`)
+  t.ok(count(ports, (p) => p.portRole === 'alternate') > 0, 'redundant uplinks block')
+})
+
 t.test('port-channel members are linked to the other switch of the pair', async (t) => {
   const links = new Map(rows('neighbors/all').map((n) => [key(n.localSn, n.localInt), n]))
   const channels = rows('interfaces/port-channel/member-status')

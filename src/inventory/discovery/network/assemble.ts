@@ -7,6 +7,7 @@ import { inNetwork, ipToInt, parseCidr } from '../../../shared/ipv4.js'
 import type { SiteRule } from '../../settings/network.js'
 import type { CrawlResult } from './crawl.js'
 import { chassisMac, hardwareSerial, hostnameOf } from './identity.js'
+import { chassisOf } from './mibs/entity.js'
 import type { CollectedDevice, Iface } from './model.js'
 import { identify, type Identity } from './vendor.js'
 
@@ -33,6 +34,8 @@ export interface Network {
   crawl: CrawlResult
   /** Id of the job that collected the data (devices' taskKey). */
   taskKey: string
+  /** Running configurations read over SSH, by serial (empty without SSH credentials). */
+  configs: Map<string, { hash: string; text: string; status: 'saved' | 'unsaved' | null }>
 }
 
 /** The site of a device: the first rule that matches, else the default site. */
@@ -60,7 +63,7 @@ export function assemble(crawl: CrawlResult, rules: readonly SiteRule[], default
       snHw: hardwareSerial(d),
       ...names,
       siteName: siteOf(rules, defaultSite, { location: d.system.location, hostname: names.hostname, address: d.address }),
-      identity: identify(d.system.objectId, d.system.descr),
+      identity: identify(d.system.objectId, d.system.descr, chassisOf(d.entity)?.model ?? null),
       chassisMac: chassisMac(d),
       devType: devType(d),
       d,
@@ -77,7 +80,7 @@ export function assemble(crawl: CrawlResult, rules: readonly SiteRule[], default
     byName.set(dev.hostname.toLowerCase(), dev)
     if (dev.fqdn) byName.set(dev.fqdn.toLowerCase(), dev)
   }
-  return { devices, byAddress, byChassis, byName, crawl, taskKey }
+  return { devices, byAddress, byChassis, byName, crawl, taskKey, configs: new Map() }
 }
 
 /** Interface name of an ifIndex on a device, null when unknown. */

@@ -7,6 +7,7 @@ import type { SnmpCredential } from '../../settings/credentials.js'
 import { collectBridge } from './mibs/bridge.js'
 import { collectCdp } from './mibs/cdp.js'
 import { collectEntity } from './mibs/entity.js'
+import { collectFhrp } from './mibs/fhrp.js'
 import { collectInterfaces } from './mibs/interfaces.js'
 import { collectAddresses, collectArp, collectForwarding } from './mibs/ip.js'
 import { collectIpv6Addresses } from './mibs/ipv6.js'
@@ -14,8 +15,10 @@ import { collectLag } from './mibs/lag.js'
 import { collectLldp } from './mibs/lldp.js'
 import { collectRoutes } from './mibs/routes.js'
 import { collectBgp, collectOspf } from './mibs/routing.js'
+import { collectOspfv3 } from './mibs/ospfv3.js'
 import { collectStp } from './mibs/stp.js'
 import { collectSwitchports } from './mibs/switchports.js'
+import { collectVrfs } from './mibs/vrf.js'
 import { collectMemory, collectSystem } from './mibs/system.js'
 import { newDevice, type CollectedDevice, type SystemInfo } from './model.js'
 import { SnmpClient, type SnmpLimits } from './snmp/client.js'
@@ -97,11 +100,21 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     ['addresses', async () => void (device.addresses = await collectAddresses(client))],
     ['arp', async () => void (device.arp = await collectArp(client))],
     ['forwarding', async () => void (device.ipForwarding = await collectForwarding(client))],
-    ['routes', async () => void (device.routes = await collectRoutes(client))],
+    // the global table and the VRFs' tables each add their routes (a loop: a full table is too many arguments for one push)
+    ['routes', async () => void (await collectRoutes(client)).forEach((r) => device.routes.push(r))],
+    [
+      'vrfs',
+      async () => {
+        const vrfs = await collectVrfs(client)
+        device.vrfs = vrfs.interfaces
+        for (const r of vrfs.routes) device.routes.push(r)
+      },
+    ],
     ['lldp', async () => void (device.lldp = await collectLldp(client))],
     ['cdp', async () => void (device.cdp = await collectCdp(client))],
     ['bgp', async () => void (device.bgp = await collectBgp(client))],
     ['ospf', async () => void (device.ospf = await collectOspf(client))],
+    ['ospfv3', async () => void (device.ospfv3 = await collectOspfv3(client))],
     [
       'bridge',
       async () => {
@@ -112,6 +125,7 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     ],
     ['lag', async () => void (device.lag = await collectLag(client))],
     ['ipv6', async () => void (device.addresses6 = await collectIpv6Addresses(client))],
+    ['fhrp', async () => void (device.fhrp = await collectFhrp(client))],
     ['memory', async () => void (device.memory = await collectMemory(client))],
   ]
   try {

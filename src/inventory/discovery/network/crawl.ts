@@ -13,6 +13,8 @@ import type { AddressPolicy } from './address-policy.js'
 import { collectDevice, type Attempt } from './collect.js'
 import { deviceSn, hostnameOf } from './identity.js'
 import type { CollectedDevice } from './model.js'
+import type { SnmpLimits } from './snmp/client.js'
+import { tracing } from '../../../shared/tracing/index.js'
 
 export interface CrawlLimits {
   concurrency: number
@@ -62,6 +64,32 @@ function ordered(credentials: readonly SnmpCredential[], address: string, rememb
   const fit = credentials.filter((c) => offeredTo(c, address))
   const first = fit.find((c) => c.id === rememberedId)
   return first ? [first, ...fit.filter((c) => c !== first)] : fit
+}
+
+/**
+ * One device's collection; with tracing on, as a span of the discovery job's trace (its SNMP
+ * exchanges are not spans: a device answers hundreds of them).
+ */
+function collectTraced(address: string, credentials: readonly SnmpCredential[], limits: SnmpLimits, signal: AbortSignal): Promise<Attempt> {
+  const t = tracing()
+  if (t === undefined || !t.inSpan()) return collectDevice(address, credentials, limits, signal)
+  const span = t.child('collect device', 'internal')
+  span.setAttribute('network.peer.address', address)
+  return t.within(span, () => collectDevice(address, credentials, limits, signal)).then(
+    (attempt) => {
+      span.setAttribute('netinv.collect.result', attempt.result)
+      span.setAttribute('netinv.collect.tries', attempt.tries)
+      if (attempt.device) span.setAttribute('netinv.device.hostname', hostnameOf(attempt.device).hostname)
+      if (attempt.error !== null) span.setAttribute('netinv.collect.error', attempt.error)
+      span.end()
+      return attempt
+    },
+    (err: unknown) => {
+      span.setStatus({ code: 2, message: err instanceof Error ? err.message : String(err) })
+      span.end()
+      throw err
+    },
+  )
 }
 
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
@@ -129,7 +157,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
         }
         running++
         const credentials = ordered(options.credentials, item.address, options.remembered.get(item.address))
-        collectDevice(item.address, credentials, limits, signal).then(
+        collectTraced(item.address, credentials, limits, signal).then(
           (attempt) => {
             running--
             accept(item, attempt)

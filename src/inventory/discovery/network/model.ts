@@ -63,6 +63,9 @@ export interface ArpEntry {
 }
 
 export interface Route {
+  /** VRF of the routing table, '' for the global one. */
+  vrf: string
+  /** IPv4 dotted or IPv6 text. */
   dest: string
   prefix: number
   nextHop: string | null
@@ -162,6 +165,33 @@ export interface StpData {
   /** 0 on the root bridge. */
   rootPort: number | null
   mode: 'rpvst' | 'pvst' | 'mstp' | 'rstp' | null
+  /** dot1dStpPortTable, with RSTP-MIB dot1dStpExtPortTable where the device has it. */
+  ports: StpPort[]
+}
+
+/** dot1dStpPortState. */
+export type StpPortState = 'disabled' | 'blocking' | 'listening' | 'learning' | 'forwarding' | 'broken'
+
+/** One bridge port in the spanning tree (BRIDGE-MIB dot1dStpPortEntry). */
+export interface StpPort {
+  /** Bridge port number (dot1dStpPort, as in dot1dBasePortIfIndex). */
+  port: number
+  priority: number | null
+  state: StpPortState | null
+  /** dot1dStpPortEnable: enabled(1), disabled(2). */
+  enabled: boolean | null
+  /** dot1dStpPortPathCost32 where the agent has it, else dot1dStpPortPathCost. */
+  pathCost: number | null
+  designatedRoot: string | null
+  designatedCost: number | null
+  /** Bridge ids as "priority.xxxx.xxxx.xxxx". */
+  designatedBridge: string | null
+  /** The designated port's id as "priority.number" (802.1t: 4 bits of priority, 12 of port number). */
+  designatedPort: string | null
+  /** RSTP-MIB dot1dStpPortOperEdgePort, null when the agent has no dot1dStpExtPortTable. */
+  edge: boolean | null
+  /** RSTP-MIB dot1dStpPortOperPointToPoint, null likewise. */
+  p2p: boolean | null
 }
 
 export interface OspfData {
@@ -171,12 +201,54 @@ export interface OspfData {
   linkCosts: Map<string, number>
 }
 
+/** An OSPFv3 adjacency (ospfv3NbrTable): on an interface and instance, with a neighbour router. */
+export interface Ospfv3Neighbor {
+  ifIndex: number
+  instanceId: number
+  routerId: string
+  /** The neighbour's address on the link (link-local, as a rule). */
+  address: string | null
+  state: string | null
+  priority: number | null
+  /** The interface id the neighbour gave its end of the link (its router LSA names the link by it). */
+  neighborIfId: number | null
+}
+
+/** An interface OSPFv3 runs on, per instance, with its area and cost (ospfv3IfTable). */
+export interface Ospfv3Interface {
+  ifIndex: number
+  instanceId: number
+  area: string | null
+  cost: number | null
+}
+
+export interface Ospfv3Data {
+  /** ospfv3RouterId, null where the device runs no OSPFv3. */
+  routerId: string | null
+  neighbors: Ospfv3Neighbor[]
+  interfaces: Ospfv3Interface[]
+  /** Metric of each link of the router LSAs in the device's areas, by "advertising router id/interface id". */
+  linkCosts: Map<string, number>
+}
+
 export interface BridgeData {
   baseMac: string | null
   /** Bridge port number → ifIndex. */
   portIfIndex: Map<number, number>
   vlans: Array<{ id: number; name: string | null; status: 'active' | 'suspend' | null }>
   fdb: Array<{ mac: string; port: number; vlan: number | null; status: 'dynamic' | 'static' | 'other' }>
+}
+
+/** A first-hop redundancy group on one interface (VRRP-MIB, VRRPv3-MIB, CISCO-HSRP-MIB). */
+export interface FhrpGroup {
+  ifIndex: number
+  protocol: 'vrrp' | 'hsrp'
+  groupId: number
+  /** The first virtual address (VRRP may have several), null when the agent lists none. */
+  virtualIp: string | null
+  state: 'active' | 'standby' | 'listen' | 'init' | null
+  priority: number | null
+  preempt: boolean | null
 }
 
 export interface Memory {
@@ -205,12 +277,16 @@ export interface CollectedDevice {
   cdp: CdpNeighbor[]
   bgp: { localAs: number | null; peers: BgpPeer[] }
   ospf: OspfData
+  ospfv3: Ospfv3Data
   lag: LagData
   switchports: SwitchportData
   stp: StpData | null
   /** IPv6 addresses (ipAddressTable), with their network; `addresses` holds the IPv4 ones. */
   addresses6: Array<IpAddr & { net: string }>
   bridge: BridgeData | null
+  /** VRF of each interface that is in one (MPLS-L3VPN-STD-MIB, ARISTA-VRF-MIB); the others are in the global table. */
+  vrfs: Map<number, string>
+  fhrp: FhrpGroup[]
   memory: Memory | null
   warnings: Warning[]
   /** Requests sent and time taken (the connectivity report and the bench read them). */
@@ -234,11 +310,14 @@ export function newDevice(address: string, credential: { id: string; name: strin
     cdp: [],
     bgp: { localAs: null, peers: [] },
     ospf: { neighbors: [], interfaces: [], linkCosts: new Map() },
+    ospfv3: { routerId: null, neighbors: [], interfaces: [], linkCosts: new Map() },
     lag: { ports: [], stack: [] },
     switchports: { pvid: new Map(), egress: new Map(), untagged: new Map(), voiceVlan: new Map() },
     stp: null,
     addresses6: [],
     bridge: null,
+    vrfs: new Map(),
+    fhrp: [],
     memory: null,
     warnings: [],
     requests: 0,

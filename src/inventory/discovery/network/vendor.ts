@@ -1,8 +1,10 @@
 /**
  * Vendor, OS family, platform, model and software version of a device from what SNMPv2-MIB
- * says: the enterprise number of sysObjectID names the vendor, and each vendor's sysDescr has a
- * shape of its own. A field the text does not carry stays null.
+ * says: the enterprise number of sysObjectID names the vendor, each vendor's sysDescr has a
+ * shape of its own, the product identifier itself names a model (products.ts), and the chassis
+ * of ENTITY-MIB its orderable model. A field none of them carries stays null.
  */
+import { productOf } from './products.js'
 
 export interface Identity {
   vendor: string | null
@@ -124,10 +126,29 @@ const cumulus: Parser = (d) => {
 const PARSERS: Readonly<Record<string, Parser>> = { cisco, juniper, arista, huawei, aruba, mikrotik, 'net-snmp': linux, cumulus }
 
 /**
- * Identity of a device. The vendor comes from the enterprise number; the rest from the
- * vendor's sysDescr parser (when the enterprise is unknown, each parser is tried in turn).
+ * Identity of a device. The vendor comes from the enterprise number; family, platform and
+ * version from the vendor's sysDescr parser (when the enterprise is unknown, each parser is
+ * tried in turn); what the text leaves out from the product table of the vendors' MIBs. The model
+ * is the chassis's entPhysicalModelName when the device has one (the orderable part number of
+ * the very box), else the text's, else the product table's.
  */
-export function identify(objectId: string | null, descr: string | null): Identity {
+export function identify(objectId: string | null, descr: string | null, chassisModel: string | null = null): Identity {
+  const fromText = identifyText(objectId, descr)
+  const product = productOf(objectId)
+  const family = fromText.family ?? product?.family ?? null
+  const named = fromText.vendor ?? product?.vendor ?? null
+  // net-snmp's agent names the operating system it runs on; Linux devices are shown as linux
+  const vendor = named === 'net-snmp' && family === 'linux' ? 'linux' : named
+  return {
+    vendor,
+    family,
+    platform: fromText.platform ?? product?.platform ?? null,
+    model: chassisModel ?? fromText.model ?? product?.model ?? null,
+    version: fromText.version,
+  }
+}
+
+function identifyText(objectId: string | null, descr: string | null): Identity {
   const enterprise = enterpriseOf(objectId)
   const vendor = enterprise === null ? null : (ENTERPRISES[enterprise] ?? null)
   const text = (descr ?? '').replace(/\r/g, '')

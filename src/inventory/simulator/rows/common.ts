@@ -35,3 +35,18 @@ export function isL3(dev: SimDevice): boolean {
 export function isSwitch(dev: SimDevice): boolean {
   return dev.role === 'access' || dev.role === 'dist'
 }
+
+/**
+ * The dynamic entries per port of a switch's MAC table rows (addressing/mac), keyed
+ * `<device>|<intName>` with the device named by its column `by`: what a switch port's
+ * `dynamicMacCount` is, for the simulator and for discovery alike.
+ */
+export function dynamicMacsPerPort(rows: Iterable<Row>, by: 'sn' | 'hostname'): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const m of rows) {
+    if (m.type !== 'dynamic') continue
+    const key = `${String(m[by])}|${String(m.intName)}`
+    counts.set(key, (counts.get(key) ?? 0) + 1)
+  }
+  return counts
+}

@@ -3,7 +3,8 @@ import { ipString, networkString } from '../prng.js'
 import { mgmtIp } from '../site.js'
 import { FIRST_DATA_VLAN, MGMT_VLAN, VOICE_VLAN, type SimInterface, type SiteModel } from '../model.js'
 import type { SimNetwork } from '../network.js'
-import { formatSpeed, isSwitch, type Row } from './common.js'
+import { dynamicMacsPerPort, formatSpeed, isSwitch, type Row } from './common.js'
+import { macRows } from './layer2.js'
 
 export function* interfaceRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
   for (const dev of model.devices) {
@@ -37,7 +38,9 @@ export function* interfaceRows(_net: SimNetwork, model: SiteModel): Generator<Ro
   }
 }
 
-export function* switchportRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
+export function* switchportRows(net: SimNetwork, model: SiteModel): Generator<Row> {
+  // the site's MAC table rows learned dynamically, per switch port (as addressing/mac holds them)
+  const learned = dynamicMacsPerPort(macRows(net, model), 'hostname')
   const dataVlans = model.vlans.filter((v) => v.id >= FIRST_DATA_VLAN && v.id < MGMT_VLAN).length
   const trunkVlan = `1,${FIRST_DATA_VLAN}-${FIRST_DATA_VLAN + dataVlans - 1},${MGMT_VLAN},${VOICE_VLAN}`
   for (const dev of model.devices) {
@@ -55,6 +58,7 @@ export function* switchportRows(_net: SimNetwork, model: SiteModel): Generator<R
         nativeVlan: trunk ? 1 : null,
         trunkVlan: trunk ? trunkVlan : null,
         voiceVlan: trunk ? null : i.voiceVlan,
+        dynamicMacCount: learned.get(`${dev.hostname}|${i.name}`) ?? 0,
       }
     }
   }

@@ -1,5 +1,5 @@
 /**
- * Rows of networks/ipv6-routes. The core of every site runs dual stack: the site holds
+ * Rows of networks/ipv6-routes and routing/protocols/ospf-v3/neighbors. The core of every site runs dual stack: the site holds
  * 2001:db8:<site>::/48, each VLAN with an SVI a /64 (group 4 = the VLAN id in hex), loopbacks
  * 2001:db8:<site>:ffff::<n>/128. Routers and distribution switches mirror their IPv4 tables:
  * OSPFv3 over the same links (link-local next hops), BGP towards the provider, a static default
@@ -7,7 +7,8 @@
  */
 import type { SimDevice, SimNetwork, SimSite } from '../network.js'
 import type { SimInterface, SiteModel } from '../model.js'
-import { ebgpState, OSPF_LINK_COST, OSPF_LOOPBACK_COST, OSPF_SVI_COST, ospfLink } from './layer3.js'
+import { TAG, ipString } from '../prng.js'
+import { ebgpState, OSPF_LINK_COST, OSPF_LOOPBACK_COST, OSPF_SVI_COST, ospfLink, stateTime } from './layer3.js'
 import { deviceFields, type Row } from './common.js'
 
 /** 10.0.0.0 as a 32-bit integer: sites hold 10.x.y.0/20 blocks from it. */
@@ -69,5 +70,33 @@ export function* ipv6RouteRows(net: SimNetwork, model: SiteModel): Generator<Row
     const pe = [hop(`${c}::1`, wan.port.name, 20, 0)]
     yield route('::/0', 'bgp', pe)
     for (const agg of model.remoteAggregates) yield route(`${sitePrefix((agg - SITE_BLOCKS) / 4096)}::/48`, 'bgp', pe)
+  }
+}
+
+/** The OSPFv3 adjacencies the OSPFv3 routes above go through: instance 0, area 0, router ids the IPv4 loopbacks (as OSPFv2's). */
+export function* ospfv3Rows(net: SimNetwork, model: SiteModel): Generator<Row> {
+  const { seed, generation } = net.settings
+  for (const dev of model.devices) {
+    if (dev.role !== 'router' && dev.role !== 'dist') continue
+    const link = ospfLink(model, dev)
+    const peer = link?.peer?.dev
+    if (!link || !peer) continue
+    const routerId = model.interfaces.get(peer)!.find((i) => i.kind === 'loopback')?.ip ?? null
+    const pair = [seed, TAG.neighbors, Math.min(dev.index, peer.index), Math.max(dev.index, peer.index), generation, 6]
+    yield {
+      id: `${dev.sn}//${link.name}/0/${linkLocal(peer)}`,
+      ...deviceFields(dev),
+      vrf: '',
+      area: '0.0.0.0',
+      intName: link.name,
+      instanceId: 0,
+      neiRouterId: routerId === null ? null : ipString(routerId),
+      neiIp: linkLocal(peer),
+      neiHostname: peer.hostname,
+      state: 'full',
+      currStateTime: stateTime(true, ...pair),
+      localCost: OSPF_LINK_COST,
+      neiCost: OSPF_LINK_COST,
+    }
   }
 }

@@ -90,8 +90,11 @@ export function* macRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
         }
       }
       if (dev.role === 'dist' && peer.dev.role === 'access') {
-        const mgmt = model.interfaces.get(peer.dev)!.find((x) => x.kind === 'svi')
+        const below = model.interfaces.get(peer.dev)!
+        const mgmt = below.find((x) => x.kind === 'svi')
         if (mgmt) yield entry(i.name, mgmt.mac, MGMT_VLAN, false)
+        // the end hosts behind the access switch, learned on the downlink towards it (the SVIs route their VLANs)
+        for (const x of below) if (x.host) yield entry(i.name, x.host.mac, x.host.vlan, false)
       }
     }
   }

@@ -67,27 +67,39 @@ export function* fhrpRows(net: SimNetwork, model: SiteModel): Generator<Row> {
 
 const STP_MODE: Readonly<Record<string, string>> = { cisco: 'rpvst', juniper: 'rstp', arista: 'mstp', aruba: 'mstp' }
 
+/** The spanning-tree mode a simulated switch runs. */
+export function stpMode(dev: SimDevice): string {
+  // the older Catalyst 2960-X image still runs per-VLAN spanning tree
+  return dev.platform.platform === 'c2960x' ? 'pvst' : (STP_MODE[dev.platform.vendor] ?? 'rstp')
+}
+
 /** "4096.001e.7a00.0400": priority and MAC address in dotted-hex groups. */
 function bridgeId(priority: number, mac: string): string {
   const hex = mac.replace(/:/g, '')
   return `${priority}.${hex.slice(0, 4)}.${hex.slice(4, 8)}.${hex.slice(8)}`
 }
 
+/** Bridge priority: the first distribution switch is the root, the second the backup root. */
+export const stpPriority = (dev: SimDevice): number => (dev.role === 'dist' ? (dev.ordinal === 1 ? 4096 : 8192) : 32768)
+
+/** A switch's bridge id: its priority and the MAC address of its first interface. */
+export const stpBridgeId = (model: SiteModel, dev: SimDevice): string => bridgeId(stpPriority(dev), model.interfaces.get(dev)![0]!.mac)
+
+/** The root bridge of a site: its first distribution switch, when it answered. */
+export const stpRoot = (model: SiteModel): SimDevice | undefined => model.devices.find((d) => d.role === 'dist' && d.ordinal === 1)
+
 export function* stpRows(_net: SimNetwork, model: SiteModel): Generator<Row> {
-  const priorityOf = (dev: SimDevice) => (dev.role === 'dist' ? (dev.ordinal === 1 ? 4096 : 8192) : 32768)
-  const idOf = (dev: SimDevice) => bridgeId(priorityOf(dev), model.interfaces.get(dev)![0]!.mac)
-  const root = model.devices.find((d) => d.role === 'dist' && d.ordinal === 1)
+  const root = stpRoot(model)
   for (const dev of model.devices) {
     if (!isSwitch(dev)) continue
     yield {
       id: dev.sn,
       ...deviceFields(dev),
       stpDomain: `${dev.site.code}-stp1`,
-      // the older Catalyst 2960-X image still runs per-VLAN spanning tree
-      mode: dev.platform.platform === 'c2960x' ? 'pvst' : (STP_MODE[dev.platform.vendor] ?? 'rstp'),
-      priority: priorityOf(dev),
-      bridgeId: idOf(dev),
-      rootId: root ? idOf(root) : idOf(dev),
+      mode: stpMode(dev),
+      priority: stpPriority(dev),
+      bridgeId: stpBridgeId(model, dev),
+      rootId: stpBridgeId(model, root ?? dev),
       isRoot: root === dev,
     }
   }

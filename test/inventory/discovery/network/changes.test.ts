@@ -117,6 +117,8 @@ testNeeding(t, 'two discoveries of an unchanged lab differ in nothing; one chang
     const counts = await changes(client, third, second)
     for (const [table, n] of counts) {
       if (table === 'routing/protocols/ospf/neighbors') t.same(n, { added: 0, removed: 0, changed: 2 }, `${table}: the two ends of the link`)
+      // the OSPF interfaces (from the neighbours) carry the cost of the interface whose cost changed
+      else if (table === 'routing/protocols/ospf/interfaces') t.same(n, { added: 0, removed: 0, changed: 1 }, `${table}: r1:eth1`)
       else if (table === 'networks/routes') {
         // routes through the link may carry the new cost as their metric, and nothing else changes
         t.same([n.added, n.removed], [0, 0], `${table}: no route comes or goes`)

@@ -1,11 +1,13 @@
 /**
  * The MIB groups the lab's Linux agents do not serve (ENTITY-MIB, CISCO-CDP-MIB, BRIDGE-MIB and
- * Q-BRIDGE-MIB, the older ipCidrRouteTable and ipNetToMediaTable), read from recorded varbinds
- * in the shapes of the MIBs, through the same modules and row mappings as a real discovery.
+ * Q-BRIDGE-MIB, the older ipCidrRouteTable and ipNetToMediaTable) and the OSPFV3-MIB cases
+ * ospf6d's do not show (an instance other than 0, areas and costs that differ, a neighbour
+ * short of full), read from recorded varbinds in the shapes of the MIBs (written from their
+ * definitions, RFC 5643 and RFC 5340 for OSPFv3), through the same modules and row mappings as a
+ * real discovery.
  */
 import t from 'tap'
-import type { MibReader } from '../../../../src/inventory/discovery/network/snmp/client.js'
-import { compareOid, tableRows, type Vb } from '../../../../src/inventory/discovery/network/snmp/values.js'
+import { Recorded } from './varbinds.js'
 import { collectEntity } from '../../../../src/inventory/discovery/network/mibs/entity.js'
 import { collectCdp } from '../../../../src/inventory/discovery/network/mibs/cdp.js'
 import { collectBridge } from '../../../../src/inventory/discovery/network/mibs/bridge.js'
@@ -18,30 +20,15 @@ import { partRows } from '../../../../src/inventory/discovery/network/rows/parts
 import { fanRows, powerSupplyRows } from '../../../../src/inventory/discovery/network/rows/environment.js'
 import { neighborRows } from '../../../../src/inventory/discovery/network/rows/neighbors.js'
 import { macRows, vlanRows } from '../../../../src/inventory/discovery/network/rows/layer2.js'
+import { switchportRows } from '../../../../src/inventory/discovery/network/rows/switchports.js'
 import { hostRows } from '../../../../src/inventory/discovery/network/rows/hosts.js'
+import { collectOspfv3 } from '../../../../src/inventory/discovery/network/mibs/ospfv3.js'
+import { ospfv3Rows } from '../../../../src/inventory/discovery/network/rows/ospfv3.js'
 import { newDevice, type CollectedDevice } from '../../../../src/inventory/discovery/network/model.js'
 
 const STR = 4
 const INT = 2
 const OCTETS = (s: string) => Buffer.from(s)
-
-
-/** An agent made of recorded varbinds. */
-class Recorded implements MibReader {
-  private readonly vbs: Vb[]
-  constructor(vbs: Array<[string, number, unknown]>) {
-    this.vbs = vbs.map(([oid, type, value]) => ({ oid, type, value })).sort((a, b) => compareOid(a.oid, b.oid))
-  }
-  async get(oids: readonly string[]) {
-    return new Map(this.vbs.filter((v) => oids.includes(v.oid)).map((v) => [v.oid, v]))
-  }
-  async walk(columns: readonly string[]) {
-    return new Map(columns.map((c) => [c, this.vbs.filter((v) => v.oid.startsWith(`${c}.`))]))
-  }
-  async table(names: Readonly<Record<string, string>>) {
-    return tableRows(await this.walk(Object.values(names)), names)
-  }
-}
 
 function device(address: string, name: string, extra: Partial<CollectedDevice>): CollectedDevice {
   const system = { name, descr: 'Cisco IOS Software, C2960 Software (C2960-LANBASEK9-M), Version 12.2(55)SE7', objectId: '1.3.6.1.4.1.9.1.1208', uptimeSeconds: 1, location: null, contact: null }
@@ -141,7 +128,8 @@ t.test('CISCO-CDP-MIB neighbours resolve to discovered devices; BRIDGE-MIB and Q
   )
   t.match(bridge, { baseMac: '00:1e:7a:00:00:00', vlans: [{ id: 10, name: 'users', status: 'active' }] })
   const interfaces = await collectInterfaces(ifAgent)
-  const access = device('192.0.2.10', 'sw1', { interfaces, cdp, bridge })
+  const switchports = { pvid: new Map([[1, 10], [2, 10]]), egress: new Map(), untagged: new Map(), voiceVlan: new Map() }
+  const access = device('192.0.2.10', 'sw1', { interfaces, cdp, bridge, switchports })
   const dist = device('192.0.2.20', 'dist1', {
     system: { name: 'dist1.example.net', descr: null, objectId: '1.3.6.1.4.1.9.1.2592', uptimeSeconds: 1, location: null, contact: null },
     addresses: [{ ip: '192.0.2.20', prefix: 24, ifIndex: 5 }, { ip: '10.0.10.1', prefix: 24, ifIndex: 6 }],
@@ -169,6 +157,11 @@ t.test('CISCO-CDP-MIB neighbours resolve to discovered devices; BRIDGE-MIB and Q
     ],
   )
   t.same([...vlanRows(net)].map((r) => [r.hostname, r.vlanId, r.vlanName, r.status]), [['sw1', 10, 'users', 'active']])
+  // each port keeps the number of MAC addresses it learned dynamically
+  t.same([...switchportRows(net)].map((r) => [r.intName, r.accVlan, r.dynamicMacCount]), [
+    ['Gi1/0/1', 10, 1],
+    ['Gi1/0/2', 10, 1],
+  ])
   t.match([...hostRows(net)], [
     {
       ip: '10.0.10.50',
@@ -195,8 +188,8 @@ t.test('agents without the newer IP-MIB and IP-FORWARD-MIB tables: ipNetToMediaT
     ]),
   )
   t.same(routes, [
-    { dest: '10.1.0.0', prefix: 16, nextHop: '192.0.2.1', ifIndex: 3, protocol: 'ospf', metric: 20 },
-    { dest: '192.0.2.0', prefix: 24, nextHop: null, ifIndex: 3, protocol: 'connected', metric: null },
+    { vrf: '', dest: '10.1.0.0', prefix: 16, nextHop: '192.0.2.1', ifIndex: 3, protocol: 'ospf', metric: 20 },
+    { vrf: '', dest: '192.0.2.0', prefix: 24, nextHop: null, ifIndex: 3, protocol: 'connected', metric: null },
   ])
   const M = '1.3.6.1.2.1.4.22.1'
   const arp = await collectArp(
@@ -225,9 +218,50 @@ t.test('inetCidrRouteTable: every next hop of an ECMP route a row; blackhole and
     ]),
   )
   t.same(routes, [
-    { dest: '10.1.0.0', prefix: 16, nextHop: '192.0.2.1', ifIndex: 3, protocol: 'ospf', metric: 20 },
-    { dest: '10.1.0.0', prefix: 16, nextHop: '192.0.2.5', ifIndex: 4, protocol: 'ospf', metric: 20 },
-    { dest: '10.8.0.0', prefix: 16, nextHop: null, ifIndex: null, protocol: 'static', metric: 20, discard: 'reject' },
-    { dest: '10.9.0.0', prefix: 16, nextHop: null, ifIndex: null, protocol: 'static', metric: 20, discard: 'blackhole' },
+    { vrf: '', dest: '10.1.0.0', prefix: 16, nextHop: '192.0.2.1', ifIndex: 3, protocol: 'ospf', metric: 20 },
+    { vrf: '', dest: '10.1.0.0', prefix: 16, nextHop: '192.0.2.5', ifIndex: 4, protocol: 'ospf', metric: 20 },
+    { vrf: '', dest: '10.8.0.0', prefix: 16, nextHop: null, ifIndex: null, protocol: 'static', metric: 20, discard: 'reject' },
+    { vrf: '', dest: '10.9.0.0', prefix: 16, nextHop: null, ifIndex: null, protocol: 'static', metric: 20, discard: 'blackhole' },
+  ])
+})
+
+t.test('OSPFV3-MIB: neighbours by interface, instance and router id; area and cost of the interface; the neighbour\'s cost from its router LSA', async (t) => {
+  const V3 = '1.3.6.1.2.1.191.1'
+  const GAUGE = 66
+  // router LSA (RFC 5340 A.4.3) advertised by 10.0.0.2 in area 0.0.0.1: a point-to-point link of metric 25
+  // under its interface id 7 towards 10.0.0.1 (interface id 3), and a transit link of metric 40
+  const lsa = Buffer.alloc(24 + 32)
+  lsa.writeUInt16BE(0x2001, 2)
+  lsa.writeUInt32BE(0x0a000002, 8)
+  lsa.writeUInt16BE(lsa.length, 18)
+  lsa.writeUInt32BE(0x13, 20)
+  Buffer.from([1, 0, 0, 25, 0, 0, 0, 7, 0, 0, 0, 3, 10, 0, 0, 1]).copy(lsa, 24)
+  Buffer.from([2, 0, 0, 40, 0, 0, 0, 9, 0, 0, 0, 9, 10, 0, 0, 5]).copy(lsa, 40)
+  const linkLocal = Buffer.from('fe800000000000000000000000000002', 'hex')
+  const agent = new Recorded([
+    [`${V3}.1.1.0`, GAUGE, 0x0a000001],
+    // ospfv3NbrTable: ifIndex 10101, instance 1, router id 10.0.0.2
+    [`${V3}.9.1.4.10101.1.167772162`, INT, 2],
+    [`${V3}.9.1.5.10101.1.167772162`, STR, linkLocal],
+    [`${V3}.9.1.7.10101.1.167772162`, INT, 1],
+    [`${V3}.9.1.8.10101.1.167772162`, INT, 8],
+    [`${V3}.9.1.12.10101.1.167772162`, INT, 7],
+    // a neighbour in exstart on the second interface, instance 0, whose address the agent does not give
+    [`${V3}.9.1.8.10102.0.167772163`, INT, 5],
+    // ospfv3IfTable: area 0.0.0.1, metric 10 on 10101 instance 1; area 0.0.0.0 on 10102
+    [`${V3}.7.1.3.10101.1`, GAUGE, 1],
+    [`${V3}.7.1.18.10101.1`, INT, 10],
+    [`${V3}.7.1.3.10102.0`, GAUGE, 0],
+    [`${V3}.4.1.8.1.8193.167772162.0`, STR, lsa],
+  ])
+  const ospfv3 = await collectOspfv3(agent)
+  t.equal(ospfv3.routerId, '10.0.0.1')
+  t.same([...ospfv3.linkCosts], [['10.0.0.2/7', 25], ['10.0.0.2/9', 40]], 'every link of the router LSA by advertising router and interface id')
+  const d = device('10.0.0.1', 'edge1', { interfaces: await collectInterfaces(ifAgent), ospfv3 })
+  const net = assemble({ devices: [{ sn: deviceSn(d), device: d }], attempts: [] }, [], 'default', 'job')
+  const rows = [...ospfv3Rows(net)]
+  t.match(rows, [
+    { intName: 'Gi1/0/1', instanceId: 1, area: '0.0.0.1', neiRouterId: '10.0.0.2', neiIp: 'fe80::2', state: 'full', localCost: 10, neiCost: 25, neiHostname: null, currStateTime: null },
+    { intName: 'Gi1/0/2', instanceId: 0, area: '0.0.0.0', neiRouterId: '10.0.0.3', neiIp: null, state: 'exstart', localCost: null, neiCost: null },
   ])
 })

@@ -7,7 +7,7 @@
 import t, { type Test } from 'tap'
 import { freshPostgres } from '../../../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
-import { CATALYST_ACCESS, CATALYST_CORE, ipv6Truth, partTruth, partsOfClass, portChannelTruth, stpTruth, switchVarbinds, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
+import { CATALYST_ACCESS, CATALYST_CORE, ipv6Truth, partTruth, partsOfClass, portChannelTruth, stpPortTruth, stpTruth, switchVarbinds, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
 import { testNeeding } from '../../../helpers/requirements.js'
 import { startApp, type Client } from '../../app.js'
 
@@ -50,6 +50,15 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
     SWITCHES.map((sw) => `${sw.sysName} ${sw.serial} cisco ${domain}`).sort(),
     'the switches, named by their chassis serials, in the spanning-tree domain of their root',
   )
+
+  await t.test('family and platform from sysDescr, the model from the ENTITY-MIB chassis (a stack\'s sysObjectID names no model)', async (t) => {
+    const found = await rows(client, 'inventory/devices', id, ['hostname', 'vendor', 'family', 'platform', 'model'])
+    const platform: Record<string, string> = { [CATALYST_ACCESS.sysName]: 'ios c2960x', [CATALYST_CORE.sysName]: 'ios-xe cat9k' }
+    t.same(
+      found.map((d) => `${String(d.hostname)} ${String(d.vendor)} ${String(d.family)} ${String(d.platform)} ${String(d.model)}`).sort(),
+      SWITCHES.map((sw) => `${sw.sysName} cisco ${platform[sw.sysName]!} ${sw.model}`).sort(),
+    )
+  })
 
   await t.test('port-channels: members and their state from IEEE8023-LAG-MIB and ifStackTable', async (t) => {
     const found = await rows(client, 'interfaces/port-channel/member-status', id, ['hostname', 'intName', 'dscr', 'protocol', 'members', 'memberCount', 'bundledCount'])
@@ -98,5 +107,21 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
     const bridges = await rows(client, 'spanning-tree/bridges', id, ['hostname', 'stpDomain', 'mode', 'priority', 'bridgeId', 'rootId', 'isRoot'])
     const seen = bridges.map((b) => `${String(b.hostname)} ${String(b.stpDomain)} ${String(b.mode)} ${String(b.priority)} ${String(b.bridgeId)} ${String(b.rootId)} ${String(b.isRoot)}`)
     score(t, 'spanning-tree/bridges', seen.sort(), SWITCHES.flatMap(stpTruth).sort())
+  })
+
+  await t.test('spanning-tree ports: state, cost, designated bridge and port from dot1dStpPortTable, edge and point-to-point from RSTP-MIB, the role derived (root, designated, alternate, backup, disabled)', async (t) => {
+    const columns = ['hostname', 'intName', 'vlanId', 'instance', 'portRole', 'portStatus', 'portCost', 'portPriority', 'designatedRoot', 'designatedCost', 'designatedBridge', 'designatedPort', 'edge', 'p2p']
+    const ports = await rows(client, 'spanning-tree/ports', id, ['id', 'sn', 'siteName', ...columns])
+    score(t, 'spanning-tree/ports', ports.map((p) => columns.map((c) => String(p[c])).join(' ')).sort(), SWITCHES.flatMap(stpPortTruth).sort())
+    const device = new Map(devices.map((d) => [String(d.hostname), String(d.sn)]))
+    const ifIndex = (sw: (typeof SWITCHES)[number], name: string) => [...sw.ports, ...sw.channels].find((i) => i.name === name)!.ifIndex
+    t.same(
+      ports.map((p) => `${String(p.id)} ${String(p.hostname)} ${String(p.sn)} ${String(p.intName)}`).sort(),
+      SWITCHES.flatMap((sw) => sw.stp!.ports.map((p) => `${device.get(sw.sysName)!}/${ifIndex(sw, p.port)} ${sw.sysName} ${device.get(sw.sysName)!} ${p.port}`)).sort(),
+      'each port on the switch it was read from, its id the serial and ifIndex',
+    )
+    const sites = await rows(client, 'inventory/devices', id, ['hostname', 'siteName'])
+    const site = new Map(sites.map((d) => [String(d.hostname), String(d.siteName)]))
+    t.ok(ports.every((p) => p.siteName === site.get(String(p.hostname))), 'the site of its switch')
   })
 })

@@ -1,4 +1,4 @@
-/** IP-MIB: configured IPv4 addresses, the ARP cache, and whether the device forwards IP. */
+/** IP-MIB: configured IPv4 addresses, the ARP and IPv6 neighbour caches, and whether the device forwards IP. */
 import { maskToPrefix } from '../../../../shared/ipv4.js'
 import type { MibReader } from '../snmp/client.js'
 import { inetFromIndex, int, ipFromIndex, mac, str } from '../snmp/values.js'
@@ -34,7 +34,16 @@ function arpType(map: Record<number, ArpEntry['type']>, n: number | null): ArpEn
   return n === null ? 'other' : (map[n] ?? null)
 }
 
-/** IPv4 ARP entries; invalid ones (type 2) are left out. */
+/** Whether an IPv6 address is link-local (fe80::/10): the same one is on many links, and it reaches no further than its own. */
+function linkLocal(ip: string): boolean {
+  return /^fe[89ab][0-9a-f]:/i.test(ip)
+}
+
+/**
+ * IPv4 ARP entries and IPv6 neighbours (ipNetToPhysicalTable holds both; ipNetToMediaTable only
+ * IPv4); invalid ones (type 2) are left out, and so are link-local IPv6 neighbours (scoped, or in
+ * fe80::/10), which name a neighbour only together with the link.
+ */
 export async function collectArp(client: MibReader): Promise<ArpEntry[]> {
   const out: ArpEntry[] = []
   const physical = await client.table(NET_TO_PHYSICAL)
@@ -42,9 +51,10 @@ export async function collectArp(client: MibReader): Promise<ArpEntry[]> {
     const addr = inetFromIndex(row.index, 1)
     const m = mac(row.cells.mac)
     const type = arpType(PHYSICAL_TYPES, int(row.cells.type))
-    if (addr?.family === 4 && m && type) out.push({ ifIndex: row.index[0]!, ip: addr.address, mac: m, type })
+    if (addr && !addr.zoned && !(addr.family === 6 && linkLocal(addr.address)) && m && type) out.push({ ifIndex: row.index[0]!, ip: addr.address, mac: m, type })
   }
-  if (physical.length > 0) return out
+  // an agent that lists only IPv6 neighbours there keeps its ARP cache in ipNetToMediaTable
+  if (physical.some((row) => row.index[1] === 1)) return out
   for (const row of await client.table(NET_TO_MEDIA)) {
     const ip = ipFromIndex(row.index, 1)
     const m = mac(row.cells.mac)

@@ -5,32 +5,12 @@
  * are left out: every IPv6 interface (host) has one, and none is reachable beyond it.
  */
 import type { MibReader } from '../snmp/client.js'
-import { int } from '../snmp/values.js'
+import { int, ipv6Text } from '../snmp/values.js'
 import type { IpAddr } from '../model.js'
 
 export const IP_ADDRESS = { ifIndex: '1.3.6.1.2.1.4.34.1.3', type: '1.3.6.1.2.1.4.34.1.4', prefix: '1.3.6.1.2.1.4.34.1.5' }
 /** ipAddressType unicast(1); anycast and broadcast addresses are no interface's own. */
 const UNICAST = 1
-
-/** 16 bytes as the shortest IPv6 text (RFC 5952). */
-export function ipv6Text(bytes: readonly number[]): string {
-  const groups: number[] = []
-  for (let i = 0; i < 16; i += 2) groups.push((bytes[i]! << 8) | bytes[i + 1]!)
-  let best = { at: -1, len: 0 }
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) {
-      i++
-      continue
-    }
-    let j = i
-    while (j < 8 && groups[j] === 0) j++
-    if (j - i > best.len && j - i > 1) best = { at: i, len: j - i }
-    i = j
-  }
-  const hex = groups.map((g) => g.toString(16))
-  if (best.at < 0) return hex.join(':')
-  return `${hex.slice(0, best.at).join(':')}::${hex.slice(best.at + best.len).join(':')}`
-}
 
 /** The network of an address: its first `prefix` bits. */
 export function ipv6Network(bytes: readonly number[], prefix: number): string {

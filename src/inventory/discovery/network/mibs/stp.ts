@@ -1,11 +1,13 @@
 /**
- * Spanning tree: BRIDGE-MIB dot1dStp (bridge priority, the designated root, the root port),
- * RSTP-MIB dot1dStpVersion and CISCO-STP-EXTENSIONS-MIB stpxSpanningTreeType (the per-VLAN modes
- * of Cisco switches). On a per-VLAN switch the BRIDGE-MIB answers for VLAN 1.
+ * Spanning tree: BRIDGE-MIB dot1dStp (bridge priority, the designated root, the root port, and
+ * each port's state and designated bridge in dot1dStpPortTable), RSTP-MIB dot1dStpVersion and
+ * dot1dStpExtPortTable (edge and point-to-point ports), and CISCO-STP-EXTENSIONS-MIB
+ * stpxSpanningTreeType (the per-VLAN modes of Cisco switches). On a per-VLAN switch the
+ * BRIDGE-MIB answers for VLAN 1.
  */
 import type { MibReader } from '../snmp/client.js'
-import { int } from '../snmp/values.js'
-import type { StpData } from '../model.js'
+import { int, type Vb } from '../snmp/values.js'
+import type { StpData, StpPort, StpPortState } from '../model.js'
 
 export const STP = {
   priority: '1.3.6.1.2.1.17.2.2.0',
@@ -22,6 +24,65 @@ export function bridgeId(value: unknown): string | null {
   return `${value.readUInt16BE(0)}.${hex.slice(0, 4)}.${hex.slice(4, 8)}.${hex.slice(8, 12)}`
 }
 
+/** dot1dStpPortTable; index: dot1dStpPort (the bridge port number). */
+export const STP_PORT = {
+  priority: '1.3.6.1.2.1.17.2.15.1.2',
+  state: '1.3.6.1.2.1.17.2.15.1.3',
+  enable: '1.3.6.1.2.1.17.2.15.1.4',
+  pathCost: '1.3.6.1.2.1.17.2.15.1.5',
+  designatedRoot: '1.3.6.1.2.1.17.2.15.1.6',
+  designatedCost: '1.3.6.1.2.1.17.2.15.1.7',
+  designatedBridge: '1.3.6.1.2.1.17.2.15.1.8',
+  designatedPort: '1.3.6.1.2.1.17.2.15.1.9',
+  pathCost32: '1.3.6.1.2.1.17.2.15.1.11',
+}
+
+/** RSTP-MIB dot1dStpExtPortTable; index: dot1dStpPort. */
+export const STP_EXT_PORT = { operEdge: '1.3.6.1.2.1.17.2.19.1.3', operPointToPoint: '1.3.6.1.2.1.17.2.19.1.5' }
+
+const PORT_STATES: Readonly<Record<number, StpPortState>> = { 1: 'disabled', 2: 'blocking', 3: 'listening', 4: 'learning', 5: 'forwarding', 6: 'broken' }
+
+/** A port identifier (2 octets) as "priority.number": 4 bits of priority in steps of 16, 12 bits of port number (IEEE 802.1t). */
+export function portId(value: unknown): string | null {
+  if (!Buffer.isBuffer(value) || value.length !== 2) return null
+  const id = value.readUInt16BE(0)
+  return `${(id >> 12) * 16}.${id & 0xfff}`
+}
+
+/** TruthValue: true(1), false(2), else null. */
+function truth(vb: Vb | undefined): boolean | null {
+  const n = int(vb)
+  return n === 1 ? true : n === 2 ? false : null
+}
+
+/** Every port of dot1dStpPortTable, with RSTP-MIB's edge and point-to-point state where the agent has them. */
+export async function collectStpPorts(client: MibReader): Promise<StpPort[]> {
+  const [rows, ext] = await Promise.all([client.table(STP_PORT), client.table(STP_EXT_PORT)])
+  const extOf = new Map(ext.filter((r) => r.index.length === 1).map((r) => [r.index[0]!, r.cells]))
+  const ports: StpPort[] = []
+  for (const { index, cells } of rows) {
+    if (index.length !== 1) continue
+    const port = index[0]!
+    const enable = int(cells.enable)
+    const state = int(cells.state)
+    const x = extOf.get(port)
+    ports.push({
+      port,
+      priority: int(cells.priority),
+      state: state !== null ? (PORT_STATES[state] ?? null) : null,
+      enabled: enable === 1 ? true : enable === 2 ? false : null,
+      pathCost: int(cells.pathCost32) ?? int(cells.pathCost),
+      designatedRoot: bridgeId(cells.designatedRoot?.value),
+      designatedCost: int(cells.designatedCost),
+      designatedBridge: bridgeId(cells.designatedBridge?.value),
+      designatedPort: portId(cells.designatedPort?.value),
+      edge: truth(x?.operEdge),
+      p2p: truth(x?.operPointToPoint),
+    })
+  }
+  return ports.sort((a, b) => a.port - b.port)
+}
+
 const CISCO_TYPES: Readonly<Record<number, StpData['mode']>> = { 1: 'pvst', 4: 'mstp', 5: 'rpvst' }
 const VERSIONS: Readonly<Record<number, StpData['mode']>> = { 2: 'rstp', 3: 'mstp' }
 
@@ -31,6 +92,7 @@ export async function collectStp(client: MibReader): Promise<StpData | null> {
   const priority = int(got.get(STP.priority))
   const root = bridgeId(got.get(STP.designatedRoot)?.value)
   if (priority === null && root === null) return null
+  const ports = await collectStpPorts(client)
   const cisco = int(got.get(STP.ciscoType))
   const version = int(got.get(STP.version))
   return {
@@ -38,5 +100,6 @@ export async function collectStp(client: MibReader): Promise<StpData | null> {
     rootId: root,
     rootPort: int(got.get(STP.rootPort)),
     mode: (cisco !== null ? CISCO_TYPES[cisco] : undefined) ?? (version !== null ? VERSIONS[version] : undefined) ?? null,
+    ports,
   }
 }

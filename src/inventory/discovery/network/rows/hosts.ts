@@ -1,15 +1,19 @@
 /**
  * Rows of addressing/hosts: addresses in the ARP caches of discovered devices that belong to no
  * discovered device, with the devices that route for them (gateways) and the switch ports their
- * MAC address was learned on (edges).
+ * MAC address was learned on (edges). IPv4 only: an IPv6 neighbour is a row of addressing/arp,
+ * not a host here (a host's IPv6 addresses change by themselves, privacy addresses among them).
+ * Hosts of a VRF are apart from the global table's (the VRF of the interface they were learnt on).
  */
 import { inNetwork, ipToInt, parseCidr } from '../../../../shared/ipv4.js'
 import type { Row } from '../../../simulator/index.js'
 import { ifName, type Device, type Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
 import { linkInterfaces } from './layer2.js'
+import { ouiVendor } from '../oui.js'
 
 interface Host {
+  vrf: string
   ip: string
   mac: string
   siteName: string
@@ -26,13 +30,15 @@ export function hostsOf(net: Network): Map<string, Host> {
   const hosts = new Map<string, Host>()
   for (const dev of net.devices) {
     for (const e of dev.d.arp) {
-      if (e.type === 'local' || net.byAddress.has(e.ip)) continue
-      const host = hosts.get(e.ip) ?? { ip: e.ip, mac: e.mac, siteName: dev.siteName, gateways: [] }
+      if (e.type === 'local' || e.ip.includes(':') || net.byAddress.has(e.ip)) continue
+      const vrf = dev.d.vrfs.get(e.ifIndex) ?? ''
+      const key = `${vrf}/${e.ip}`
+      const host = hosts.get(key) ?? { vrf, ip: e.ip, mac: e.mac, siteName: dev.siteName, gateways: [] }
       // MAC and site as the device of the lowest serial sees them, whatever the crawl's order
       if (host.gateways.length > 0 && host.gateways.every((g) => dev.sn < g.sn)) Object.assign(host, { mac: e.mac, siteName: dev.siteName })
       const name = ifName(dev, e.ifIndex)
       host.gateways.push({ sn: dev.sn, hostname: dev.hostname, intName: name === null ? null : shortName(name), ip: gatewayIp(dev, e.ifIndex, e.ip) })
-      hosts.set(e.ip, host)
+      hosts.set(key, host)
     }
   }
   // in an order of their own, not the order the crawl happened to collect the devices in
@@ -60,17 +66,17 @@ export function* hostRows(net: Network): Generator<Row> {
   for (const h of hostsOf(net).values()) {
     const at = edges.get(h.mac) ?? []
     yield {
-      id: h.ip,
+      id: h.vrf === '' ? h.ip : `${h.vrf}/${h.ip}`,
       ip: h.ip,
       mac: h.mac,
       vlan: at.find((x) => x.vlan !== null)?.vlan ?? null,
-      vrf: '',
+      vrf: h.vrf,
       dnsName: null,
       siteName: h.siteName,
       edges: at.map(({ sn, hostname, intName }) => ({ sn, hostname, intName })).sort(byDevicePort),
       gateways: h.gateways,
       type: null,
-      vendor: null,
+      vendor: ouiVendor(h.mac),
     }
   }
 }

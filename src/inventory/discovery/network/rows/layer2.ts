@@ -3,6 +3,7 @@ import type { Row } from '../../../simulator/index.js'
 import { ifName, type Device, type Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
 import { stpDomain } from './stp.js'
+import { ouiVendor } from '../oui.js'
 
 /** Interfaces of a device that have an LLDP or CDP neighbour (links to network devices, not edge ports). */
 export function linkInterfaces(dev: Device): Set<number> {
@@ -34,7 +35,7 @@ export function* macRows(net: Network): Generator<Row> {
         vlan: e.vlan,
         edge: ifIndex === null ? null : !links.has(ifIndex),
         user: null,
-        vendor: null,
+        vendor: ouiVendor(e.mac),
         type: e.status === 'other' ? null : e.status,
         source: 'forwarding',
       }

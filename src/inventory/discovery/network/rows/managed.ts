@@ -22,7 +22,7 @@ function addressRow(dev: Device, ifIndex: number, ip: string, net: string, type:
     net,
     mac: i?.mac ?? null,
     vlanId: null,
-    vrf: '',
+    vrf: dev.d.vrfs.get(ifIndex) ?? '',
     type,
     stateL1: s?.l1 ?? null,
     stateL2: s?.l2 ?? null,

@@ -5,8 +5,10 @@
  * CISCO-VLAN-MEMBERSHIP-MIB where the device has it.
  */
 import type { Row } from '../../../simulator/index.js'
+import { dynamicMacsPerPort } from '../../../simulator/rows/common.js'
 import { ifName, type Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
+import { macRows } from './layer2.js'
 
 /** "1,10,20-22": VLAN ids as ranges. */
 export function vlanRanges(ids: Iterable<number>): string {
@@ -22,6 +24,8 @@ export function vlanRanges(ids: Iterable<number>): string {
 }
 
 export function* switchportRows(net: Network): Generator<Row> {
+  // the MAC table rows each port learned dynamically, as addressing/mac holds them
+  const learned = dynamicMacsPerPort(macRows(net), 'sn')
   for (const dev of net.devices) {
     const bridge = dev.d.bridge
     const sp = dev.d.switchports
@@ -47,6 +51,7 @@ export function* switchportRows(net: Network): Generator<Row> {
         nativeVlan: trunk ? pvid : null,
         trunkVlan: trunk ? vlanRanges(egress) : null,
         voiceVlan: voice,
+        dynamicMacCount: learned.get(`${dev.sn}|${shortName(name)}`) ?? 0,
       }
     }
   }

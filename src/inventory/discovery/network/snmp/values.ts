@@ -3,6 +3,7 @@
  * from walked columns by their index.
  */
 import snmp from 'net-snmp'
+import { ipv6Text } from '../../../../shared/ipv6.js'
 
 export interface Vb {
   oid: string
@@ -79,21 +80,23 @@ export function ipFromIndex(parts: readonly number[], at: number): string | null
   return four.length === 4 && four.every((n) => Number.isInteger(n) && n >= 0 && n <= 255) ? four.join('.') : null
 }
 
+export { ipv6Text }
+
 /**
  * An InetAddress in an index (type, length, octets) starting at `at`: the address (IPv4 dotted,
- * IPv6 in full hex groups) and where the next index part starts. Null for an unknown type.
+ * IPv6 as RFC 5952 text), whether it carried a zone (ipv4z, ipv6z: the zone index is dropped,
+ * the interface of the row names it), and where the next index part starts. Null for an unknown
+ * type or an empty address.
  */
-export function inetFromIndex(parts: readonly number[], at: number): { family: 4 | 6; address: string; next: number } | null {
+export function inetFromIndex(parts: readonly number[], at: number): { family: 4 | 6; address: string; next: number; zoned: boolean } | null {
   const type = parts[at]
   const len = parts[at + 1]
   if (len === undefined) return null
   const bytes = parts.slice(at + 2, at + 2 + len)
-  if ((type === 1 || type === 3) && len === 4) return { family: 4, address: bytes.join('.'), next: at + 2 + len }
-  if ((type === 2 || type === 4) && len === 16) {
-    const groups: string[] = []
-    for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16))
-    return { family: 6, address: groups.join(':'), next: at + 2 + len }
-  }
+  if (bytes.length !== len || bytes.some((b) => !Number.isInteger(b) || b < 0 || b > 255)) return null
+  const next = at + 2 + len
+  if ((type === 1 && len === 4) || (type === 3 && len === 8)) return { family: 4, address: bytes.slice(0, 4).join('.'), next, zoned: type === 3 }
+  if ((type === 2 && len === 16) || (type === 4 && len === 20)) return { family: 6, address: ipv6Text(bytes.slice(0, 16)), next, zoned: type === 4 }
   return null
 }
 
