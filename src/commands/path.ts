@@ -6,6 +6,7 @@
  */
 import { asymmetry, writePath, type PathAnswer } from '../client/paths.js'
 import { isIpv4 } from '../shared/ipv4.js'
+import { isIpv6 } from '../shared/ipv6.js'
 import { stringOption, UsageError, type Command, type Parsed } from './args.js'
 import { clientCommand } from './client-command.js'
 
@@ -33,14 +34,15 @@ export const pathCommand: Command = clientCommand(
     name: 'path',
     summary: 'where a packet from src to dst goes in a snapshot, hop by hop, and the way back',
     description:
-      'Each router\'s longest-prefix match, every equal-cost branch, ARP and the switches in between\n' +
-      '(docs/path-lookup.md). A branch ends delivered, or with why not: no route, blackhole, ARP\n' +
-      'incomplete, loop, unmanaged neighbour, left the discovered network. The way back is looked up\n' +
-      'too (--one-way skips it); return branches over other routers are flagged asymmetric.\n' +
+      'Each router\'s longest-prefix match, every equal-cost branch, ARP (IPv6: neighbour entries)\n' +
+      'and the switches in between (docs/path-lookup.md). A branch ends delivered, or with why not:\n' +
+      'no route, blackhole, ARP incomplete, loop, unmanaged neighbour, left the discovered network.\n' +
+      'The way back is looked up too (--one-way skips it); return branches over other routers are\n' +
+      'flagged asymmetric.\n' +
       'Exit status 0 when every branch of the way there is delivered, 3 when one is not.',
     positionals: [
-      { name: 'src', description: 'source IPv4 address' },
-      { name: 'dst', description: 'destination IPv4 address' },
+      { name: 'src', description: 'source IPv4 or IPv6 address' },
+      { name: 'dst', description: 'destination address, of the same family' },
     ],
     options: {
       snapshot: { type: 'string', value: 'id', description: 'snapshot id, $last (default), $prev or $lastLocked' },
@@ -51,11 +53,13 @@ export const pathCommand: Command = clientCommand(
       'one-way': { type: 'boolean', description: 'the way there only' },
       json: { type: 'boolean', description: 'the answers as JSON: {forward, back}' },
     },
-    examples: ['netinv path 10.1.1.10 10.2.2.10', "netinv path 10.1.1.10 10.2.2.10 --snapshot '$prev' --protocol udp --dport 53"],
+    examples: ['netinv path 10.1.1.10 10.2.2.10', 'netinv path 2001:db8:1::10 2001:db8:2::10', "netinv path 10.1.1.10 10.2.2.10 --snapshot '$prev' --protocol udp --dport 53"],
   },
   async (p, client, io) => {
     const [src, dst] = p.positionals as [string, string]
-    for (const [what, ip] of [['src', src], ['dst', dst]] as const) if (!isIpv4(ip)) throw new UsageError(`<${what}> must be an IPv4 address, not "${ip}"`)
+    const family = (ip: string) => (isIpv4(ip) ? 4 : isIpv6(ip) ? 6 : null)
+    for (const [what, ip] of [['src', src], ['dst', dst]] as const) if (family(ip) === null) throw new UsageError(`<${what}> must be an IPv4 or IPv6 address, not "${ip}"`)
+    if (family(src) !== family(dst)) throw new UsageError(`<src> and <dst> must be addresses of one family, not IPv${String(family(src))} "${src}" and IPv${String(family(dst))} "${dst}"`)
     const protocol = stringOption(p, 'protocol')
     if (protocol !== undefined && !(PROTOCOLS as readonly string[]).includes(protocol)) throw new UsageError(`--protocol takes ${PROTOCOLS.join(', ')}, not "${protocol}"`)
     const sport = stringOption(p, 'sport') ?? '1024-65535'

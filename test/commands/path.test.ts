@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net'
 import { INTERNAL_HEADER, encodeInternal, encodePrincipal } from '../../src/shared/principal.js'
 import { freshDb } from '../helpers/db.js'
 import { ALICE, SECRET, startApp } from '../inventory/app.js'
-import { HOSTS, snapshotFile } from '../inventory/path-lookup/network.js'
+import { HOSTS, HOSTS6, snapshotFile } from '../inventory/path-lookup/network.js'
 import { netinvHere as netinv } from './cli.js'
 
 t.test('netinv path', async (t) => {
@@ -61,7 +61,17 @@ t.test('netinv path', async (t) => {
 
   const bad = await netinv(['path', '10.1.1', HOSTS.h2], env)
   t.equal(bad.code, 2)
-  t.match(bad.stderr, /<src> must be an IPv4 address, not "10\.1\.1"/)
+  t.match(bad.stderr, /<src> must be an IPv4 or IPv6 address, not "10\.1\.1"/)
+  const mixed = await netinv(['path', HOSTS.h1, HOSTS6.h2], env)
+  t.equal(mixed.code, 2)
+  t.match(mixed.stderr, /<src> and <dst> must be addresses of one family, not IPv4 "10\.1\.1\.10" and IPv6 "2001:db8:2::10"/)
+
+  const six = await netinv(['path', HOSTS6.h1, HOSTS6.h2], env)
+  t.equal(six.code, 0, six.stderr)
+  t.match(six.stdout, /^path 2001:db8:1::10 → 2001:db8:2::10 \(enters at R1 Gi0\/0: host gateway\)\n/, 'h1 is an IPv6 end host: it enters at its gateway')
+  t.match(six.stdout, /1\s+R1\s+routed\s+Gi0\/0\s+Gi0\/1\s+route 2001:db8:2::\/64 ospfv3 via 2001:db8:12::2 \(1 of 2\), ND 0c00\.0002\.0000\n/)
+  t.match(six.stdout, /R2\s+routed\s+Gi0\/0\s+Gi0\/1\s+route 2001:db8:2::\/64 ospfv3 via fe80::4\n/, 'a link-local next hop')
+  t.match(six.stdout, /return path 2001:db8:2::10 → 2001:db8:1::10/)
   const proto = await netinv(['path', HOSTS.h1, HOSTS.h2, '--protocol', 'sctp'], env)
   t.equal(proto.code, 2)
   const unknown = await netinv(['path', '192.0.2.1', HOSTS.h2], env)

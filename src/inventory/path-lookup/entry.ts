@@ -1,7 +1,8 @@
 /**
  * Where a packet from an address enters the discovered network: an address of a device itself,
- * the gateway of a known end host (hosts table), a device with the address in its ARP table,
- * or a device attached to a network that contains it (its interface's network).
+ * the gateway of a known end host (IPv4: the hosts table; IPv6: the neighbour caches), a device
+ * with the address in its ARP table, or a device attached to a network that contains it (its
+ * interface's network).
  */
 import type { SnapshotData } from './snapshot-data.js'
 import type { PathResult } from './types.js'

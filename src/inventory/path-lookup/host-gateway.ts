@@ -1,6 +1,7 @@
 /**
- * Host to default gateway: from an end host (hosts table) over the switch port it was learned on
- * and the switches in between (MAC tables) to each of its gateways. One branch per gateway.
+ * Host to default gateway: from an end host (addressing/hosts, addressing/ipv6-hosts) over the
+ * switch port it was learned on and the switches in between (MAC tables) to each of its
+ * gateways. One branch per gateway.
  */
 import type { Queryable } from '../../shared/db/index.js'
 import { SnapshotData } from './snapshot-data.js'

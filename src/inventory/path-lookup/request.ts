@@ -7,15 +7,18 @@
  */
 import { Type, type Static } from '@sinclair/typebox'
 import { invalidInput } from '../../shared/errors.js'
-import { isIpv4 } from '../../shared/ipv4.js'
 import { bodyValidator, defineFormat, shown } from '../../shared/schema/index.js'
 import type { PacketOptions } from './graph.js'
+import { canonical, family } from './prefixes.js'
 
-/** "10.0.0.1" or "10.0.0.1/32" (a host of the networkMode the clients send). */
-const POINT = defineFormat('ipv4-host', (v) => {
-  if (typeof v !== 'string') return 'must be an IPv4 address'
+const POINT_MESSAGE = 'must be an IPv4 or IPv6 address such as "10.0.0.1" or "2001:db8::1" (a single host; subnets are not looked up)'
+
+/** "10.0.0.1", "10.0.0.1/32", "2001:db8::1" or "2001:db8::1/128" (a host of the networkMode the clients send). */
+const POINT = defineFormat('ip-host', (v) => {
+  if (typeof v !== 'string') return POINT_MESSAGE
   const [ip, len, ...rest] = v.split('/')
-  if (rest.length > 0 || !isIpv4(ip ?? '') || (len !== undefined && len !== '32')) return `must be an IPv4 address such as "10.0.0.1" (a single host; subnets are not looked up): ${shown(v)}`
+  const fam = family(ip ?? '')
+  if (rest.length > 0 || fam === null || (len !== undefined && len !== (fam === 4 ? '32' : '128'))) return `${POINT_MESSAGE}: ${shown(v)}`
   return undefined
 })
 
@@ -29,7 +32,7 @@ const PORTS = defineFormat('port-list', (v) => {
   return undefined
 })
 
-const point = (description: string) => Type.String({ format: POINT, maxLength: 18, description })
+const point = (description: string) => Type.String({ format: POINT, maxLength: 49, description })
 const ports = (description: string) => Type.Union([Type.String({ format: PORTS, maxLength: 200 }), Type.Integer({ minimum: 0, maximum: 65535 })], { description, 'x-message': 'must be ports such as "80,443" or "1024-65535"' })
 
 export const GraphParameters = Type.Object(
@@ -83,7 +86,8 @@ export type GraphAsk =
   | { kind: 'hostToDefaultGW'; snapshot: string; src: string; vrf?: string }
   | { kind: 'topology'; snapshot: string; sites: string[] | null }
 
-const host = (v: string) => v.split('/')[0]!
+/** The address of a point, as PostgreSQL writes it (IPv6 in its short form). */
+const host = (v: string) => canonical(v.split('/')[0]!)
 
 export function parseGraphRequest(body: unknown): GraphAsk {
   const b = check.parse(body)
@@ -97,6 +101,10 @@ export function parseGraphRequest(body: unknown): GraphAsk {
   if (p.startingPoint === undefined) throw invalidInput([{ message: '"parameters.startingPoint" is required for a path lookup' }])
   if (p.pathLookupType === 'hostToDefaultGW') return { kind: 'hostToDefaultGW', snapshot: b.snapshot, src: host(p.startingPoint), ...vrf }
   if (p.destinationPoint === undefined) throw invalidInput([{ message: '"parameters.destinationPoint" is required for a unicast path lookup' }])
+  const [from, to] = [family(host(p.startingPoint)), family(host(p.destinationPoint))]
+  if (from !== to) {
+    throw invalidInput([{ message: `"parameters.destinationPoint" must be an IPv${String(from)} address as "parameters.startingPoint" is (a packet does not change its address family on the way): ${shown(p.destinationPoint)}` }])
+  }
   const l4 = p.l4Options ?? {}
   const protocol = p.protocol ?? 'tcp'
   return {

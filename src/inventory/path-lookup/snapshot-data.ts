@@ -5,7 +5,7 @@
  * whole table, so a lookup costs the same on the "large" profile as on a small one.
  */
 import type { Queryable } from '../../shared/db/index.js'
-import { containingNetworks } from './prefixes.js'
+import { containingNetworks, family } from './prefixes.js'
 import type { Device, NextHop } from './types.js'
 
 export interface StoredRoute {
@@ -83,12 +83,13 @@ export class SnapshotData {
     })
   }
 
-  /** The most specific route of a device's VRF that contains `ip`. */
+  /** The most specific route of a device's VRF that contains `ip` (in the routing table of the address's family). */
   route(sn: string, vrf: string, ip: string): Promise<StoredRoute | null> {
     return this.once(`route:${sn}:${vrf}:${ip}`, async () => {
+      const table = family(ip) === 6 ? 'inventory.ipv6_routes' : 'inventory.routes'
       const r = await this.rows<StoredRoute>(
         `SELECT network::text AS network, prefix::int AS prefix, protocol, coalesce(vrf, '') AS vrf, coalesce(nexthop, '[]'::jsonb) AS nexthop
-         FROM inventory.routes WHERE snapshot_id = $1 AND network = ANY($2::cidr[]) AND sn = $3 AND coalesce(vrf, '') = $4
+         FROM ${table} WHERE snapshot_id = $1 AND network = ANY($2::cidr[]) AND sn = $3 AND coalesce(vrf, '') = $4
          ORDER BY masklen(network) DESC LIMIT 1`,
         [containingNetworks(ip), sn, vrf],
       )
@@ -107,13 +108,13 @@ export class SnapshotData {
     })
   }
 
-  /** Interfaces of discovered devices whose network contains the address (the routers a host would be attached to). */
+  /** Interfaces of discovered devices whose network contains the address (the routers a host would be attached to); host routes (/32, /128) attach nothing. */
   attached(ip: string): Promise<Address[]> {
     return this.once(`att:${ip}`, async () => {
       const r = await this.rows<{ sn: string; hostname: string; siteName: string | null; intName: string | null; vrf: string; net: string | null }>(
         `SELECT ${DEVICE_COLUMNS}, int_name AS "intName", coalesce(vrf, '') AS vrf, net::text AS net FROM inventory.managed_devs
-         WHERE snapshot_id = $1 AND net = ANY($2::cidr[]) AND masklen(net) < 32 ORDER BY masklen(net) DESC, sn, int_name`,
-        [containingNetworks(ip)],
+         WHERE snapshot_id = $1 AND net = ANY($2::cidr[]) AND masklen(net) < $3 ORDER BY masklen(net) DESC, sn, int_name`,
+        [containingNetworks(ip), family(ip) === 6 ? 128 : 32],
       )
       return r.map((x) => ({ device: { sn: x.sn, hostname: x.hostname, siteName: x.siteName, devType: null }, intName: x.intName, vrf: x.vrf, net: x.net }))
     })
@@ -127,11 +128,13 @@ export class SnapshotData {
     })
   }
 
+  /** The end host of an address: a row of addressing/hosts (IPv4) or addressing/ipv6-hosts (IPv6), of the first VRF by name. */
   host(ip: string): Promise<HostRow | null> {
+    const [table, column] = family(ip) === 6 ? ['inventory.ipv6_hosts', 'ipv6'] : ['inventory.hosts', 'ip']
     return this.once(`host:${ip}`, async () => {
       const r = await this.rows<HostRow>(
-        `SELECT host(ip) AS ip, mac, coalesce(vrf, '') AS vrf, site_name AS "siteName", coalesce(gateways, '[]'::jsonb) AS gateways, coalesce(edges, '[]'::jsonb) AS edges
-         FROM inventory.hosts WHERE snapshot_id = $1 AND ip = $2::inet ORDER BY vrf LIMIT 1`,
+        `SELECT host(${column}) AS ip, mac, coalesce(vrf, '') AS vrf, site_name AS "siteName", coalesce(gateways, '[]'::jsonb) AS gateways, coalesce(edges, '[]'::jsonb) AS edges
+         FROM ${table} WHERE snapshot_id = $1 AND ${column} = $2::inet ORDER BY vrf LIMIT 1`,
         [ip],
       )
       return r[0] ?? null
@@ -183,14 +186,21 @@ export class SnapshotData {
     })
   }
 
-  /** A switch's MAC table entry of an address. */
+  /** A switch's MAC table entry of an address (written in colon or in dotted form: snapshot files may hold either). */
   mac(sn: string, mac: string): Promise<MacRow | null> {
     return this.once(`mac:${sn}:${mac}`, async () => {
       const r = await this.rows<MacRow>(
-        `SELECT int_name AS "intName", vlan::int AS vlan FROM inventory.mac WHERE snapshot_id = $1 AND mac = $2 AND sn = $3 AND int_name IS NOT NULL ORDER BY vlan LIMIT 1`,
-        [mac, sn],
+        `SELECT int_name AS "intName", vlan::int AS vlan FROM inventory.mac WHERE snapshot_id = $1 AND mac IN ($2, $4) AND sn = $3 AND int_name IS NOT NULL ORDER BY vlan LIMIT 1`,
+        [mac, sn, otherMacForm(mac)],
       )
       return r[0] ?? null
     })
   }
+}
+
+/** The same MAC address in the other common form: colon (aa:bb:cc:dd:ee:ff) ↔ dotted (aabb.ccdd.eeff). */
+function otherMacForm(mac: string): string {
+  const hex = mac.toLowerCase().replace(/[.:-]/g, '')
+  if (!/^[0-9a-f]{12}$/.test(hex)) return mac
+  return mac.includes(':') ? hex.match(/..../g)!.join('.') : hex.match(/../g)!.join(':')
 }

@@ -42,7 +42,7 @@ export interface Hop {
   route?: RouteDecision
   /** The ARP entry that gave the next hop's MAC address. */
   arp?: { ip: string; mac: string; intName: string | null }
-  /** The MAC table entry of a switched hop. */
+  /** The MAC table entry of a switched hop; of a routed hop out of a VLAN interface (SVI), the device's own entry naming the port the packet leaves by. */
   mac?: { mac: string; vlan: number | null; intName: string }
 }
 

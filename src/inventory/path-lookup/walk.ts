@@ -2,10 +2,12 @@
  * The unicast path lookup: from where the source enters the network, each router's
  * longest-prefix match for the destination, every equal-cost next hop as a branch of its own,
  * the ARP entry of the next hop (or of the destination on its own network), the switches in
- * between by their MAC tables and CDP/LLDP neighbours, until the packet is delivered or its
- * branch ends for a reason the snapshot shows.
+ * between by their MAC tables and CDP/LLDP neighbours (from a VLAN interface, through the port
+ * the router's own MAC table names), until the packet is delivered or its branch ends for a
+ * reason the snapshot shows.
  */
 import type { Queryable } from '../../shared/db/index.js'
+import { eui64Mac, isLinkLocal } from '../../shared/ipv6.js'
 import { findEntry } from './entry.js'
 import { SnapshotData, type StoredRoute } from './snapshot-data.js'
 import type { Branch, Device, EndReason, Hop, NextHop, PathQuery, PathResult } from './types.js'
@@ -81,6 +83,7 @@ async function forward(w: Walk, device: Device, ingress: string | null, vrf: str
   const { target, egress } = await resolve(w, device.sn, vrf, nh)
   hop.egress = egress
   if (egress === null) return end(w, [...hops, hop], 'no route', `${device.hostname} cannot resolve next hop ${target}`)
+  if (isLinkLocal(target)) return overLink(w, device, vrf, target, egress, [...hops, hop], seen)
   const owner = (await w.data.owners(target)).find((o) => o.device.sn !== device.sn)
   // the device's own ARP entry; else another device's (e.g. the other gateway of a VLAN): the address answers ARP
   const arp = (await w.data.arp(device.sn, target)) ?? (await w.data.arpAnywhere(target))[0] ?? null
@@ -91,7 +94,10 @@ async function forward(w: Walk, device: Device, ingress: string | null, vrf: str
     return end(w, [...hops, hop], 'ARP incomplete', `no device has an ARP entry for ${target} (${device.hostname} ${egress})`)
   }
   hop.arp = { ip: arp.ip, mac: arp.mac, intName: arp.device.sn === device.sn ? arp.intName : null }
-  const path = [...hops, hop, ...(await switched(w, device.sn, egress, arp.mac, owner?.device.sn ?? null))]
+  // a VLAN interface (SVI) leaves through the port the device's own MAC table learned the next hop on
+  const port = (await w.data.neighbor(device.sn, egress)) ? null : await w.data.mac(device.sn, arp.mac)
+  if (port) hop.mac = { mac: arp.mac, vlan: port.vlan, intName: port.intName }
+  const path = [...hops, hop, ...(await switched(w, device.sn, port?.intName ?? egress, arp.mac, owner?.device.sn ?? null))]
   if (owner) {
     const next = (await w.data.device(owner.device.sn)) ?? owner.device
     return routeAt(w, next, owner.intName, owner.vrf || vrf, path, seen)
@@ -101,6 +107,29 @@ async function forward(w: Walk, device: Device, ingress: string | null, vrf: str
   const name = await w.data.unmanaged(last.device.sn, last.egress ?? egress)
   if (name !== null) return end(w, path, 'unmanaged neighbour', `next hop ${target} is behind ${name || 'a neighbour'} that was not discovered`)
   return end(w, path, 'left the discovered network', `next hop ${target} (${arp.mac}) is no discovered device`)
+}
+
+/**
+ * A link-local IPv6 next hop (what OSPFv3 and BGP over a link install): the address is on every
+ * link and discovery keeps no link-local neighbour entries. When it is a modified EUI-64
+ * address (what most routers make from their interface's MAC address), the MAC address it was
+ * made from is followed through the switches' MAC tables, as an ARP entry's would be, and the
+ * next device is the CDP/LLDP neighbour past the last switch that learned it; otherwise (a
+ * manual or random identifier) it is the neighbour on the egress port.
+ */
+async function overLink(w: Walk, device: Device, vrf: string, target: string, egress: string, hops: Hop[], seen: Set<string>): Promise<void> {
+  const mac = eui64Mac(target)
+  const l2 = mac === null ? [] : await switched(w, device.sn, egress, mac, null)
+  const last = l2[l2.length - 1]
+  const from = last ? { sn: last.device.sn, port: last.egress ?? egress } : { sn: device.sn, port: egress }
+  const path = [...hops, ...l2]
+  const nei = await w.data.neighbor(from.sn, from.port)
+  const next = nei ? await w.data.device(nei.remoteSn) : null
+  if (nei && next) return routeAt(w, next, nei.remoteInt, vrf, path, seen)
+  const name = await w.data.unmanaged(from.sn, from.port)
+  const at = last ? last.device.hostname : device.hostname
+  if (name !== null) return end(w, path, 'unmanaged neighbour', `link-local next hop ${target} is behind ${name || 'a neighbour'} that was not discovered`)
+  return end(w, path, 'left the discovered network', `link-local next hop ${target} on ${at} ${from.port}: no discovered neighbour on that port`)
 }
 
 /** Switches between a port and the device owning `mac`, followed by neighbours and MAC tables. */

@@ -5,10 +5,14 @@
  * read it, and 422s for what cannot be looked up.
  */
 import t from 'tap'
+import { Resvg } from '@resvg/resvg-js'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { freshDb } from '../../helpers/db.js'
-import { startApp } from '../app.js'
+import { asVersion, startApp } from '../app.js'
 import { HOSTS, snapshotFile } from './network.js'
 
+const SHOTS = join(resolve(import.meta.dirname, '../../..'), '.tap', 'screenshots', 'path')
 const NDJSON = { 'content-type': 'application/x-ndjson' }
 
 interface Branch {
@@ -108,7 +112,7 @@ t.test('path lookups on a hand-made snapshot', async (t) => {
     t.equal(site.status, 200, site.text.slice(0, 300))
     const g = (site.body as { graphResult: { graphData: { nodes: Record<string, { label: string; boxId: string }>; edges: Record<string, { source: string; target: string; labels: { source: Array<{ text: string }> } }> } } }).graphResult.graphData
     t.same(Object.values(g.nodes).map((n) => n.label).sort(), ['R2', 'R3', 'R4', 'SW1'])
-    t.same(Object.values(g.edges).map((e) => [e.source, e.target, e.labels.source[0]!.text]), [['device/r4', 'device/sw1', 'Gi0/0']], 'the link both ends report, once')
+    t.same(Object.values(g.edges).map((e) => [e.source, e.target, e.labels.source[0]!.text]).sort(), [['device/r2', 'device/r4', 'Gi0/1'], ['device/r4', 'device/sw1', 'Gi0/0']], 'each link both ends report, once')
     const all = await api.call('POST', 'graphs', { snapshot: id, parameters: { type: 'topology', paths: ['$main'] } })
     t.equal(Object.keys((all.body as { graphResult: { graphData: { nodes: object } } }).graphResult.graphData.nodes).length, 5, '$main: every site')
   })
@@ -120,9 +124,56 @@ t.test('path lookups on a hand-made snapshot', async (t) => {
     t.match(a.paths.branches[0]!.detail, /no device has an ARP entry for 10\.2\.2\.10 \(R4 Gi0\/0\)/)
   })
 
+  await t.test('drawings: graphs/svg and graphs/png draw the same graph', async (t) => {
+    const raw = async (path: string, body: unknown) => {
+      const r = await fetch(`${api.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...asVersion(1) }, body: JSON.stringify(body) })
+      return { status: r.status, type: r.headers.get('content-type'), bytes: Buffer.from(await r.arrayBuffer()) }
+    }
+    const ask = unicast(id, `${HOSTS.h1}/32`, `${HOSTS.h2}/32`)
+    const json = (await api.call('POST', 'graphs', ask)).body as Answer
+    const svg = await raw('graphs/svg', ask)
+    t.equal(svg.status, 200)
+    t.equal(svg.type, 'image/svg+xml; charset=utf-8')
+    const text = svg.bytes.toString('utf8')
+    const parsed = new Resvg(text)
+    t.ok(parsed.width > 0 && parsed.height > 0, 'an SVG a renderer reads')
+    for (const n of Object.values(json.graphResult.graphData.nodes)) t.match(text, `>${n.label}</text>`, `${n.label} is drawn`)
+    t.equal(text.match(/<g class="edge">/g)?.length, Object.keys(json.graphResult.graphData.edges).length, 'every edge of the graph, once')
+    t.match(text, '>Gi0/1</text>', 'interfaces at the link ends')
+    t.match(text, 'marker-end="url(#arrow', 'the path has a direction')
+    t.notMatch(text, '#d62728', 'every branch delivers: nothing red')
+    t.match(text, `<title>netinv path from ${HOSTS.h1} to ${HOSTS.h2}</title>`)
+
+    const dropped = await raw('graphs/svg', unicast(id, `${HOSTS.h1}/32`, '10.9.1.1/32'))
+    t.match(dropped.bytes.toString('utf8'), /stroke="#d62728" stroke-width="2" stroke-dasharray/, 'a blackholed branch is red and dashed')
+    t.match(dropped.bytes.toString('utf8'), '<text class="drop"', 'the device that drops it says why')
+    t.match(dropped.bytes.toString('utf8'), '>dropped: blackhole</text>')
+    t.notMatch(text, 'class="drop"', 'no drop on a delivered path')
+
+    const site = await raw('graphs/svg', { snapshot: id, parameters: { type: 'topology', groupBy: 'siteName', paths: ['SITE-B'] } })
+    t.equal(site.status, 200)
+    t.match(site.bytes.toString('utf8'), /<g class="site">.*>SITE-B<\/text>/s, 'a site is a box with its name')
+    t.notMatch(site.bytes.toString('utf8'), 'marker-end', 'links of a topology have no direction')
+
+    const png = await raw('graphs/png', ask)
+    // Kept to be looked at, as the browser tests' screenshots are.
+    mkdirSync(SHOTS, { recursive: true })
+    writeFileSync(join(SHOTS, 'ecmp-path.png'), png.bytes)
+    writeFileSync(join(SHOTS, 'blackhole-path.png'), (await raw('graphs/png', unicast(id, `${HOSTS.h1}/32`, '10.9.1.1/32'))).bytes)
+    writeFileSync(join(SHOTS, 'site-b.png'), (await raw('graphs/png', { snapshot: id, parameters: { type: 'topology', groupBy: 'siteName', paths: ['$main'] } })).bytes)
+    t.equal(png.status, 200)
+    t.equal(png.type, 'image/png')
+    t.same([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file')
+    t.same([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], [parsed.width, parsed.height], 'the size of the SVG drawing')
+
+    const bad = await api.call('POST', 'graphs/png', unicast(id, '10.1.1.0/24', HOSTS.h2))
+    t.equal(bad.status, 422, 'a lookup that cannot be made is the same 422 as for graphs')
+    t.match(bad.body, { code: 'API_INVALID_INPUT', message: /startingPoint/ })
+  })
+
   await t.test('what cannot be looked up is a 422 naming it', async (t) => {
     const bad: Array<[string, unknown, RegExp]> = [
-      ['a subnet', unicast(id, '10.1.1.0/24', HOSTS.h2), /^"parameters\.startingPoint" must be an IPv4 address/],
+      ['a subnet', unicast(id, '10.1.1.0/24', HOSTS.h2), /^"parameters\.startingPoint" must be an IPv4 or IPv6 address/],
       ['no destination', { snapshot: id, parameters: { type: 'pathLookup', pathLookupType: 'unicast', startingPoint: HOSTS.h1 } }, /^"parameters\.destinationPoint" is required/],
       ['multicast', { snapshot: id, parameters: { type: 'pathLookup', pathLookupType: 'multicast', startingPoint: HOSTS.h1 } }, /^"parameters\.pathLookupType" must be one of \[unicast, hostToDefaultGW\]/],
       ['a bad port list', unicast(id, HOSTS.h1, HOSTS.h2, { l4Options: { dstPorts: '80-20' } }), /^"parameters\.l4Options\.dstPorts" must be ports/],

@@ -8,61 +8,14 @@
  * where traceroute gets no answer at all.
  */
 import t from 'tap'
-import { checkTopology, defaultTopology, hostAddresses, labMissing, type Topology } from '../../../src/lab/index.js'
+import { hostAddresses, labMissing, type Topology } from '../../../src/lab/index.js'
 import { freshPglite } from '../../helpers/db.js'
 import { testLab } from '../../helpers/lab.js'
 import { hasCommand, testNeeding } from '../../helpers/requirements.js'
-import { startApp, type Client } from '../app.js'
+import { startApp } from '../app.js'
+import { branches, rows, squareTopology, type Branch } from './lab-square.js'
 
-type Row = Record<string, unknown>
-
-async function rows(client: Client, path: string, body: Row): Promise<Row[]> {
-  const r = await client.call('POST', `tables/${path}`, { pagination: { limit: 5000 }, ...body })
-  if (r.status !== 200) throw new Error(`${path}: ${r.status} ${r.text}`)
-  return (r.body as { data: Row[] }).data
-}
-
-interface Branch {
-  hops: Array<{ kind: string; device: { hostname: string } }>
-  end: string
-  detail: string
-}
-
-async function branches(client: Client, snapshot: string, src: string, dst: string): Promise<Branch[]> {
-  const r = await client.call('POST', 'graphs', { snapshot, parameters: { type: 'pathLookup', pathLookupType: 'unicast', startingPoint: src, destinationPoint: dst, protocol: 'udp' } })
-  if (r.status !== 200) throw new Error(`graphs: ${r.status} ${r.text}`)
-  return (r.body as { paths: { branches: Branch[] } }).paths.branches
-}
-
-/**
- * A lab of its own (its own supernet, so that it runs beside the discovery lab): a square of four
- * routers, r1 to r4 two equal-cost ways (over r2 or r3), r5 behind r4 in another AS (eBGP), a host
- * on r1, r4 and r5.
- */
-function pathTopology(): Topology {
-  const n = (x: string) => `10.215.${x}`
-  return checkTopology({
-    name: 'path-lab',
-    supernet: n('0.0/16'),
-    management: { router: 'r1', network: n('255.0/30') },
-    credentials: defaultTopology().credentials,
-    routers: [1, 2, 3, 4, 5].map((i) => ({ name: `r${i}`, loopback: n(`0.${i}`), as: i === 5 ? 65002 : 65001, location: `Path lab, rack ${i}` })),
-    links: [
-      { a: 'r1:eth1', b: 'r2:eth1', network: n('1.0/30') },
-      { a: 'r1:eth2', b: 'r3:eth1', network: n('1.4/30') },
-      { a: 'r2:eth2', b: 'r4:eth1', network: n('1.8/30') },
-      { a: 'r3:eth2', b: 'r4:eth2', network: n('1.12/30') },
-      { a: 'r4:eth3', b: 'r5:eth1', network: n('1.16/30') },
-    ],
-    bgp: [{ a: 'r1', b: 'r4' }, { a: 'r4', b: 'r5' }],
-    bgpDown: [],
-    hosts: [
-      { name: 'h1', router: 'r1', interface: 'eth3', network: n('101.0/24') },
-      { name: 'h2', router: 'r4', interface: 'eth4', network: n('102.0/24') },
-      { name: 'h3', router: 'r5', interface: 'eth2', network: n('103.0/24') },
-    ],
-  })
-}
+const pathTopology = (): Topology => squareTopology('path-lab', 215)
 
 const routers = (b: Branch) => b.hops.filter((h) => h.kind === 'l3').map((h) => h.device.hostname).join('>')
 const missing = labMissing() ?? (hasCommand('traceroute', ['-V']) ? undefined : 'traceroute (Debian package traceroute)')

@@ -1,7 +1,8 @@
 /**
  * Paths in the simulator's networks: between end hosts of two sites (through each site's
  * gateway and router to the provider edge, which the simulation does not discover) and between
- * hosts of one site in two VLANs (routed by the gateway, delivered through the access switch).
+ * hosts of one site in two VLANs (routed by the gateway out of the VLAN interface, then switched:
+ * the port its MAC table names, the access switch, the host's port).
  * No branch loops or ends without a route or an ARP entry: the simulated routes and ARP caches
  * agree with each other.
  */
@@ -11,7 +12,7 @@ import { startApp, type Client } from '../app.js'
 
 type Row = Record<string, unknown>
 interface Branch {
-  hops: Array<{ kind: string; device: { hostname: string; siteName: string | null }; route?: { protocol: string | null } }>
+  hops: Array<{ kind: string; device: { hostname: string; siteName: string | null }; ingress: string | null; egress: string | null; route?: { protocol: string | null }; mac?: { intName: string } }>
   end: string
   detail: string
 }
@@ -48,8 +49,20 @@ t.test('paths in a simulated network', async (t) => {
   }
   const site = ofSite(sites[0]!)
   const other = site.find((h) => h.vlan !== site[0]!.vlan)
+  t.ok(other, 'a site has hosts in two VLANs')
   if (other) {
     const found = await look(String(site[0]!.ip), String(other.ip))
-    t.same(found.map((x) => x.end), found.map(() => 'delivered'), `one site, two VLANs: ${found.map((x) => `${x.hops.map((h) => h.device.hostname).join('>')}: ${x.end} (${x.detail})`).join(' | ')}`)
+    t.same(found.map((x) => x.end), found.map(() => 'delivered'), `one site, two VLANs: ${found.map((x) => `${x.hops.map((h) => `${h.device.hostname} ${h.ingress ?? '-'}→${h.egress ?? '-'}`).join(' > ')}: ${x.end} (${x.detail})`).join(' | ')}`)
+    // the gateway routes out of the destination's VLAN interface; the switches in front of the host are hops
+    const [edge] = (await rows(client, 'addressing/hosts', { snapshot, columns: ['edges'], filters: { ip: ['eq', String(other.ip)] } }))[0]!.edges as Array<{ hostname: string; intName: string }>
+    t.ok(edge, 'the hosts table knows the destination\'s switch port')
+    for (const x of found) {
+      const routed = x.hops.filter((h) => h.kind === 'l3')
+      const last = routed[routed.length - 1]!
+      t.match(last, { egress: /^(Vlan|irb\.|vlan)/i, mac: { intName: /./ } }, 'the gateway leaves by its VLAN interface, through the port its MAC table names')
+      const switched = x.hops.slice(x.hops.indexOf(last) + 1)
+      t.ok(switched.length > 0 && switched.every((h) => h.kind === 'l2'), 'switched hops follow the gateway')
+      t.match(switched[switched.length - 1], { device: { hostname: edge!.hostname }, egress: edge!.intName }, 'the last switch sends it out of the host\'s port')
+    }
   }
 })
