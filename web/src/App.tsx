@@ -5,6 +5,7 @@ import { Admin } from './pages/Admin'
 import { Explorer } from './pages/Explorer'
 import { Login } from './pages/Login'
 import { Overview } from './pages/Overview'
+import { Paths } from './pages/Paths'
 import { Rules } from './pages/Rules'
 import { Snapshots } from './pages/Snapshots'
 import { navigate, useLocation } from './router'
@@ -30,10 +31,11 @@ export function Link(props: { to: string; children: ReactNode; className?: strin
 const NAV: ReadonlyArray<{ to: string; label: string; match: (p: string) => boolean; scopes?: string[] }> = [
   { to: '/overview', label: 'Overview', match: (p) => p === '/' || p === '/overview' },
   { to: '/snapshots', label: 'Snapshots', match: (p) => p === '/snapshots' },
-  { to: '/inventory/devices', label: 'Tables', match: (p) => !['/', '/overview', '/snapshots', '/admin', '/topology', '/reports'].includes(p) },
+  { to: '/inventory/devices', label: 'Tables', match: (p) => !['/', '/overview', '/snapshots', '/admin', '/topology', '/paths', '/reports'].includes(p) && !p.startsWith('/administration/') },
   { to: '/topology', label: 'Topology', match: (p) => p === '/topology' },
+  { to: '/paths', label: 'Paths', match: (p) => p === '/paths' },
   { to: '/reports', label: 'Intent rules', match: (p) => p === '/reports' },
-  { to: '/admin', label: 'Administration', match: (p) => p === '/admin', scopes: ['team', 'settings'] },
+  { to: '/admin', label: 'Administration', match: (p) => p === '/admin' || p.startsWith('/administration/'), scopes: ['team', 'settings'] },
 ]
 
 export function App(): ReactNode {
@@ -72,6 +74,7 @@ export function App(): ReactNode {
   else if (loc.path === '/snapshots') page = <Snapshots me={me} />
   else if (loc.path === '/admin') page = <Admin me={me} />
   else if (loc.path === '/reports') page = <Rules me={me} />
+  else if (loc.path === '/paths') page = <Paths />
   else if (loc.path === '/topology')
     page = (
       <Suspense fallback={<p>Loading…</p>}>
@@ -117,6 +120,7 @@ function pageTitle(path: string): string {
   if (path === '/snapshots') return 'Snapshots'
   if (path === '/admin') return 'Administration'
   if (path === '/topology') return 'Topology'
+  if (path === '/paths') return 'Path lookup'
   if (path === '/reports') return 'Intent rules'
   return 'Tables'
 }

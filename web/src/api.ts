@@ -128,6 +128,8 @@ function afterRenewal(again: () => Promise<Response>): Promise<Response> {
 
 export interface RequestOptions {
   accept?: string
+  /** The content type of a Blob body (JSON bodies are application/json). */
+  contentType?: string
   /** No renewal and no "session lost" on 401 (login, EULA, the first check of the session). */
   anonymous?: boolean
 }
@@ -135,8 +137,10 @@ export interface RequestOptions {
 /** Sends a request; resolves the Response of a 2xx answer, throws ApiFailure otherwise. */
 export async function send(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { ...BASE_HEADERS, accept: options.accept ?? 'application/json' }
-  if (body !== undefined) headers['content-type'] = 'application/json'
-  const init: RequestInit = { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) }
+  // a file (a snapshot upload) goes as it is, anything else as JSON
+  const raw = body instanceof Blob
+  if (body !== undefined) headers['content-type'] = raw ? (options.contentType ?? 'application/octet-stream') : 'application/json'
+  const init: RequestInit = { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: raw ? body : JSON.stringify(body) } : {}) }
   if (!options.anonymous && hasSession() && expiresSoon() && !(await renewEarly())) {
     sessionLost()
     throw new ApiFailure(401, { code: 'API_UNAUTHORIZED', message: 'Your session ended: log in again' })

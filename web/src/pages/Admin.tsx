@@ -1,8 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent, type ReactNode } from 'react'
 import { call, getJson, postJson } from '../api'
+import { Link } from '../App'
 import type { Me } from '../types'
 import { DiscoverySettings } from './DiscoverySettings'
+import { SCOPES, ScopeEditor } from './ScopeEditor'
 
 interface ApiKey {
   id: string
@@ -21,7 +23,6 @@ interface User {
   eulaApproved: boolean
 }
 
-const SCOPES = ['read', 'write', 'settings', 'team']
 
 /** Administration: API keys and users (scope "team"), discovery settings (scope "settings"). The API refuses the rest anyway. */
 export function Admin(props: { me: Me }): ReactNode {
@@ -40,8 +41,14 @@ export function Admin(props: { me: Me }): ReactNode {
   return (
     <>
       <h1>Administration</h1>
+      {team && (
+        <nav aria-label="Records" className="records">
+          Who did what: <Link to="/administration/audit?sort=id:desc">the audit trail</Link> (newest first) · the <Link to="/administration/users">users</Link> and{' '}
+          <Link to="/administration/roles">roles</Link> as tables (filters, sort, CSV)
+        </nav>
+      )}
       {team && <ApiKeys me={props.me} />}
-      {team && <Users />}
+      {team && <Users me={props.me} />}
       {settings && <DiscoverySettings />}
     </>
   )
@@ -136,7 +143,18 @@ function ApiKeys(props: { me: Me }): ReactNode {
               <tr key={k.id}>
                 <td>{k.description}</td>
                 <td>{k.username}</td>
-                <td>{k.scope.join(', ')}</td>
+                <td>
+                  {k.scope.join(', ')}
+                  <ScopeEditor
+                    what={`key ${k.description ?? k.id}`}
+                    current={k.scope}
+                    own={own}
+                    save={async (scope) => {
+                      await call('PATCH', `api-tokens/${k.id}`, { scope })
+                      await client.invalidateQueries({ queryKey: ['api-tokens'] })
+                    }}
+                  />
+                </td>
                 <td>{k.expires === null ? 'never' : new Date(k.expires).toISOString().slice(0, 10)}</td>
                 <td>{k.lastUsed === null ? 'never' : new Date(k.lastUsed).toISOString().slice(0, 16).replace('T', ' ')}</td>
                 <td>
@@ -153,7 +171,8 @@ function ApiKeys(props: { me: Me }): ReactNode {
   )
 }
 
-function Users(): ReactNode {
+function Users(props: { me: Me }): ReactNode {
+  const client = useQueryClient()
   const users = useQuery({ queryKey: ['users'], queryFn: () => getJson<User[]>('users') })
   return (
     <section aria-labelledby="users-h" className="card">
@@ -171,7 +190,18 @@ function Users(): ReactNode {
             {(users.data ?? []).map((u) => (
               <tr key={u.id}>
                 <td>{u.username}</td>
-                <td>{u.scope.join(', ')}</td>
+                <td>
+                  {u.scope.join(', ')}
+                  <ScopeEditor
+                    what={`user ${u.username}`}
+                    current={u.scope}
+                    own={props.me.scope}
+                    save={async (scope) => {
+                      await call('PATCH', `users/${u.id}`, { scope })
+                      await client.invalidateQueries({ queryKey: ['users'] })
+                    }}
+                  />
+                </td>
                 <td>{u.eulaApproved ? 'accepted' : 'not yet'}</td>
               </tr>
             ))}

@@ -5,6 +5,7 @@ import { call, getJson, postJson } from '../api'
 interface NetworkSettings {
   include: string[]
   exclude: string[]
+  schedule?: { enabled: boolean; intervalMinutes: number }
 }
 interface Credential {
   id: string
@@ -92,8 +93,56 @@ export function DiscoverySettings(): ReactNode {
           {(settings.error ?? seeds.error)?.message}
         </p>
       )}
+      {settings.data && <Schedule schedule={settings.data.schedule ?? { enabled: false, intervalMinutes: 1440 }} />}
       <SnmpCredentials />
     </section>
+  )
+}
+
+/** When network discovery runs on its own: on or off, and the minutes between two runs. */
+function Schedule(props: { schedule: { enabled: boolean; intervalMinutes: number } }): ReactNode {
+  const client = useQueryClient()
+  const [saved, setSaved] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+
+  const save = async (e: FormEvent<HTMLFormElement>): Promise<void> => {
+    e.preventDefault()
+    const form = new FormData(e.currentTarget)
+    setError(null)
+    setSaved(null)
+    try {
+      await call('PATCH', 'settings', { schedule: { enabled: form.get('enabled') === 'on', intervalMinutes: Number(form.get('interval')) } })
+      setSaved('Saved.')
+      await client.invalidateQueries({ queryKey: ['settings'] })
+    } catch (err) {
+      setError(`Not saved: ${message(err)}`)
+    }
+  }
+
+  return (
+    <form className="card settings" aria-label="Schedule" onSubmit={(e) => void save(e)}>
+      <h3>Schedule</h3>
+      <p className="muted">A network discovery starts on its own every interval, from the seeds with the SNMP credentials below (none runs while another does, or without seeds and credentials).</p>
+      <div className="toolbar">
+        <label className="check">
+          <input type="checkbox" name="enabled" defaultChecked={props.schedule.enabled} />
+          Discover on a schedule
+        </label>
+        <label>
+          Every (minutes, 5 to 10080)
+          <input name="interval" type="number" min={5} max={10080} required defaultValue={props.schedule.intervalMinutes} className="narrow" />
+        </label>
+        <button type="submit" className="primary">
+          Save schedule
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {saved && <p role="status">{saved}</p>}
+    </form>
   )
 }
 

@@ -4,14 +4,24 @@ import { getJson, postJson, send } from '../api'
 import { Link } from '../App'
 import { fromApi, parseFilters, toApi, type FilterObject } from '../filters'
 import { navigate, useLocation, withQuery, type Location } from '../router'
-import type { Cell, Row, Snapshot, TableAnswer, TableDescription, TableSummary } from '../types'
+import type { Snapshot, TableAnswer, TableDescription, TableSummary } from '../types'
+import { DataGrid, type Sort } from './DataGrid'
 import { FilterBuilder } from './FilterBuilder'
 import { SnapshotPicker } from './Overview'
 
 const PAGE_SIZES = [25, 50, 100, 500, 1000]
 
+/** A table's group: the first part of its path; netinv's own records (audit, users, roles) under administration. */
 function groupOf(t: TableSummary): string {
-  return t.path.split('/')[0] ?? ''
+  return t.path.includes('/') ? (t.path.split('/')[0] ?? '') : 'administration'
+}
+
+/** Groups as network engineers write them: acronyms in capitals, words apart. */
+const GROUP_NAMES: Record<string, string> = {
+  aci: 'ACI', apic: 'APIC', dhcp: 'DHCP', fhrp: 'FHRP', mpls: 'MPLS', qos: 'QoS', sdn: 'SDN', sdwan: 'SD-WAN', vlan: 'VLAN', vrf: 'VRF', vxlan: 'VXLAN',
+}
+function groupName(group: string): string {
+  return GROUP_NAMES[group] ?? group.charAt(0).toUpperCase() + group.slice(1).replace(/-/g, ' ')
 }
 
 function Catalog(props: { tables: TableSummary[]; current: string | undefined; loc: Location }): ReactNode {
@@ -28,7 +38,7 @@ function Catalog(props: { tables: TableSummary[]; current: string | undefined; l
       </label>
       {groups.map((g) => (
         <details key={g} open={needle !== '' || props.tables.some((t) => t.webPath === props.current && groupOf(t) === g) || groups.length < 4}>
-          <summary>{g}</summary>
+          <summary>{groupName(g)}</summary>
           <ul>
             {shown
               .filter((t) => groupOf(t) === g)
@@ -44,46 +54,6 @@ function Catalog(props: { tables: TableSummary[]; current: string | undefined; l
       ))}
       {groups.length === 0 && <p className="muted">No table matches.</p>}
     </nav>
-  )
-}
-
-function text(value: unknown): string {
-  if (value === null || value === undefined) return ''
-  if (Array.isArray(value)) return value.map(text).join(', ')
-  if (typeof value === 'object') return JSON.stringify(value)
-  return String(value)
-}
-
-function isCell(v: unknown): v is Cell {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && 'severity' in v && 'data' in v
-}
-
-function CellView(props: { row: Row; column: string }): ReactNode {
-  const raw = props.row[props.column]
-  const diff = props.row.diff as Record<string, { old: unknown; new: unknown }> | null | undefined
-  const changed = diff?.[props.column]
-  if (changed) {
-    return (
-      <td className="changed">
-        <del>{text(changed.old)}</del> → <ins>{text(changed.new)}</ins>
-      </td>
-    )
-  }
-  if (isCell(raw)) return <td className={`sev-${raw.severity}`}>{text(raw.data)}</td>
-  return <td>{text(raw)}</td>
-}
-
-function DiffSummary(props: { row: Row }): ReactNode {
-  const diff = props.row.diff as Record<string, { old: unknown; new: unknown }> | null | undefined
-  if (!diff) return <td />
-  return (
-    <td className="diff">
-      {Object.entries(diff).map(([column, d]) => (
-        <div key={column}>
-          <span className="muted">{column}:</span> <del>{text(d.old)}</del> → <ins>{text(d.new)}</ins>
-        </div>
-      ))}
-    </td>
   )
 }
 
@@ -149,7 +119,7 @@ function TableView(props: { table: TableSummary; loc: Location }): ReactNode {
   })
 
   const go = (changes: Record<string, string | undefined>): void => navigate(withQuery(loc, changes))
-  const sort = body.sort as { column: string; order: 'asc' | 'desc' }
+  const sort = body.sort as Sort
   const meta = rows.data?._meta
   const start = (body.pagination as { start: number }).start
   const limit = (body.pagination as { limit: number }).limit
@@ -245,38 +215,15 @@ function TableView(props: { table: TableSummary; loc: Location }): ReactNode {
           </select>
         </label>
       </div>
-      <div className="scroll">
-        <table className="grid data" aria-busy={rows.isFetching}>
-          <thead>
-            <tr>
-              {compare && <th scope="col">change</th>}
-              {compare && <th scope="col">what changed (old → new)</th>}
-              {shownColumns.map((c) => {
-                const active = sort.column === c
-                return (
-                  <th key={c} scope="col" aria-sort={active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none'}>
-                    <button type="button" className="sort" onClick={() => go({ sort: `${c}:${active && sort.order === 'asc' ? 'desc' : 'asc'}`, start: undefined })}>
-                      {c}
-                      <span aria-hidden="true">{active ? (sort.order === 'asc' ? ' ▲' : ' ▼') : ''}</span>
-                    </button>
-                  </th>
-                )
-              })}
-            </tr>
-          </thead>
-          <tbody>
-            {(rows.data?.data ?? []).map((row, i) => (
-              <tr key={String(row.id ?? i) + String(row.change ?? '')} className={row.change ? `change-${String(row.change)}` : undefined}>
-                {compare && <td>{text(row.change)}</td>}
-                {compare && <DiffSummary row={row} />}
-                {shownColumns.map((c) => (
-                  <CellView key={c} row={row} column={c} />
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataGrid
+        rows={rows.data?.data ?? []}
+        columns={shownColumns}
+        compare={compare !== ''}
+        sort={sort}
+        busy={rows.isFetching}
+        label={`Rows of ${table.path}`}
+        onSort={(c) => go({ sort: `${c}:${sort.column === c && sort.order === 'asc' ? 'desc' : 'asc'}`, start: undefined })}
+      />
     </>
   )
 }

@@ -4,10 +4,21 @@ import type { Me, Providers } from '../types'
 
 type Step = 'credentials' | 'eula'
 
+/**
+ * A single sign-on login whose user has not approved the EULA comes back to `/#ssoEula=<ticket>`:
+ * the ticket, taken out of the address (it is used once, with POST auth/eula).
+ */
+function takeSsoTicket(): string | null {
+  const ticket = /^#ssoEula=([\w-]+)$/.exec(window.location.hash)?.[1] ?? null
+  if (ticket !== null) window.history.replaceState(null, '', window.location.pathname + window.location.search)
+  return ticket
+}
+
 export function Login(props: { onLoggedIn: (me: Me) => void }): ReactNode {
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
-  const [step, setStep] = useState<Step>('credentials')
+  const [ticket, setTicket] = useState<string | null>(takeSsoTicket)
+  const [step, setStep] = useState<Step>(ticket === null ? 'credentials' : 'eula')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [providers, setProviders] = useState<Providers | null>(null)
@@ -41,9 +52,21 @@ export function Login(props: { onLoggedIn: (me: Me) => void }): ReactNode {
     setBusy(true)
     setError(null)
     try {
+      if (ticket !== null) {
+        // The approval opens the session of the single sign-on login it belongs to.
+        noteTokens(await postJson<{ accessToken?: string }>('auth/eula', { ticket, accept: true }, { anonymous: true }))
+        props.onLoggedIn(await getJson<Me>('users/me', { anonymous: true }))
+        return
+      }
       await postJson('auth/eula', { username, password, accept: true }, { anonymous: true })
       await logIn()
     } catch (err) {
+      if (ticket !== null && err instanceof ApiFailure && err.code === 'API_INVALID_CREDENTIALS') {
+        setTicket(null)
+        setStep('credentials')
+        setError('The approval took too long or was already given: log in with single sign-on again.')
+        return
+      }
       setError(err instanceof Error ? err.message : String(err))
     } finally {
       setBusy(false)
@@ -54,7 +77,7 @@ export function Login(props: { onLoggedIn: (me: Me) => void }): ReactNode {
     return (
       <main id="main" className="login">
         <h1>End user license agreement</h1>
-        <p>Before {username} can use netinv, the license agreement must be accepted once.</p>
+        <p>Before {ticket === null ? username : 'you'} can use netinv, the license agreement must be accepted once.</p>
         <section className="eula" aria-label="License agreement" tabIndex={0}>
           <p>netinv discovers and records the devices, addresses and configuration of the networks you point it at. By accepting you confirm that:</p>
           <ol>
@@ -72,7 +95,14 @@ export function Login(props: { onLoggedIn: (me: Me) => void }): ReactNode {
           <button type="button" className="primary" disabled={busy} onClick={() => void accept()}>
             Accept and log in
           </button>
-          <button type="button" disabled={busy} onClick={() => setStep('credentials')}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => {
+              setTicket(null)
+              setStep('credentials')
+            }}
+          >
             Decline
           </button>
         </div>

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
-import { ApiFailure, call, getJson, postJson } from '../api'
+import { ApiFailure, call, getJson, postJson, send } from '../api'
 import { Link } from '../App'
 import { navigate, useLocation, withQuery } from '../router'
 import type { Job, Me, Snapshot, TableSummary } from '../types'
@@ -77,6 +77,35 @@ export function Snapshots(props: { me: Me }): ReactNode {
     void act(`change the ${field}`, () => call('PATCH', `snapshots/${s.id}`, { [field]: value === '' ? null : value }))
   }
 
+  // The file streams from the API to the disk (no copy in the page): a link the browser follows,
+  // once the session is known to be fresh (users/me renews it when it is about to end).
+  const download = (s: Snapshot): void => {
+    void act(`download "${s.name ?? s.id}"`, async () => {
+      await getJson('users/me')
+      const a = document.createElement('a')
+      a.href = `/api/snapshots/${encodeURIComponent(s.id)}/download`
+      a.download = ''
+      document.body.append(a)
+      a.click()
+      a.remove()
+    })
+  }
+
+  const upload = async (e: FormEvent<HTMLFormElement>): Promise<void> => {
+    e.preventDefault()
+    const formEl = e.currentTarget
+    const file = new FormData(formEl).get('file')
+    if (!(file instanceof File) || file.size === 0) {
+      setMessage('Cannot upload: choose a snapshot file (.ndjson, as Download gives) first.')
+      return
+    }
+    await act(`upload "${file.name}"`, async () => {
+      const r = (await (await send('POST', 'snapshots/upload', file, { contentType: 'application/x-ndjson' })).json()) as { id: string; jobId: string }
+      formEl.reset()
+      navigate(withQuery(loc, { job: r.jobId }))
+    })
+  }
+
   const remove = (s: Snapshot): void => {
     if (!window.confirm(`Delete snapshot "${s.name ?? s.id}" and all its rows?`)) return
     void act(`delete "${s.name ?? s.id}"`, () => call('DELETE', `snapshots/${s.id}`))
@@ -87,7 +116,7 @@ export function Snapshots(props: { me: Me }): ReactNode {
       <h1>Snapshots</h1>
       {canWrite && (
         <section aria-labelledby="discover-h" className="card">
-          <h2 id="discover-h">Start a discovery</h2>
+          <h2 id="discover-h">Start a discovery or upload a snapshot</h2>
           <form className="inline" onSubmit={(e) => void start(e)}>
             <label>
               Name
@@ -120,6 +149,15 @@ export function Snapshots(props: { me: Me }): ReactNode {
             )}
             <button type="submit" className="primary" disabled={busy}>
               Discover
+            </button>
+          </form>
+          <form className="inline upload" aria-label="Upload a snapshot" onSubmit={(e) => void upload(e)}>
+            <label>
+              Snapshot file
+              <input type="file" name="file" accept=".ndjson,application/x-ndjson" />
+            </label>
+            <button type="submit" disabled={busy}>
+              Upload
             </button>
           </form>
           {jobId && job.data && (
@@ -181,6 +219,11 @@ export function Snapshots(props: { me: Me }): ReactNode {
                     <Link to={withQuery(loc, { changes: s.id })} className="button-link">
                       Changes
                     </Link>
+                  )}
+                  {s.status === 'done' && (
+                    <button type="button" disabled={busy} onClick={() => download(s)} aria-label={`Download ${s.name ?? s.id}`}>
+                      Download
+                    </button>
                   )}
                   {canWrite && (
                     <>

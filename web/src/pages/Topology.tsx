@@ -1,42 +1,48 @@
 import { useQuery } from '@tanstack/react-query'
-import cytoscape, { type Core, type ElementDefinition } from 'cytoscape'
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+import cytoscape, { type Core } from 'cytoscape'
+import fcose from 'cytoscape-fcose'
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { postJson } from '../api'
 import { navigate, useLocation, withQuery } from '../router'
 import type { TableAnswer } from '../types'
+import { graphElements, sitesOf, type Device, type Neighbor } from './topology-graph'
+import { topologySvg } from './topology-svg'
 
-interface Neighbor {
-  localHost: string | null
-  localInt: string | null
-  remoteHost: string | null
-  remoteInt: string | null
-  siteName: string | null
-}
-interface Device {
-  hostname: string
-  devType: string | null
-  siteName: string | null
-}
+cytoscape.use(fcose)
 
 const CYTOSCAPE_STYLESHEET = '__________cytoscape_stylesheet'
 
 const STYLE: cytoscape.StylesheetJson = [
-  { selector: 'node', style: { label: 'data(id)', 'font-size': 9, 'background-color': '#1f4e79', color: '#1b1f24', width: 18, height: 18, 'text-valign': 'bottom', 'text-margin-y': 3 } },
+  { selector: 'node', style: { label: 'data(label)', 'font-size': 9, 'background-color': '#1f4e79', color: '#1b1f24', width: 18, height: 18, 'text-valign': 'bottom', 'text-margin-y': 3 } },
   { selector: 'node.router', style: { shape: 'ellipse', 'background-color': '#7a1f5c' } },
   { selector: 'node.switch', style: { shape: 'round-rectangle', 'background-color': '#1f4e79' } },
   { selector: 'node.fw', style: { shape: 'diamond', 'background-color': '#a40e26' } },
   { selector: 'node.ap', style: { shape: 'triangle', 'background-color': '#0b5d1e' } },
   { selector: 'node.unmanaged', style: { 'background-color': '#fff', 'border-width': 2, 'border-color': '#8c959f', 'border-style': 'dashed' } },
+  { selector: 'node.site', style: { shape: 'round-rectangle', 'background-color': '#eef2f6', 'background-opacity': 0.6, 'border-width': 1, 'border-color': '#8c959f', 'border-style': 'dashed', 'text-valign': 'top', 'text-halign': 'center', 'font-size': 10, 'font-weight': 'bold', padding: '12px' } },
+  { selector: 'node.site.collapsed', style: { 'background-color': '#d9e4ef', 'background-opacity': 1, 'border-style': 'solid', 'border-width': 2, 'border-color': '#1f4e79', width: 44, height: 30, 'text-valign': 'bottom' } },
   { selector: 'node:selected', style: { 'border-width': 4, 'border-color': '#f59e0b' } },
   { selector: 'edge', style: { width: 1.5, 'line-color': '#8c959f', label: 'data(label)', 'font-size': 6, 'text-rotation': 'autorotate', color: '#57606a', 'curve-style': 'bezier' } },
 ]
 
-function kind(devType: string | null): string {
-  const t = (devType ?? '').toLowerCase()
-  if (t.includes('router')) return 'router'
-  if (t.includes('fw') || t.includes('firewall')) return 'fw'
-  if (t === 'ap' || t.includes('access point')) return 'ap'
-  return 'switch'
+/** Collapsed sites in the address: names joined by commas, each URI-encoded (a name may hold a comma). */
+function parseCollapsed(value: string | null): Set<string> {
+  return new Set((value ?? '').split(',').filter((s) => s !== '').map((s) => decodeURIComponent(s)))
+}
+function formatCollapsed(sites: Iterable<string>): string | undefined {
+  const list = [...sites].sort().map((s) => encodeURIComponent(s))
+  return list.length === 0 ? undefined : list.join(',')
+}
+
+function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob)
+  const a = document.createElement('a')
+  a.href = url
+  a.download = name
+  document.body.append(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
 /** The LLDP/CDP neighbours of a site (or of the whole snapshot) drawn as a graph. */
@@ -58,24 +64,25 @@ export function Topology(): ReactNode {
   })
   const sites = [...new Set(((devices.data?.data ?? []) as unknown as Device[]).map((d) => d.siteName ?? '').filter((s) => s !== ''))].sort()
 
+
+  const collapsedText = loc.query.get('collapsed')
+  const collapsed = useMemo(() => parseCollapsed(collapsedText), [collapsedText])
+  const rows = (neighbors.data?.data ?? []) as unknown as Neighbor[]
+  const deviceRows = (devices.data?.data ?? []) as unknown as Device[]
+  const drawnSites = neighbors.data && devices.data ? sitesOf(rows, deviceRows) : []
+  const toggle = (siteName: string): void => {
+    const next = new Set(collapsed)
+    if (!next.delete(siteName)) next.add(siteName)
+    navigate(withQuery(loc, { collapsed: formatCollapsed(next) }))
+  }
+  // read by the tap handler of the graph, which outlives renders
+  const toggleRef = useRef(toggle)
+  toggleRef.current = toggle
+  const [layoutMs, setLayoutMs] = useState<number | null>(null)
+
   useEffect(() => {
     if (!box.current || !neighbors.data || !devices.data) return
-    const known = new Map(((devices.data.data ?? []) as unknown as Device[]).map((d) => [d.hostname, d]))
-    const nodes = new Map<string, ElementDefinition>()
-    const edges = new Map<string, ElementDefinition>()
-    const node = (name: string): void => {
-      if (nodes.has(name)) return
-      const d = known.get(name)
-      nodes.set(name, { data: { id: name }, classes: d ? kind(d.devType) : 'unmanaged' })
-    }
-    for (const n of neighbors.data.data as unknown as Neighbor[]) {
-      if (!n.localHost || !n.remoteHost) continue
-      node(n.localHost)
-      node(n.remoteHost)
-      const [a, b] = [`${n.localHost}|${n.localInt ?? ''}`, `${n.remoteHost}|${n.remoteInt ?? ''}`].sort()
-      const id = `${a}--${b}`
-      if (!edges.has(id)) edges.set(id, { data: { id, source: n.localHost, target: n.remoteHost, label: `${n.localInt ?? ''} – ${n.remoteInt ?? ''}` } })
-    }
+    const elements = graphElements(neighbors.data.data as unknown as Neighbor[], devices.data.data as unknown as Device[], collapsed)
     // cytoscape adds an inline <style> (position: relative for its container) unless an element of
     // this id exists: the policy forbids inline style, and styles.css holds that rule instead.
     if (!document.getElementById(CYTOSCAPE_STYLESHEET)) {
@@ -83,9 +90,20 @@ export function Topology(): ReactNode {
       marker.id = CYTOSCAPE_STYLESHEET
       document.head.append(marker)
     }
-    const cy = cytoscape({ container: box.current, elements: [...nodes.values(), ...edges.values()], style: STYLE, layout: { name: 'cose', animate: false } })
+    setLayoutMs(null)
+    const started = performance.now()
+    // fcose: a spectral start refined by a force-directed pass; sites are compound nodes it keeps together
+    // maxZoom: finding a device fits it and its neighbours, which fcose keeps close: not to fill the page
+    const cy = cytoscape({ container: box.current, elements, style: STYLE, maxZoom: 2.5, layout: { name: 'fcose', animate: false, randomize: true, quality: 'default', nodeDimensionsIncludeLabels: false, fit: true, padding: 20 } as cytoscape.LayoutOptions })
+    setLayoutMs(performance.now() - started)
     cy.on('tap', 'node', (e) => {
-      const name = e.target.id() as string
+      const n = e.target as cytoscape.NodeSingular
+      const siteName = n.data('site') as string | undefined
+      if (n.hasClass('site') && siteName !== undefined) {
+        toggleRef.current(siteName)
+        return
+      }
+      const name = n.data('host') as string
       navigate(`/inventory/interfaces?snapshot=${encodeURIComponent(snapshot)}&filters=${encodeURIComponent(JSON.stringify({ hostname: ['eq', name] }))}`)
     })
     graph.current = cy
@@ -93,33 +111,30 @@ export function Topology(): ReactNode {
       cy.destroy()
       graph.current = null
     }
-  }, [neighbors.data, devices.data, snapshot])
+  }, [neighbors.data, devices.data, snapshot, collapsed])
 
   const find = (): void => {
     const cy = graph.current
     if (!cy) return
     cy.$(':selected').unselect()
-    const hit = cy.nodes().filter((n) => n.id().toLowerCase().includes(search.trim().toLowerCase()))
+    const needle = search.trim().toLowerCase()
+    const hit = cy.nodes('[host]').filter((n) => String(n.data('host')).toLowerCase().includes(needle))
     hit.select()
     // the devices found with their neighbours in view: fitting a lone node would zoom it to fill the page
     if (hit.length > 0) cy.fit(hit.closedNeighborhood(), 60)
   }
 
+  const fileName = `topology${site ? `-${site}` : ''}`
   const exportPng = (): void => {
     const cy = graph.current
-    if (!cy) return
-    const blob = cy.png({ output: 'blob', full: true, bg: '#ffffff' })
-    const url = URL.createObjectURL(blob)
-    const a = document.createElement('a')
-    a.href = url
-    a.download = `topology${site ? `-${site}` : ''}.png`
-    document.body.append(a)
-    a.click()
-    a.remove()
-    setTimeout(() => URL.revokeObjectURL(url), 10_000)
+    if (cy) saveFile(cy.png({ output: 'blob', full: true, bg: '#ffffff' }), `${fileName}.png`)
+  }
+  const exportSvg = (): void => {
+    const cy = graph.current
+    if (cy) saveFile(new Blob([topologySvg(cy, `LLDP and CDP neighbours${site ? ` of ${site}` : ''}`)], { type: 'image/svg+xml' }), `${fileName}.svg`)
   }
 
-  const count = neighbors.data ? (neighbors.data.data as unknown as Neighbor[]).length : 0
+  const count = rows.length
   return (
     <>
       <h1>Topology</h1>
@@ -146,8 +161,31 @@ export function Topology(): ReactNode {
           </label>
           <button type="submit">Find</button>
         </form>
+        <details className="columns-chooser sites-chooser">
+          <summary>Collapsed sites ({collapsed.size})</summary>
+          <fieldset>
+            <legend className="sr-only">Sites drawn as one node</legend>
+            <div className="actions">
+              <button type="button" onClick={() => navigate(withQuery(loc, { collapsed: formatCollapsed(drawnSites) }))}>
+                Collapse all
+              </button>
+              <button type="button" onClick={() => navigate(withQuery(loc, { collapsed: undefined }))}>
+                Expand all
+              </button>
+            </div>
+            {drawnSites.map((s) => (
+              <label key={s} className="check">
+                <input type="checkbox" checked={collapsed.has(s)} onChange={() => toggle(s)} />
+                {s}
+              </label>
+            ))}
+          </fieldset>
+        </details>
         <button type="button" onClick={exportPng}>
           Export PNG
+        </button>
+        <button type="button" onClick={exportSvg}>
+          Export SVG
         </button>
       </div>
       {(neighbors.error ?? devices.error) && (
@@ -156,9 +194,9 @@ export function Topology(): ReactNode {
         </p>
       )}
       <p className="muted" aria-live="polite">
-        {neighbors.data ? `${count} neighbour entries. Filled: managed devices by type (circle router, square switch, diamond firewall, triangle access point); dashed: neighbours netinv does not manage. Select a device to open its interfaces.` : 'Loading…'}
+        {neighbors.data ? `${count} neighbour entries. Filled: managed devices by type (circle router, square switch, diamond firewall, triangle access point); dashed: neighbours netinv does not manage. Sites are the dashed boxes: select one, or use Collapsed sites, to draw it as one node. Select a device to open its interfaces.` : 'Loading…'}
       </p>
-      <div ref={box} className="topology" role="img" aria-label={`Graph of the LLDP and CDP neighbours${site ? ` of ${site}` : ''}`} />
+      <div ref={box} className="topology" aria-busy={layoutMs === null} data-layout-ms={layoutMs === null ? undefined : layoutMs.toFixed(0)} role="img" aria-label={`Graph of the LLDP and CDP neighbours${site ? ` of ${site}` : ''}`} />
     </>
   )
 }
