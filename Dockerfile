@@ -29,6 +29,8 @@ COPY web/package.json ./web/
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY config ./config
+# Fonts for the text of graphs/png (path and topology drawings rasterised by resvg).
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 netinv \
  && useradd --system --uid 10001 --gid netinv --home-dir /var/lib/netinv --shell /usr/sbin/nologin netinv \
  && mkdir -p /var/lib/netinv \

@@ -1,11 +1,17 @@
 /**
  * Snapshot comparison benchmark on PostgreSQL: the comparison of `inventory/interfaces` between
- * two successive "large" snapshots (1.1 M interfaces each) as a table request with `compare`
- * plans it, against a FULL OUTER JOIN typed by hand, in the same run: time to the first page
- * (1000 rows, default sort) and to the full count; p50 of runs in rotating order. The comparison
- * runs as the service runs it, under its PostgreSQL settings (`COMPARISON_SETTINGS`: hash join, no
- * JIT); the hand-written join as typed, with the server's defaults, and once more, for reference,
- * under the same settings.
+ * two successive "large" snapshots (1.1 M interfaces each), in the same run and interleaved:
+ * - kept: as a table request with `compare` reads it once the pair's comparison is kept
+ *   (`query/kept-comparison.ts`);
+ * - join: as it was planned before (and still is as the fallback, `keepComparisons: false`): the
+ *   FULL OUTER JOIN of the two snapshots, under the comparison's settings (hash join, no JIT);
+ * - hand: a FULL OUTER JOIN typed by hand, with the server's defaults.
+ * Measures: the one-time work of keeping the comparison; the first page (1000 rows, sort by
+ * hostname), the full count, a filtered page (changed and up, 100 rows) and its count, a page of
+ * 100 at half the differences and the first page the other way round; `changes` once kept. The
+ * kept pages also without the index that serves them (`kept, no index`: the same statement in a
+ * transaction that drops the index first and rolls back), interleaved with the others. p50 of runs in rotating order; the machine's load average before and after. It
+ * checks first that kept and joined answers are the same rows.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:compare [-- profile iterations]
  *
@@ -13,14 +19,18 @@
  * and loaded into a database of their own (`netinv_bench_compare_<profile>`) the first time and
  * reused afterwards: loading two "large" snapshots takes minutes.
  */
+import { cpus, loadavg } from 'node:os'
 import { keptBenchDatabase } from './db.js'
 import { p50, timeIt } from './timing.js'
 import { compileConfig } from '../src/shared/config/index.js'
-import { createPostgresDb, queryWithSettings, type Db } from '../src/shared/db/index.js'
+import { Deadline, createPostgresDb, queryWithSettings, type Db } from '../src/shared/db/index.js'
 import { findTable } from '../src/inventory/catalog/index.js'
 import { DEVICES, INTERFACES } from '../src/inventory/catalog/inventory.js'
 import { migrateInventory } from '../src/inventory/migrations/index.js'
-import { comparedColumns, prepareTableQuery, runTableQuery, type TableQueryDeps } from '../src/inventory/query/index.js'
+import { comparedColumns, countChanges, prepareTableQuery, type TableQueryDeps } from '../src/inventory/query/index.js'
+import { keepComparison, keptRelation } from '../src/inventory/query/kept-comparison.js'
+import { applyLocalSettings } from '../src/shared/db/settings.js'
+import type { SqlPlan } from '../src/inventory/query/types.js'
 import { isProfileName, simulate } from '../src/inventory/simulator/index.js'
 import { loadSnapshotRows } from '../src/inventory/storage/index.js'
 import { storageName } from '../src/inventory/catalog/columns.js'
@@ -72,49 +82,98 @@ async function main(): Promise<void> {
   await ensureSnapshot(db, OLDER, 0)
   await ensureSnapshot(db, NEWER, 1)
   const sizes = await db.query<{ snapshot_id: string; n: number }>('SELECT snapshot_id, count(*)::int8 AS n FROM inventory.interfaces GROUP BY 1 ORDER BY 1')
-  console.log(`profile ${PROFILE}: interfaces ${sizes.rows.map((r) => r.n).join(' and ')}; ${ITERATIONS} iterations (p50, ms)`)
+  const load = () => loadavg().map((l) => l.toFixed(1)).join(' ')
+  console.log(`profile ${PROFILE}: interfaces ${sizes.rows.map((r) => r.n).join(' and ')}; ${ITERATIONS} iterations (p50, ms); ${cpus().length} cores, load average ${load()}`)
 
   const table = findTable('inventory/interfaces')!
-  const deps: TableQueryDeps = { db, limits: { ...compileConfig({}).query, statementTimeoutMs: 600_000 }, resolveSnapshot: async (ref) => ref, rulesFor: async () => [] }
+  const pair = { older: OLDER, newer: NEWER }
+  const limits = { ...compileConfig({}).query, statementTimeoutMs: 600_000 }
+  const live: TableQueryDeps = { db, limits, resolveSnapshot: async (ref) => ref, rulesFor: async () => [], keepComparisons: false }
+  const kept: TableQueryDeps = { ...live, keepComparisons: true }
+
+  // the one-time work: keeping the comparison of the two snapshots (interfaces, then every other table, empty here)
+  await db.query('DELETE FROM inventory.snapshot_changes WHERE newer = $1 AND older = $2', [NEWER, OLDER])
+  const keepMs = await timeIt(() => keepComparison(db, pair, false, table, Deadline.after(600_000)))
+  const changesFirstMs = await timeIt(() => countChanges(db, pair, false, Deadline.after(600_000)))
+  console.log(`kept the comparison of ${table.path} once: ${keepMs.toFixed(0)} ms; then of every other table: ${changesFirstMs.toFixed(0)} ms`)
+
   const columns = ['id', 'sn', 'hostname', 'intName', 'l1', 'l2', 'primaryIp']
-  const prepared = await prepareTableQuery(deps, table, { snapshot: NEWER, columns, compare: { snapshot: OLDER }, pagination: { start: 0, limit: 1000 } })
+  const page = { snapshot: NEWER, columns, compare: { snapshot: OLDER }, pagination: { start: 0, limit: 1000 } }
+  const filtered = { ...page, filters: { and: [{ change: ['eq', 'changed'] }, { l1: ['eq', 'up'] }] }, pagination: { start: 0, limit: 100 } }
+  const plans = async (deps: TableQueryDeps, body: unknown) => (await prepareTableQuery(deps, table, body)).plan
+  const [livePage, keptPage, liveFiltered, keptFiltered] = [await plans(live, page), await plans(kept, page), await plans(live, filtered), await plans(kept, filtered)]
+  const run = (plan: SqlPlan, what: 'select' | 'count') => () => queryWithSettings<Record<string, unknown>>(db, plan.settings, plan[what].sql, plan[what].params)
+  // the same statement as the planner sees it without the index that serves kept pages
+  const rollback = new Error('rollback')
+  const noIndex = (plan: SqlPlan, what: 'select' | 'count') => () =>
+    db
+      .transaction(async (tx) => {
+        await tx.query(`DROP INDEX inventory."${keptRelation(table).pageIndex}"`)
+        await applyLocalSettings(tx, plan.settings)
+        await tx.query(plan[what].sql, plan[what].params)
+        throw rollback
+      })
+      .catch((err: unknown) => {
+        if (err !== rollback) throw err
+      })
   const hand = handWritten(columns)
-  const ours = {
-    page: () => queryWithSettings(db, prepared.plan.settings, prepared.plan.select.sql, prepared.plan.select.params),
-    count: () => queryWithSettings<{ n: number }>(db, prepared.plan.settings, prepared.plan.count.sql, prepared.plan.count.params),
-    request: () => runTableQuery(deps, prepared),
-  }
   const theirs = {
     page: () => db.query(hand.page, [OLDER, NEWER]),
     count: () => db.query<{ n: number }>(hand.count, [OLDER, NEWER]),
   }
-  const theirsSet = {
-    page: () => queryWithSettings(db, prepared.plan.settings, hand.page, [OLDER, NEWER]),
-    count: () => queryWithSettings<{ n: number }>(db, prepared.plan.settings, hand.count, [OLDER, NEWER]),
+  // the answer's columns (a kept page also carries its sort keys, k0...)
+  const answer = (rows: unknown[]) => JSON.stringify(rows.map((row) => Object.entries(row as Record<string, unknown>).filter(([k]) => !/^k\d+$/.test(k))))
+  const same = async (a: () => Promise<{ rows: unknown[] }>, b: () => Promise<{ rows: unknown[] }>, what: string) => {
+    if (answer((await a()).rows) !== answer((await b()).rows)) throw new Error(`kept and joined answers differ: ${what}`)
   }
-  const [n1, n2] = [Number((await ours.count()).rows[0]!.n), Number((await theirs.count()).rows[0]!.n)]
-  if (n1 !== n2) throw new Error(`the comparison counts ${n1} rows, the hand-written join ${n2}`)
-  const [p1, p2] = [(await ours.page()).rows, (await theirs.page()).rows]
-  if (JSON.stringify(p1.map((r) => r.c0)) !== JSON.stringify(p2.map((r) => r.id))) throw new Error('the first pages differ')
-  const times = { page: [] as number[], handPage: [] as number[], handSetPage: [] as number[], count: [] as number[], handCount: [] as number[], handSetCount: [] as number[] }
+  await same(run(keptPage, 'select'), run(livePage, 'select'), 'first page')
+  await same(run(keptPage, 'count'), run(livePage, 'count'), 'count')
+  await same(run(keptFiltered, 'select'), run(liveFiltered, 'select'), 'filtered page')
+  await same(run(keptFiltered, 'count'), run(liveFiltered, 'count'), 'filtered count')
+  const n = Number((await theirs.count()).rows[0]!.n)
+  const [liveDeep, keptDeep] = [await plans(live, { ...page, pagination: { start: Math.floor(n / 2), limit: 100 } }), await plans(kept, { ...page, pagination: { start: Math.floor(n / 2), limit: 100 } })]
+  const backwards = { ...page, sort: { column: 'hostname', order: 'desc' } }
+  const [liveBack, keptBack] = [await plans(live, backwards), await plans(kept, backwards)]
+  await same(run(keptDeep, 'select'), run(liveDeep, 'select'), 'page at half')
+  await same(run(keptBack, 'select'), run(liveBack, 'select'), 'first page the other way')
+  if (Number((await run(keptPage, 'count')()).rows[0]!.n) !== n) throw new Error('the comparison and the hand-written join count differently')
+
+  const measures: Array<{ name: string; runs: Array<[string, () => Promise<unknown>]> }> = [
+    { name: 'first page (1000 rows, sort by hostname)', runs: [['kept', run(keptPage, 'select')], ['kept, no index', noIndex(keptPage, 'select')], ['join', run(livePage, 'select')], ['hand', theirs.page]] },
+    { name: 'first page, sort by hostname desc', runs: [['kept', run(keptBack, 'select')], ['kept, no index', noIndex(keptBack, 'select')]] },
+    { name: 'page of 100 at half the differences', runs: [['kept', run(keptDeep, 'select')], ['kept, no index', noIndex(keptDeep, 'select')]] },
+    { name: 'full count', runs: [['kept', run(keptPage, 'count')], ['join', run(livePage, 'count')], ['hand', theirs.count]] },
+    { name: 'filtered page (changed and up, 100 rows)', runs: [['kept', run(keptFiltered, 'select')], ['kept, no index', noIndex(keptFiltered, 'select')], ['join', run(liveFiltered, 'select')]] },
+    { name: 'filtered count', runs: [['kept', run(keptFiltered, 'count')], ['kept, no index', noIndex(keptFiltered, 'count')], ['join', run(liveFiltered, 'count')]] },
+    { name: 'changes (every table, kept counts)', runs: [['kept', () => countChanges(db, pair, false, Deadline.after(600_000))]] },
+  ]
+  const times = new Map<string, number[]>()
   for (let i = 0; i < ITERATIONS; i++) {
-    // the order rotates, so that none always finds another's pages in the cache
-    const round = async (...runs: Array<[number[], () => Promise<unknown>]>) => {
+    for (const { name, runs } of measures) {
+      // the order rotates, so that none always finds another's pages in the cache
       const order = [...runs.slice(i % runs.length), ...runs.slice(0, i % runs.length)]
-      for (const [list, fn] of i % 2 === 0 ? order : order.reverse()) list.push(await timeIt(fn))
+      for (const [who, fn] of i % 2 === 0 ? order : order.reverse()) {
+        const key = `${name}|${who}`
+        times.set(key, [...(times.get(key) ?? []), await timeIt(fn)])
+      }
     }
-    await round([times.page, ours.page], [times.handPage, theirs.page], [times.handSetPage, theirsSet.page])
-    await round([times.count, ours.count], [times.handCount, theirs.count], [times.handSetCount, theirsSet.count])
   }
-  const request = await timeIt(ours.request)
-  const row = (name: string, a: number[], b: number[], c: number[]) =>
-    `| ${name} | ${p50(a).toFixed(0)} | ${p50(b).toFixed(0)} | ${(p50(a) / p50(b)).toFixed(2)}x | ${p50(c).toFixed(0)} |`
-  console.log(`differences: ${n1}`)
-  console.log('| measure | compare (planner) | hand-written FULL OUTER JOIN | ratio | hand-written, same settings |')
+  const ms = (name: string, who: string) => {
+    const list = times.get(`${name}|${who}`)
+    return list ? p50(list).toFixed(list.length > 0 && p50(list) < 10 ? 1 : 0) : ''
+  }
+  console.log(`differences: ${n}; load average after: ${load()}`)
+  console.log('| measure | kept | kept, no page index | join (as before) | hand-written FULL OUTER JOIN |')
   console.log('|---|---|---|---|---|')
-  console.log(row('first page (1000 rows, sort by hostname)', times.page, times.handPage, times.handSetPage))
-  console.log(row('full count', times.count, times.handCount, times.handSetCount))
-  console.log(`| whole request (page and count at once, once) | ${request.toFixed(0)} | | | |`)
+  for (const { name } of measures) console.log(`| ${name} | ${ms(name, 'kept')} | ${ms(name, 'kept, no index')} | ${ms(name, 'join')} | ${ms(name, 'hand')} |`)
+  for (const [what, plan] of [['first page', keptPage], ['filtered page', keptFiltered]] as const) {
+    // under the statement's own settings (no JIT), as the request runs it
+    const explain = await db.transaction(async (tx) => {
+      await applyLocalSettings(tx, plan.settings)
+      return tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${plan.select.sql}`, plan.select.params)
+    })
+    console.log(`\nEXPLAIN ANALYZE of the kept ${what}:\n${explain.rows.map((r) => r['QUERY PLAN']).join('\n')}`)
+  }
   await db.close()
 }
 

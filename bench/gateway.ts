@@ -27,6 +27,9 @@
  *
  *   npm run bench:gateway -- [--seconds 3] [--rounds 5] [--latency-rounds 9] [--concurrency 32]
  *                            [--redis own | redis://host:port | none] [--db postgres://…/any-db | none] [--no-pin]
+ *   npm run bench:gateway -- --instructions 1000 [--instruction-rounds 5] [--warmup-requests 4000] [--concurrency 1]
+ *     counts instead of timing: the instructions per request of bare, gateway and external under
+ *     valgrind (see instructionCounts), comparable between runs on a loaded machine
  *   (BENCH_LOG_LEVEL=warn drops the access log, to see its share; BENCH_ACCESS_LOG=<file> keeps it,
  *   with the gateway's own view of each request's duration; BENCH_DIAG=1 prints, for every
  *   latency round, each server's event-loop delay and GC pauses and the gateway's rate-limit
@@ -48,10 +51,10 @@ import { connect, createServer as createNetServer, type AddressInfo } from 'node
 import { availableParallelism } from 'node:os'
 import { createInterface } from 'node:readline'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { closedLoop, openLoop, percentile, type Target } from './load.js'
+import { closedLoop, openLoop, percentile, countedLoop, type Target } from './load.js'
 import { describePauses, machinePauses } from './pauses.js'
 import { NODE_FLAGS } from '../src/shared/node-flags.js'
 import type * as SharedConfigModule from '../src/shared/config/index.js'
@@ -291,14 +294,25 @@ function cpuPlan(): { sut: string; rest: string; cpus: number[] } | null {
   return { sut: String(n - 1), rest: n === 2 ? '0' : `0-${n - 2}`, cpus: Array.from({ length: n }, (_, i) => i) }
 }
 
+/** A command that runs node under another program (valgrind), and options of node's for that run. */
+interface Wrapper {
+  command: string[]
+  nodeArgs: string[]
+}
+
 function startRole(cpus: string | undefined, role: string, ...rest: string[]): Promise<Ready & { child: ChildProcess }> {
+  return startWrapped(undefined, cpus, role, ...rest)
+}
+
+function startWrapped(wrapper: Wrapper | undefined, cpus: string | undefined, role: string, ...rest: string[]): Promise<Ready & { child: ChildProcess }> {
   // Every server runs with the product's NODE_FLAGS, as the product does. BENCH_PROFILE=<dir>
   // writes a CPU profile of each server process there; BENCH_NODE_ARGS adds options of node's or
   // V8's after them (say, --trace-deopt, or --memory-reducer to see what NODE_FLAGS spares).
   const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []
   const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []
-  const node = [...NODE_FLAGS, ...prof, ...extra, '--import', 'tsx', fileURLToPath(import.meta.url), '--role', role, ...rest]
-  const child = cpus ? spawn('taskset', ['-c', cpus, process.execPath, ...node], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, node, { stdio: ['ignore', 'pipe', 'inherit'] })
+  const node = [...NODE_FLAGS, ...prof, ...extra, ...(wrapper?.nodeArgs ?? []), '--import', 'tsx', fileURLToPath(import.meta.url), '--role', role, ...rest]
+  const command = [...(cpus ? ['taskset', '-c', cpus] : []), ...(wrapper?.command ?? []), process.execPath, ...node]
+  const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (line) => resolve({ ...(JSON.parse(line) as Ready), child }))
     child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)))
@@ -342,6 +356,160 @@ async function diagnose(role: string, limiter?: { consume: (...a: never[]) => un
   })
 }
 
+/**
+ * The instructions a server process executes: counting switched on now, and (after `n` requests)
+ * the count since, read from callgrind's dump (which starts the next count from zero).
+ */
+function callgrindControl(pid: number, ...what: string[]): string {
+  return execFileSync('callgrind_control', [...what, String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+}
+
+/** What a callgrind dump counted: every instruction, and those of V8's compilers (see compilerShare). */
+interface Dumped {
+  total: number
+  compiler: number
+}
+
+/**
+ * Functions of V8's compilers: the optimising ones (TurboFan, Turboshaft, Maglev), the baseline
+ * one (Sparkplug), and the bytecode compiler and parser (lazy functions and flushed bytecode).
+ */
+const COMPILER_FN = /v8::internal::(?:compiler::|maglev::|turboshaft::|baseline::|interpreter::|Parser|Scanner|Compiler::|[A-Za-z]*CompilationJob|BytecodeGenerator|AstNode|Ast[A-Z])|Maglev|Turbofan/
+
+/**
+ * The instructions of a dump spent in V8's compilers: a function's own cost lines (after `fn=`),
+ * not the inclusive cost lines that follow a `calls=` line. Warm-up does not settle every
+ * optimisation and the compiler runs on the main thread here, so a round may count a compile
+ * of some hot function: a run-to-run difference the code under test did not make.
+ */
+function compilerShare(text: string): number {
+  const names = new Map<string, string>()
+  let inCompiler = false
+  let skipNext = false
+  let sum = 0
+  for (const line of text.split('\n')) {
+    if (skipNext) {
+      skipNext = false
+      continue
+    }
+    // Names are compressed to a number at their first use, by a function's or a callee's line.
+    if (line.startsWith('fn=') || line.startsWith('cfn=')) {
+      const callee = line.charCodeAt(0) === 0x63
+      const m = /^c?fn=\((\d+)\)(?: (.*))?$/.exec(line)
+      if (m?.[2] !== undefined) names.set(m[1]!, m[2])
+      if (!callee) inCompiler = COMPILER_FN.test(m ? (names.get(m[1]!) ?? '') : line.slice(3))
+      continue
+    }
+    if (line.startsWith('calls=')) {
+      skipNext = true
+      continue
+    }
+    if (!inCompiler) continue
+    const c = line.charCodeAt(0)
+    // Cost lines: a position (a number, +n, -n or *) then the count.
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2a) {
+      const count = Number(line.slice(line.lastIndexOf(' ') + 1))
+      if (Number.isFinite(count)) sum += count
+    }
+  }
+  return sum
+}
+
+function dumpedInstructions(dir: string, pid: number, before: Set<string>): Dumped {
+  callgrindControl(pid, '-d')
+  const fresh = readdirSync(dir).filter((f) => f.startsWith(`callgrind.out.${pid}.`) && !before.has(f))
+  if (fresh.length !== 1) throw new Error(`expected one new callgrind dump of ${pid}, found ${fresh.join(', ') || 'none'}`)
+  before.add(fresh[0]!)
+  const text = readFileSync(join(dir, fresh[0]!), 'utf8')
+  const m = /^(?:totals|summary): (\d+)/m.exec(text)
+  if (!m) throw new Error(`no totals in callgrind dump ${fresh[0]}`)
+  return { total: Number(m[1]), compiler: compilerShare(text) }
+}
+
+/**
+ * --instructions N: what each server executes per request, counted instead of timed, so that runs
+ * compare on a loaded or shared machine too (timed there, they measure the neighbours). Each
+ * server (bare, then the gateway) runs under valgrind's callgrind with counting off while it
+ * starts and warms up (--warmup-requests, default 4000, sent one after the other); then counting
+ * goes on for --instruction-rounds rounds (default 5) of N requests one after the other on one
+ * keep-alive connection, the gateway's two routes in turns, and each round's count is read.
+ * Node runs with --single-threaded there: the optimising compiler and the collector work on the
+ * main thread, so that their work is counted in the process (with helper threads it lands where
+ * the scheduler puts it). A warm-up of some thousand requests does not settle every optimisation:
+ * a round that compiles a hot function counts the compile too (about half of a 300-request round
+ * of 2026-11-27), so each round's count is printed with V8's compilers' share taken out, and the
+ * median over the rounds of that is the figure compared (the rounds' totals are printed too).
+ * The figure is instructions, not time (a cache miss or a system call costs more than its
+ * instructions say), and one request at a time is the gateway's worst case for Redis (each
+ * decision its own round trip; under load the decisions of a turn share one). The dumps are kept
+ * (the directory is printed): `callgrind_annotate` says where the instructions went, and with
+ * BENCH_NODE_ARGS=--perf-basic-prof the addresses of JavaScript functions in it are named in
+ * /tmp/perf-<pid>.map.
+ */
+async function instructionCounts(n: number, plan: ReturnType<typeof cpuPlan>, target: string, redis: string, db: string, children: ChildProcess[]): Promise<void> {
+  if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('--instructions needs valgrind (apt-get install valgrind)')
+  const warm = Number(opt('warmup-requests', '4000'))
+  const rounds = Number(opt('instruction-rounds', '5'))
+  // One connection unless --concurrency says otherwise (the timed run's 32 do not apply here).
+  const concurrency = Number(opt('concurrency', '1'))
+  const dir = mkdtempSync(join(tmpdir(), 'netinv-bench-callgrind-'))
+  const wrapper: Wrapper = {
+    command: ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`, '--log-file=/dev/null'],
+    nodeArgs: ['--single-threaded'],
+  }
+  const counted: Record<string, Array<{ total: number; rest: number }>> = {}
+  const progress = (line: string) => process.stderr.write(`  (${line})\n`)
+  const warmUp = async (name: string, t: Target) => {
+    const t0 = performance.now()
+    const warmed = await countedLoop(t, concurrency, warm)
+    progress(`${name}: ${warm} warm-up requests in ${((performance.now() - t0) / 1000).toFixed(0)} s`)
+    if (warmed.errors > 0) throw new Error(`${name}: ${warmed.errors} warm-up requests failed`)
+  }
+  const round = async (name: string, t: Target, pid: number, dumps: Set<string>) => {
+    const t0 = performance.now()
+    callgrindControl(pid, '-i', 'on')
+    dumpedInstructions(dir, pid, dumps) // from zero, now
+    const r = await countedLoop(t, concurrency, n)
+    if (r.errors > 0) throw new Error(`${name}: ${r.errors} requests failed`)
+    const d = dumpedInstructions(dir, pid, dumps)
+    callgrindControl(pid, '-i', 'off')
+    const one = { total: d.total / n, rest: (d.total - d.compiler) / n }
+    ;(counted[name] ??= []).push(one)
+    progress(`${name}: ${n} requests in ${((performance.now() - t0) / 1000).toFixed(0)} s, ${Math.round(one.rest)} instructions per request besides V8's compilers' ${Math.round(one.total - one.rest)}`)
+  }
+  const path = '/api/snapshots'
+  const bare = await startWrapped(wrapper, plan?.sut, 'bare', '--target', target)
+  children.push(bare.child)
+  const gw = await startWrapped(wrapper, plan?.sut, 'gateway', '--target', target, '--redis', redis, '--db', db)
+  children.push(gw.child)
+  const headers = gw.headers
+  const bareTarget = { port: bare.port, path, headers }
+  await warmUp('bare', bareTarget)
+  const bareDumps = new Set<string>()
+  for (let i = 0; i < rounds; i++) await round('bare', bareTarget, bare.child.pid!, bareDumps)
+  bare.child.kill('SIGKILL')
+  const gwDumps = new Set<string>()
+  const gwTarget = { port: gw.port, path, headers }
+  const extTarget = { port: gw.port, path: '/api/devices', headers }
+  // Both of the gateway's routes are warm before either is counted, as in the timed run.
+  await warmUp('external', extTarget)
+  await warmUp('gateway', gwTarget)
+  for (let i = 0; i < rounds; i++) {
+    await round('gateway', gwTarget, gw.child.pid!, gwDumps)
+    await round('external', extTarget, gw.child.pid!, gwDumps)
+  }
+  console.log(`instructions per request (callgrind, ${rounds} rounds of ${n} requests on ${concurrency} connection(s) after ${warm} of warm-up, node --single-threaded; dumps in ${dir}):`)
+  console.log('  median besides V8\'s compilers [each round]; median of the totals [each round]')
+  const med: Record<string, number> = {}
+  for (const [name, list] of Object.entries(counted)) {
+    med[name] = median(list.map((c) => c.rest))
+    const totals = list.map((c) => c.total)
+    const k = (v: number) => `${Math.round(v / 1000)}k`
+    console.log(`  ${name.padEnd(8)} ${Math.round(med[name]!).toString().padStart(9)} [${list.map((c) => k(c.rest)).join(' ')}]; ${Math.round(median(totals)).toString().padStart(9)} [${totals.map(k).join(' ')}]`)
+  }
+  console.log(`instruction ratio bare/gateway: ${(med.bare! / med.gateway!).toFixed(3)}; bare/external: ${(med.bare! / med.external!).toFixed(3)}`)
+}
+
 async function main(): Promise<void> {
   const role = opt('role', '')
   if (role) {
@@ -358,17 +526,22 @@ async function main(): Promise<void> {
   const warmup = Number(opt('warmup', '8'))
   const plan = cpuPlan()
   // Before anything runs: how much the machine itself stops its CPUs (see bench/pauses.ts).
-  if (plan) console.log(`machine pauses before the run: ${describePauses(await machinePauses(plan.cpus))}`)
+  if (plan && !args.includes('--instructions')) console.log(`machine pauses before the run: ${describePauses(await machinePauses(plan.cpus))}`)
   if (plan) execFileSync('taskset', ['-cp', plan.rest, String(process.pid)], { stdio: 'ignore' })
   const up = await startRole(plan?.rest, 'upstream')
   const target = `http://127.0.0.1:${up.port}`
-  const bare = await startRole(plan?.sut, 'bare', '--target', target)
+  const instructions = Number(opt('instructions', '0'))
+  const bare = instructions > 0 ? null : await startRole(plan?.sut, 'bare', '--target', target)
   const database = await throwawayDatabase(opt('db', process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'))
   const redisOption = opt('redis', 'own')
   const ownRedis = redisOption === 'own' ? await privateRedis() : null
   const redis = ownRedis?.url ?? (redisOption === 'own' ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') : redisOption)
-  const children: ChildProcess[] = [up.child, bare.child, ...(ownRedis ? [ownRedis.child] : [])]
+  const children: ChildProcess[] = [up.child, ...(bare ? [bare.child] : []), ...(ownRedis ? [ownRedis.child] : [])]
   try {
+    if (!bare) {
+      await instructionCounts(instructions, plan, target, redis, database?.url ?? '', children)
+      return
+    }
     const gw = await startRole(plan?.sut, 'gateway', '--target', target, '--redis', redis, '--db', database?.url ?? '')
     children.push(gw.child)
     const path = '/api/snapshots'

@@ -152,6 +152,45 @@ export async function closedLoop(t: Target, connections: number, seconds: number
   return r
 }
 
+/**
+ * `requests` requests in all on `connections` keep-alive connections, each sending its next
+ * request when its last one was answered: a count, not a time, so that what they cost the server
+ * can be counted exactly (bench/gateway.ts --instructions).
+ */
+export async function countedLoop(t: Target, connections: number, requests: number): Promise<LoadResult> {
+  const bytes = requestBytes(t)
+  const r = newResult(0)
+  const start = performance.now()
+  let sent = 0
+  await Promise.all(
+    Array.from(
+      { length: connections },
+      () =>
+        new Promise<void>((resolve) => {
+          r.connections++
+          const conn = new Connection(t.port, () => resolve())
+          const next = () => {
+            if (sent >= requests) {
+              conn.socket.destroy()
+              return
+            }
+            sent++
+            conn.send(bytes, (ok, ms) => {
+              r.requests++
+              if (!ok) r.errors++
+              r.latenciesMs.push(ms)
+              if (!conn.closed) next()
+            })
+          }
+          next()
+        }),
+    ),
+  )
+  r.errors += sent - r.requests
+  r.seconds = (performance.now() - start) / 1000
+  return r
+}
+
 export async function openLoop(t: Target, rate: number, seconds: number, warmConnections = 256): Promise<LoadResult> {
   const bytes = requestBytes(t)
   const r = newResult(seconds)

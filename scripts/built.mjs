@@ -11,41 +11,11 @@
  *                                    embedded database when there is none, write the stamp
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import process from 'node:process'
 import { pathToFileURL } from 'node:url'
-
-const STAMP = join('dist', '.build-stamp')
-/** What a build reads: a change to any of these makes the build stale. */
-const INPUTS = ['src', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']
-
-/** The newest modification time under `path` (0 when it does not exist). */
-function newest(path) {
-  let stat
-  try {
-    stat = lstatSync(path)
-  } catch {
-    return { mtime: 0, path }
-  }
-  let found = { mtime: stat.mtimeMs, path }
-  if (stat.isDirectory()) {
-    for (const entry of readdirSync(path)) {
-      if (entry === 'node_modules' || entry === 'dist') continue
-      const inner = newest(join(path, entry))
-      if (inner.mtime > found.mtime) found = inner
-    }
-  }
-  return found
-}
-
-function stampTime() {
-  try {
-    return lstatSync(STAMP).mtimeMs
-  } catch {
-    return undefined
-  }
-}
+import { STAMP, staleReason } from './build-stamp.mjs'
 
 if (process.argv[2] === '--stamp') {
   await keepDatabaseTemplate()
@@ -70,13 +40,7 @@ async function keepDatabaseTemplate() {
   await db.close()
 }
 
-const built = stampTime()
-let reason
-if (built === undefined) reason = 'no build yet'
-else {
-  const latest = INPUTS.map(newest).reduce((a, b) => (b.mtime > a.mtime ? b : a))
-  if (latest.mtime > built) reason = `${latest.path} changed since the last build`
-}
+const reason = staleReason()
 if (reason === undefined) process.exit(0)
 process.stderr.write(`netinv: building (${reason}); later starts skip this until the sources change\n`)
 const npm = process.env.npm_execpath

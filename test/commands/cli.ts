@@ -12,6 +12,7 @@ import { Readable, Writable } from 'node:stream'
 import type { CommandIo } from '../../src/commands/io.js'
 import { reportCrash, runCli } from '../../src/commands/main.js'
 import { spawnOwned } from '../helpers/owned.js'
+import { CLI } from '../helpers/cli-entry.js'
 
 export interface Ran {
   code: number | null
@@ -39,7 +40,7 @@ export interface Running {
 
 /** `netinv <args>` started in a child process (to signal it while it runs). */
 export function startNetinv(args: readonly string[], env: Record<string, string>, input = ''): Running {
-  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const child = spawnOwned(process.execPath, [...CLI, ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   })
@@ -63,7 +64,7 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
 /** The same on a terminal: `script` gives the child a pseudo-terminal (stdout and stderr merged). */
 export function netinvOnTty(args: readonly string[], env: Record<string, string>): Promise<Ran> {
-  const command = [process.execPath, '--import', 'tsx', 'src/cli.ts', ...args].map(quote).join(' ')
+  const command = [process.execPath, ...CLI, ...args].map(quote).join(' ')
   const child = spawnOwned('script', ['-qec', command, '/dev/null'], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', TERM: 'xterm', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,9 +5,10 @@
 import t from 'tap'
 import { START_LIMIT_MS, dirsEnv, freePort, tempDirs } from '../e2e/process.js'
 import { spawnOwned } from '../helpers/owned.js'
+import { CLI } from '../helpers/cli-entry.js'
 
 function run(command: string, env: Record<string, string>): { exited: Promise<number | null>; stderr: () => string; kill(): void } {
-  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
+  const child = spawnOwned(process.execPath, [...CLI, command], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { checkPorts } from '../../src/commands/ports.js'
 import { dirsEnv, tempDirs } from '../e2e/process.js'
 import { spawnOwned } from '../helpers/owned.js'
+import { CLI } from '../helpers/cli-entry.js'
 
 /** A listener holding a port for the test. */
 async function holdPort(t: { teardown(fn: () => unknown): void }, host = '127.0.0.1'): Promise<number> {
@@ -33,7 +34,7 @@ t.test('a port in use is named with its setting', async (t) => {
 t.test('netinv serve on a port in use: one line naming PORT, exit 1, no database made', async (t) => {
   const port = await holdPort(t, '0.0.0.0')
   const dirs = tempDirs(t)
-  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const child = spawnOwned(process.execPath, [...CLI, 'serve'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...dirsEnv(dirs), PORT: String(port), ADMIN_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { dirsEnv, freePort, tempDirs } from '../e2e/process.js'
 import { spawnOwned } from '../helpers/owned.js'
+import { CLI } from '../helpers/cli-entry.js'
 
 const GRACE_MS = 2000
 
@@ -16,7 +17,7 @@ t.test('SIGTERM with a stalled log pipe whose reader then goes away: the process
   const dirs = tempDirs(t)
   writeFileSync(join(dirs.configDir, 'api.json'), JSON.stringify({ server: { shutdownGraceMs: GRACE_MS }, rateLimit: { enabled: false } }))
   const port = await freePort()
-  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const child = spawnOwned(process.execPath, [...CLI, 'serve'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...dirsEnv(dirs), LOG_LEVEL: 'debug', PORT: String(port), ADMIN_PORT: '0', ADMIN_PASSWORD: 'shutdown-test-password' },
     stdio: ['ignore', 'pipe', 'ignore'],
   })

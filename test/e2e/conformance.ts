@@ -53,7 +53,8 @@ function documentOf(base: string, prefix: string, fresh = false): Promise<Loaded
 }
 
 function matchPath(loaded: Loaded, rest: string): string | undefined {
-  const segments = rest.split('/')
+  // the gateway takes a trailing slash as none (the diagram clients post to `graphs/`)
+  const segments = rest.replace(/\/$/, '').split('/')
   for (const { template, parts } of loaded.paths) {
     if (parts.length === segments.length && parts.every((p, i) => p.startsWith('{') || p === segments[i])) return template
   }

@@ -8,6 +8,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnOwned } from '../helpers/owned.js'
+import { CLI } from '../helpers/cli-entry.js'
 
 interface Teardown {
   teardown(fn: () => unknown): void
@@ -67,12 +68,16 @@ export function serve(t: Teardown, env: Record<string, string>): Promise<Served>
 /** How long a started process may take to answer /healthz. */
 export const START_LIMIT_MS = 180_000
 
-/** Starts `netinv <command>` (serve or gateway) the same way; `port`: a public port chosen before. */
-export async function start(t: Teardown, command: 'serve' | 'gateway', env: Record<string, string>, port?: number): Promise<Served> {
+/**
+ * Starts `netinv <command>` (serve, gateway or inventory) the same way; `port`: a public port (the
+ * inventory's internal one) chosen before.
+ */
+export async function start(t: Teardown, command: 'serve' | 'gateway' | 'inventory', env: Record<string, string>, port?: number): Promise<Served> {
   port ??= await freePort()
   const adminPort = await freePort()
-  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env, PORT: String(port), ADMIN_PORT: String(adminPort) },
+  const ports = command === 'inventory' ? { INVENTORY_PORT: String(port), INVENTORY_ADMIN_PORT: String(adminPort) } : { PORT: String(port), ADMIN_PORT: String(adminPort) }
+  const child = spawnOwned(process.execPath, [...CLI, command], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env, ...ports },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let err = ''

@@ -8,10 +8,9 @@
  * probe addresses `/api/v<min(own, apiVersion)>/` (the path generation).
  */
 import t, { type Test } from 'tap'
-import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { bearer, call, waitForJob, type Reply } from './client.js'
 import { serve, tempDirs } from './process.js'
+import { applyLegacyRecipe } from './legacy-recipe.js'
 import { freshPostgres } from '../helpers/db.js'
 import { siteNames } from '../../src/inventory/simulator/index.js'
 
@@ -34,15 +33,6 @@ type Row = Record<string, unknown>
 interface Page {
   data: Row[]
   _meta: { count: number; size: number; start: number; limit: number }
-}
-
-/** docs/api-versions.md "Older clients: one recipe", as legacy-clients.yaml sets it. */
-function applyLegacyRecipe(configDir: string): void {
-  const file = join(configDir, 'api.json')
-  const config = JSON.parse(readFileSync(file, 'utf8')) as { versioning: { apiVersion: string; generations: { path: Record<string, unknown> } } }
-  config.versioning.apiVersion = 'v5.0'
-  Object.assign(config.versioning.generations.path, { deprecated: true, sunset: '2027-12-31T00:00:00Z', enforce: false })
-  writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o644 })
 }
 
 function typeOk(kind: string, v: unknown): boolean {
@@ -78,6 +68,11 @@ class SdkClient {
   }
   post(path: string, body?: unknown): Promise<Reply> {
     return this.send('POST', path, body)
+  }
+  /** A POST whose answer is an image: its status, type and bytes. */
+  async image(path: string, body: unknown): Promise<{ status: number; type: string | null; bytes: Buffer }> {
+    const r = await fetch(`${this.url}${this.prefix}${path}`, { method: 'POST', headers: { ...SDK_HEADERS, 'x-api-token': this.token, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    return { status: r.status, type: r.headers.get('content-type'), bytes: Buffer.from(await r.arrayBuffer()) }
   }
 
   /** `_ipf_pager`: pages of 1000 from start 0 until a short page. */
@@ -229,8 +224,8 @@ t.test('a 6.0.x SDK client, replayed', async (t) => {
   const configs = await sdk.pager(t, 'tables/management/configuration', { columns: ['id', 'sn', 'hostname', 'lastChangeAt', 'lastCheckAt', 'status', 'hash'], sort: { order: 'desc', column: 'lastChangeAt' } })
   t.ok(configs.length > 0 && configs.every((c) => typeof c.hash === 'string' && typeof c.lastChangeAt === 'number'))
   const text = await sdk.get(`tables/management/configuration/download?hash=${String(configs[0]!.hash)}&sanitized=true`)
-  t.equal(text.status, 404, 'no configuration text: a 404 the SDK raises, not an error body saved as the configuration')
-  t.match(text.json(), { code: 'API_NOT_FOUND', detail: /not its text/ })
+  t.equal(text.status, 404, 'no configuration text of a simulated snapshot: a 404 the SDK raises, not an error body saved as the configuration')
+  t.match(text.json(), { code: 'API_NOT_FOUND', detail: /text of [0-9a-f]{40}: not kept/ })
 
   // 6. Table.all() on a large table: column discovery by 422, then pages of 1000
   const interfaceColumns = await sdk.columns(t, 'tables/inventory/interfaces', '$last')
@@ -311,6 +306,31 @@ t.test('a 6.0.x SDK client, replayed', async (t) => {
   const rediscover = await sdk.post(`snapshots/${snapshotId}/devices`, { snList: [sn] })
   t.equal(rediscover.status, 200, 'POST snapshots/{id}/devices answers 200 in the path generation')
   t.match((await waitForJob(base, rediscover.json<{ jobId: string }>().jobId, bearer(session.accessToken), 6000)).job, { isDone: true })
+
+  // 14. the diagrams client: a unicast path between hosts of two sites as JSON (`graphs/`, its
+  // trailing slash), then the same body for `svg()` and `png()`
+  const hosts = (await sdk.post('tables/addressing/hosts', { columns: ['ip', 'siteName'], pagination: { start: 0, limit: 1000 }, snapshot: snapshotId })).json<Page>().data
+  const [from, to] = [hosts[0]!, hosts.find((h) => h.siteName !== hosts[0]!.siteName)!]
+  const diagram = {
+    snapshot: snapshotId,
+    parameters: {
+      type: 'pathLookup', groupBy: 'siteName', pathLookupType: 'unicast', networkMode: false, protocol: 'tcp', ttl: 128, fragmentOffset: 0, securedPath: true, enableRegions: false,
+      srcRegions: '.*', dstRegions: '.*', l4Options: { srcPorts: '1024-65535', dstPorts: '80,443', flags: [] }, otherOptions: { applications: '.*', tracked: false },
+      firstHopAlgorithm: { type: 'automatic' }, startingPoint: String(from.ip), destinationPoint: String(to.ip),
+    },
+  }
+  const graph = await sdk.post('graphs/', diagram)
+  t.equal(graph.status, 200, graph.text.slice(0, 300))
+  const labels = Object.values(graph.json<{ graphResult: { graphData: { nodes: Record<string, { label: string }> } } }>().graphResult.graphData.nodes).map((n) => n.label)
+  t.ok(labels.includes(String(from.ip)) && labels.length > 2, `the path from ${String(from.ip)} crosses devices`)
+  const svg = await sdk.image('graphs/svg', diagram)
+  t.equal(svg.status, 200)
+  t.match(svg.type, /^image\/svg\+xml/)
+  for (const label of labels) t.match(svg.bytes.toString('utf8'), `>${label}</text>`, `the drawing shows ${label}`)
+  const png = await sdk.image('graphs/png', diagram)
+  t.equal(png.status, 200)
+  t.equal(png.type, 'image/png')
+  t.equal(png.bytes.subarray(1, 4).toString('latin1'), 'PNG', 'a PNG image')
 
   // a bad body is a 422 in the documented shape
   const bad = await sdk.post('snapshots/load', [{ id: 'nope' }])

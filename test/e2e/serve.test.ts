@@ -11,7 +11,9 @@ import { createServer, type AddressInfo } from 'node:net'
 import { freshPostgres, REDIS_URL } from '../helpers/db.js'
 import { apiKey, bearer, call, waitForJob, type Reply } from './client.js'
 import { serve, stop, tempDirs } from './process.js'
+import { applyLegacyRecipe } from './legacy-recipe.js'
 import { spawnOwned } from '../helpers/owned.js'
+import { CLI } from '../helpers/cli-entry.js'
 
 const ADMIN_PASSWORD = 'e2e-admin-password-1'
 /** The columns the 6.0.x SDK requests from tables/management/snapshots; its model requires all. */
@@ -35,15 +37,6 @@ interface Page {
 }
 
 /** What ops do for 5.x/6.x-era clients (docs/api-versions.md): apiVersion v5.0, a later sunset of the path generation. */
-function serveLegacyClients(configDir: string, sunset: string): void {
-  const file = join(configDir, 'api.json')
-  const config = JSON.parse(readFileSync(file, 'utf8')) as { versioning: { apiVersion: string; generations: { path: Record<string, unknown> } } }
-  config.versioning.generations.path.sunset = sunset
-  config.versioning.generations.path.enforce = false
-  config.versioning.apiVersion = 'v5.0'
-  writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o644 })
-}
-
 function setRateLimit(configDir: string, perSecond: number): void {
   const file = join(configDir, 'api.json')
   const config = JSON.parse(readFileSync(file, 'utf8')) as { rateLimit: Record<string, unknown> }
@@ -229,7 +222,7 @@ t.test('the whole user story on the embedded default', async (t) => {
 
   // The embedded database belongs to the running server: an admin command on the same DATA_DIR
   // refuses instead of writing what the server would overwrite.
-  const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'user', 'create', 'alice', '--scopes', 'read'], {
+  const cli = spawnSync(process.execPath, [...CLI, 'user', 'create', 'alice', '--scopes', 'read'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, CONFIG_DIR: configDir, NETINV_PASSWORD: 'alice-password-1' },
     encoding: 'utf8',
   })
@@ -238,7 +231,7 @@ t.test('the whole user story on the embedded default', async (t) => {
 
   // Restart on the same DATA_DIR, with the path generation's sunset moved later by ops.
   t.equal(await stop(app), 0, 'SIGTERM exits 0')
-  serveLegacyClients(configDir, '2099-01-01T00:00:00Z')
+  applyLegacyRecipe(configDir, { versioning: { generations: { path: { sunset: '2099-01-01T00:00:00Z' } } } })
   app = await serve(t, env)
   const after = app.url
   t.notMatch(app.stderr(), /Created user "admin"/, 'the admin is not created twice')
@@ -288,8 +281,10 @@ t.test('the whole user story on the embedded default', async (t) => {
 t.test('key steps on PostgreSQL with Redis', async (t) => {
   const { url } = await freshPostgres(t, 1)
   const { dataDir, configDir } = tempDirs(t)
-  // Other tests share this Redis and the 127.0.0.1 rate-limit key: a high limit keeps them apart.
-  setRateLimit(configDir, 100000)
+  // Other tests share this Redis and the 127.0.0.1 rate-limit key: a high limit keeps this one from
+  // refusing their requests, and one below 1,000 a second keeps it from taking leases, whose
+  // reserved places the others' gateways (at the default 100) would count as requests.
+  setRateLimit(configDir, 999)
   const env = { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, DATABASE_URL: url, REDIS_URL }
   let app = await serve(t, env)
   const base = app.url
@@ -333,7 +328,7 @@ t.test('a failed start exits 1 instead of hanging: the port is taken', async (t)
   await new Promise<void>((resolve) => holder.listen(0, '0.0.0.0', resolve))
   t.teardown(() => holder.close())
   const port = String((holder.address() as AddressInfo).port)
-  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const child = spawnOwned(process.execPath, [...CLI, 'serve'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, PORT: port, ADMIN_PORT: '0' },
     stdio: ['ignore', 'ignore', 'pipe'],
   })

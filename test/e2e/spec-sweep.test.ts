@@ -81,7 +81,7 @@ t.test('every endpoint, every method, through netinv serve', async (t) => {
   await t.test('an unknown table path: 404 for every method, in every generation, with the version headers', async (t) => {
     for (const prefix of ['/api/', '/api/v1/', '/api/v7.x/', `/api/${PRODUCT_VERSION}/`]) {
       for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
-        for (const path of ['tables/no/such/table', 'tables/no/such/description']) {
+        for (const path of ['tables/no/such/thing', 'tables/no/such/description']) {
           const what = `${method} ${prefix}${path}`
           const r = await call(base, method, `${prefix}${path}`, { headers: admin, ...(method === 'GET' || method === 'HEAD' ? {} : { body: { columns: ['id'] } }) })
           t.equal(r.status, 404, what)

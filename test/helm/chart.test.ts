@@ -343,3 +343,49 @@ t.test('values that cannot work are refused at render time', async (t) => {
   const bad = await helm(['template', 'netinv', CHART, '-f', `${CHART}/examples/gateway-only.yaml`, '--set', 'upstreams.legacy.versioning=sideways'])
   t.notOk(bad.ok, 'the schema refuses a versioning mode the product does not know')
 })
+
+t.test('identity Secrets: the LDAP bind password and CA and the OIDC client secrets are mounted in the gateway and api.json points at them', async (t) => {
+  const set = [
+    'identity.ldap.secret=corp-ldap',
+    'identity.ldap.caKey=ca\\.crt',
+    'identity.sso.corp.secret=corp-oidc',
+    'config.ldap.enabled=true',
+    'config.ldap.url=ldaps://ldap.corp.example:636',
+    'config.sso.providers.corp.issuer=https://id.corp.example',
+    'config.sso.providers.corp.clientId=netinv',
+    'config.sso.providers.corp.redirectBaseUrl=https://netinv.corp.example',
+  ]
+  const ms = await render([], set)
+  const config = compileConfig(JSON.parse(find(ms, 'ConfigMap', '-config').data!['api.json']!))
+  t.equal(config.ldap.bindPasswordFile, '/etc/netinv/identity/ldap/bind-password')
+  t.equal(config.ldap.caFile, '/etc/netinv/identity/ldap/ca.pem')
+  t.equal(config.sso.providers.corp?.clientSecretFile, '/etc/netinv/identity/sso/corp/client-secret')
+  const spec = podSpec(find(ms, 'Deployment', '-gateway'))
+  const mounts = spec.containers.find((c) => c.name === 'gateway')?.volumeMounts ?? []
+  t.same(
+    mounts.filter((m) => m.name.startsWith('identity-')),
+    [
+      { name: 'identity-ldap', mountPath: '/etc/netinv/identity/ldap', readOnly: true },
+      { name: 'identity-sso-corp', mountPath: '/etc/netinv/identity/sso/corp', readOnly: true },
+    ],
+  )
+  const volumes = (spec.volumes ?? []).filter((v) => v.name.startsWith('identity-'))
+  t.same(
+    volumes.map((v) => [v.name, v.secret?.secretName, v.secret?.items]),
+    [
+      ['identity-ldap', 'corp-ldap', [{ key: 'bind-password', path: 'bind-password' }, { key: 'ca.crt', path: 'ca.pem' }]],
+      ['identity-sso-corp', 'corp-oidc', [{ key: 'client-secret', path: 'client-secret' }]],
+    ],
+    'only the named keys of the Secrets',
+  )
+  t.ok(volumes.every((v) => (v.secret as { defaultMode?: number } | undefined)?.defaultMode === 0o440), 'readable by the process group only')
+  t.notOk(JSON.stringify(find(ms, 'Deployment', '-inventory')).includes('identity-'), 'the inventory mounts none of them')
+
+  const none = await render([], [])
+  t.notOk(JSON.stringify(find(none, 'Deployment', '-gateway')).includes('identity-'), 'nothing mounted when none is named')
+  const orphan = await helm(['template', 'netinv', CHART, '--set', 'identity.sso.nowhere.secret=x'])
+  t.notOk(orphan.ok, 'a client secret for a provider that is not configured is refused')
+  t.match(orphan.stderr, /identity\.sso\.nowhere: no provider "nowhere" in config\.sso\.providers/)
+  const keyless = await helm(['template', 'netinv', CHART, '--set', 'identity.sso.corp.key=x'])
+  t.notOk(keyless.ok, 'a provider entry without its Secret is refused by the schema')
+})

@@ -15,6 +15,7 @@ import { freshPostgres, REDIS_URL } from '../helpers/db.js'
 import { find, render, type Manifest } from './helm.js'
 import { DEVICES, startLegacyBackend } from '../e2e/legacy-backend.js'
 import { spawnOwned } from '../helpers/owned.js'
+import { CLI } from '../helpers/cli-entry.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -88,7 +89,7 @@ function materialise(ms: Manifest[], workload: Manifest, dir: string, overrides:
 }
 
 function start(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawnOwned(process.execPath, ['--import=tsx', join(ROOT, 'src/cli.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawnOwned(process.execPath, [...CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()))

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { compileConfig, type Config } from '../../src/shared/config/index.js'
-import { CHART, EXAMPLES, find, helm, render, templateArgs, type Manifest } from './helm.js'
+import { CHART, EXAMPLES, find, helm, parseManifests, render, templateArgs, type Manifest } from './helm.js'
+import { tracingSettings } from '../../src/shared/tracing/index.js'
 
 type Schema = Record<string, unknown>
 
@@ -65,9 +66,10 @@ t.test('every example renders an api.json the product accepts, with the example 
   }
   const legacy = apiJson(await render(['examples/legacy-clients.yaml']))
   const doc = readFileSync('docs/api-versions.md', 'utf8')
-  const recipe = JSON.parse(/## Older clients: one recipe[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)![1]!) as { versioning: { apiVersion: string; generations: { path: unknown } } }
+  const recipe = JSON.parse(/## Older clients: one recipe[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)![1]!) as { versioning: { apiVersion: string; generations: { path: unknown } }; rateLimit: { perSecond: number } }
   t.equal(legacy.versioning.apiVersion, recipe.versioning.apiVersion, 'the legacy example is the documented recipe: its apiVersion')
   t.same(legacy.versioning.generations.path, recipe.versioning.generations.path, 'and its path generation sunset')
+  t.equal(legacy.rateLimit.perSecond, recipe.rateLimit.perSecond, 'and its per-address limit')
   t.equal(legacy.versioning.oldestRelease, '4.0', 'old releases stay accepted')
   const production = apiJson(await render(['examples/production.yaml']))
   t.equal(production.rateLimit.endpoints['auth/login'], 3)
@@ -96,6 +98,31 @@ t.test('a limit and a sunset date set as values appear in api.json', async (t) =
   t.equal(config.versioning.generations.original.enforce, true)
   t.equal(config.app.accessToken.expiresIn, 600)
   t.same(config.server.trustedProxies, ['10.0.0.0/8', '192.168.1.1'])
+})
+
+/** A container's plain `env` entries of a Deployment, as the process would see them. */
+function envOf(ms: Manifest[], suffix: string): NodeJS.ProcessEnv {
+  const spec = (find(ms, 'Deployment', suffix).spec as { template: { spec: { containers: Array<{ env?: Array<{ name: string; value?: string }> }> } } }).template.spec
+  return Object.fromEntries((spec.containers[0]!.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value]))
+}
+
+t.test('tracing values reach both services as the settings the product reads', async (t) => {
+  const off = await render([])
+  t.equal(tracingSettings(envOf(off, '-gateway')), undefined, 'off by default: no endpoint in the gateway')
+  t.equal(tracingSettings(envOf(off, '-inventory')), undefined, 'nor in the inventory')
+  // --set-json: helm's --set leaves a fraction a string.
+  const rendered = await helm([...templateArgs([], []), '--set-json', 'tracing={"endpoint":"http://otel-collector.monitoring:4318","sampleRatio":0.25,"trustTraceparent":true}'])
+  t.ok(rendered.ok, rendered.stderr)
+  const on = parseManifests(rendered.stdout)
+  t.same(tracingSettings(envOf(on, '-gateway')), { url: 'http://otel-collector.monitoring:4318/v1/traces', serviceName: 'netinv-gateway', trustTraceparent: true, sampleRatio: 0.25 })
+  t.same(tracingSettings(envOf(on, '-inventory')), { url: 'http://otel-collector.monitoring:4318/v1/traces', serviceName: 'netinv-inventory', trustTraceparent: false, sampleRatio: 0.25 }, 'the inventory continues the gateway trace whatever the client sent')
+  for (const [what, set] of [
+    ['a tracing endpoint that is not a URL', 'tracing.endpoint=collector:4318'],
+    ['a sample ratio above 1', 'tracing.sampleRatio=2'],
+  ]) {
+    const lint = await helm(['lint', CHART, '--set', set!])
+    t.notOk(lint.ok, `helm lint refuses ${what}`)
+  }
 })
 
 // Each bad value must stop `helm template`, naming the offending key, and (when values.schema.json

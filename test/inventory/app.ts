@@ -8,6 +8,7 @@ import { INTERNAL_HEADER, encodeInternal, encodePrincipal, type Principal } from
 import { createInventoryApp } from '../../src/inventory/app.js'
 import { matchEndpoint } from '../../src/shared/manifest.js'
 import { migrateInventory } from '../../src/inventory/migrations/index.js'
+import { backgroundKeeping } from '../../src/inventory/query/keeping.js'
 
 export const SECRET = 'test-internal-secret-0123456789'
 
@@ -29,7 +30,10 @@ export interface Client {
   /** Stops the app (background jobs first), as a shutdown does. */
   close(): Promise<void>
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>
-  /** Starts a discovery and waits until its job is done; returns the snapshot id. */
+  /**
+   * Starts a discovery and waits until its job is done and its comparison with the previous
+   * snapshot is kept (in the background, `query/keeping.ts`); returns the snapshot id.
+   */
   discover(body?: Record<string, unknown>): Promise<string>
   waitJob(jobId: string): Promise<Record<string, unknown>>
 }
@@ -94,6 +98,7 @@ export async function startApp(t: Teardown, db: Db, raw: Record<string, unknown>
       const { id, jobId } = r.body as { id: string; jobId: string }
       const job = await waitJob(jobId)
       if (job.status !== 'done') throw new Error(`discovery failed: ${JSON.stringify(job)}`)
+      await backgroundKeeping(db)
       return id
     },
   }

@@ -26,7 +26,7 @@ t.test('builds when there is no build, not again until a source changes', async 
   const dir = mkdtempSync(join(tmpdir(), 'netinv-built-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   mkdirSync(join(dir, 'scripts'))
-  copyFileSync(join(ROOT, 'scripts/built.mjs'), join(dir, 'scripts/built.mjs'))
+  for (const script of ['built.mjs', 'build-stamp.mjs']) copyFileSync(join(ROOT, 'scripts', script), join(dir, 'scripts', script))
   mkdirSync(join(dir, 'src/inner'), { recursive: true })
   writeFileSync(join(dir, 'src/inner/a.ts'), 'export {}\n')
   const build = `node -e "require('fs').appendFileSync('builds', 'x')" && node scripts/built.mjs --stamp`

@@ -57,7 +57,63 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- $_ := set $upstreams $name (omit $u "routes" "secret") -}}
 {{- end -}}
 {{- $_ := set $config "upstreams" $upstreams -}}
+{{- /* Identity files mounted from Secrets (netinv.identityMounts): the settings point at them. */ -}}
+{{- $ldap := .Values.identity.ldap -}}
+{{- if $ldap.secret -}}
+{{- $_ := set $config.ldap "bindPasswordFile" "/etc/netinv/identity/ldap/bind-password" -}}
+{{- if $ldap.caKey -}}
+{{- $_ := set $config.ldap "caFile" "/etc/netinv/identity/ldap/ca.pem" -}}
+{{- end -}}
+{{- end -}}
+{{- range $name, $s := .Values.identity.sso -}}
+{{- $providers := (($config.sso | default dict).providers | default dict) -}}
+{{- if not (hasKey $providers $name) -}}
+{{- fail (printf "identity.sso.%s: no provider %q in config.sso.providers" $name $name) -}}
+{{- end -}}
+{{- $_ := set (index $providers $name) "clientSecretFile" (printf "/etc/netinv/identity/sso/%s/client-secret" $name) -}}
+{{- end -}}
 {{- toPrettyJson $config -}}
+{{- end -}}
+
+{{/* The gateway's mounts of the identity Secrets (values identity.*). */}}
+{{- define "netinv.identityMounts" -}}
+{{- if .Values.identity.ldap.secret }}
+- name: identity-ldap
+  mountPath: /etc/netinv/identity/ldap
+  readOnly: true
+{{- end }}
+{{- range $name, $s := .Values.identity.sso }}
+- name: identity-sso-{{ $name }}
+  mountPath: /etc/netinv/identity/sso/{{ $name }}
+  readOnly: true
+{{- end }}
+{{- end -}}
+
+{{/* The volumes of the identity Secrets: only the keys the settings name, 0440 as the signing key. */}}
+{{- define "netinv.identityVolumes" -}}
+{{- $ldap := .Values.identity.ldap -}}
+{{- if $ldap.secret }}
+- name: identity-ldap
+  secret:
+    secretName: {{ $ldap.secret }}
+    defaultMode: 288
+    items:
+      - key: {{ $ldap.bindPasswordKey }}
+        path: bind-password
+      {{- if $ldap.caKey }}
+      - key: {{ $ldap.caKey }}
+        path: ca.pem
+      {{- end }}
+{{- end }}
+{{- range $name, $s := .Values.identity.sso }}
+- name: identity-sso-{{ $name }}
+  secret:
+    secretName: {{ $s.secret }}
+    defaultMode: 288
+    items:
+      - key: {{ $s.key | default "client-secret" }}
+        path: client-secret
+{{- end }}
 {{- end -}}
 
 {{/* CONFIG_DIR/routes/<name>.json of one backend: include "netinv.routesJson" (list $name $upstream) */}}
@@ -154,6 +210,26 @@ app.kubernetes.io/component: {{ index . 1 }}
     secretKeyRef:
       name: {{ include "netinv.secretName" . }}
       key: database-url
+{{- end -}}
+
+{{/*
+Tracing of one service (docs/operations.md, Traces): nothing when tracing.endpoint is empty.
+Called with (dict "root" $ "service" "gateway"|"inventory").
+*/}}
+{{- define "netinv.tracingEnv" -}}
+{{- $t := .root.Values.tracing -}}
+{{- if $t.endpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ $t.endpoint | quote }}
+- name: OTEL_SERVICE_NAME
+  value: {{ printf "netinv-%s" .service | quote }}
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ $t.sampleRatio | toString | quote }}
+{{- if eq .service "gateway" }}
+- name: NETINV_TRUST_TRACEPARENT
+  value: {{ $t.trustTraceparent | toString | quote }}
+{{- end }}
+{{- end }}
 {{- end -}}
 
 {{/* Volumes shared by every netinv pod: api.json and the writable scratch directories. */}}
