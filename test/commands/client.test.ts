@@ -29,8 +29,6 @@ function shortAccessTokens(configDir: string): void {
 const table = (body: unknown, key: string, accept = 'application/json') => ({ headers: { ...apiKey(key), accept }, body })
 const lines = (text: string) => text.split('\n').filter((l) => l !== '')
 
-// Three discoveries, four Node starts and a wait for an access token to expire.
-t.setTimeout(300_000)
 
 t.test('login, snapshots, discover, query and logout against netinv serve', async (t) => {
   const { dataDir, configDir } = tempDirs(t)

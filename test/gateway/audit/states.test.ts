@@ -11,8 +11,6 @@ import { freshPostgres } from '../../helpers/db.js'
 const ADMIN_PASSWORD = 'states-admin-password-1'
 type Row = Record<string, unknown>
 
-t.setTimeout(240_000)
-
 t.test('settings changes carry their before and after', async (t) => {
   const { dataDir, configDir } = tempDirs(t)
   const app = await serve(t, { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, DATABASE_URL: (await freshPostgres(t)).url })
