@@ -107,7 +107,7 @@ export function sourceTables(): StoredTableDef[] {
 export function computeSql(table: StoredTableDef, snapshotId: string): string {
   const sql = table.source.compute
   if (sql === undefined) throw new Error(`${table.path} is not computed`)
-  const from = sql.replace(/\{(inventory\.[a-z_]+)\}/g, (_, name: string) => {
+  const from = sql.replace(/\{(inventory\.[a-z0-9_]+)\}/g, (_, name: string) => {
     const base = STORED_TABLES.find((t) => t.source.table === name)
     if (!base) throw new Error(`${table.path} reads ${name}, which is not a stored table`)
     return partitionTable(base, snapshotId)
