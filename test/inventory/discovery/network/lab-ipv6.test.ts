@@ -139,6 +139,20 @@ testNeeding(t, 'IPv6 addresses, routes with every next hop and neighbours of a l
     const r1r2 = found.find((n) => n.hostname === 'r1' && n.intName === 'eth1')
     t.match(r1r2, { localCost: 10, neiCost: 25, neiHostname: 'r2' }, 'r1 says its own cost, r2 advertises its own')
     t.ok(found.every((n) => n.currStateTime === null), 'OSPFV3-MIB does not say how long an adjacency is in its state')
+
+    // the interfaces of those adjacencies, with the area and cost ospf6d reports and their neighbours
+    const interfaces: string[] = []
+    for (const name of names) {
+      const ifs = (await lab.showJson(name, 'show ipv6 ospf6 interface json')) as Record<string, { cost?: number }>
+      const detail = Object.values((await lab.showJson(name, 'show ipv6 ospf6 neighbor detail json')) as Record<string, { area: string; interface: string }>)
+      for (const [iface, i] of Object.entries(ifs)) {
+        const on = detail.filter((n) => n.interface === iface)
+        if (on.length > 0) interfaces.push(`${name} ${iface} 0 ${on[0]!.area} ${i.cost} ${on.length}`)
+      }
+    }
+    const perInterface = await rows(client, 'routing/protocols/ospf-v3/interfaces', id, ['hostname', 'intName', 'instanceId', 'area', 'cost', 'neiCount', 'neiFullCount'])
+    t.same(perInterface.map((i) => [i.hostname, i.intName, i.instanceId, i.area, i.cost, i.neiCount].map(String).join(' ')).sort(), interfaces.sort(), 'routing/protocols/ospf-v3/interfaces: the interfaces ospf6d holds adjacencies on')
+    t.ok(perInterface.every((i) => i.neiFullCount === i.neiCount), 'every adjacency is full')
   })
 
   await t.test('addressing/managed-devs: the global IPv6 addresses of every router', async (t) => {
