@@ -33,6 +33,13 @@ const FILLED = [
   'tables/networks/gateway-redundancy',
   'tables/interfaces/mtu',
   'tables/inventory/discovery-history',
+  // computed from the routing, neighbour and spanning-tree tables
+  'tables/networks/summary/protocols',
+  'tables/networks/summary/protocols/bgp',
+  'tables/networks/summary/protocols/ospf',
+  'tables/networks/summary/protocols/ospfv3',
+  'tables/routing/protocols/ospf-v3/interfaces',
+  'tables/spanning-tree/neighbors',
 ]
 
 interface Page {

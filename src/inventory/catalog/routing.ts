@@ -2,7 +2,7 @@
 import { col, deviceColumns, idColumn } from './columns.js'
 import type { StoredTableDef, TableDef } from './types.js'
 
-export const ROUTE_PROTOCOLS = ['connected', 'local', 'static', 'ospf', 'ospfv3', 'bgp', 'eigrp', 'isis'] as const
+export const ROUTE_PROTOCOLS = ['connected', 'local', 'static', 'ospf', 'ospfv3', 'bgp', 'eigrp', 'isis', 'rip'] as const
 
 /** A routing table (RIB) of one address family. */
 function routeTable(family: 'IPv4' | 'IPv6', path: string, table: string, legacyPaths: readonly string[], webPath: string): StoredTableDef {

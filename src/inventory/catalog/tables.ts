@@ -15,7 +15,9 @@ import { VLAN_TABLES } from './vlans.js'
 import { UNCOLLECTED_TABLES } from './uncollected/index.js'
 import { INTERFACE_RATE_TABLES } from './interface-rates.js'
 import { WIRELESS_TABLES } from './wireless.js'
-import { OSPF_INTERFACES } from './ospf-interfaces.js'
+import { OSPF_INTERFACES, OSPFV3_INTERFACES } from './ospf-interfaces.js'
+import { STP_NEIGHBORS } from './stp-neighbors.js'
+import { PROTOCOL_SUMMARY_TABLES } from './protocol-summary.js'
 import { IPV6_ADDRESSING_TABLES } from './ipv6-addressing.js'
 import { FHRP_GROUP_MEMBERS } from './fhrp-members.js'
 import { GATEWAY_REDUNDANCY } from './gateway-redundancy.js'
@@ -29,16 +31,19 @@ export const TABLES: readonly TableDef[] = [
   ...ADDRESSING_TABLES,
   ...IPV6_ADDRESSING_TABLES,
   ...ROUTING_TABLES,
+  ...PROTOCOL_SUMMARY_TABLES,
   FHRP_GROUP_MEMBERS,
   ...NETWORK_TABLES,
   GATEWAY_REDUNDANCY,
   ...LAYER2_TABLES,
   ...VLAN_TABLES,
+  STP_NEIGHBORS,
   ...NEIGHBOR_TABLES,
   ...INTERFACE_HEALTH_TABLES,
   ...INTERFACE_RATE_TABLES,
   INTERFACE_MTU,
   OSPF_INTERFACES,
+  OSPFV3_INTERFACES,
   ...WIRELESS_TABLES,
   ...CONSISTENCY_TABLES,
   ...DISCOVERY_TABLES,

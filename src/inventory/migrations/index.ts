@@ -10,6 +10,7 @@ import { ATTRIBUTE_MIGRATIONS } from './attributes.js'
 import { POSITIONS_SQL } from './positions.js'
 import { COMPUTED_TABLES_SQL } from './computed-tables.js'
 import { IPV6_HOSTS_SQL } from './ipv6-hosts.js'
+import { PROTOCOL_SUMMARY_SQL } from './protocol-summary.js'
 import { OSPFV3_NEIGHBORS_SQL } from './ospfv3-neighbors.js'
 import { STP_PORTS_SQL } from './stp-ports.js'
 
@@ -75,6 +76,7 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 430, name: 'IPv6 end hosts, computed from the neighbour caches and MAC tables', sql: IPV6_HOSTS_SQL },
   { id: 440, name: 'OSPFv3 neighbours', sql: OSPFV3_NEIGHBORS_SQL },
   { id: 450, name: 'spanning-tree ports', sql: STP_PORTS_SQL },
+  { id: 460, name: 'routing protocol summary, computed from the routing and neighbour tables', sql: PROTOCOL_SUMMARY_SQL },
 ]
 
 export async function migrateInventory(db: Db): Promise<number[]> {

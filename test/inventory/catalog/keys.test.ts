@@ -6,6 +6,7 @@
  */
 import t from 'tap'
 import { ENGINES, freshDb } from '../../helpers/db.js'
+import { UNSIMULATED } from './unsimulated.js'
 import { startApp } from '../app.js'
 import { TABLES, columnSql } from '../../../src/inventory/catalog/index.js'
 
@@ -47,10 +48,8 @@ for (const engine of ENGINES) {
     // ROME-01 and BERLIN-02 of the small profile give every table rows; a second generation moves things
     await api.discover({ profile: 'small', sites: ['ROME-01', 'BERLIN-02'] })
     const id = await api.discover({ profile: 'small', sites: ['ROME-01', 'BERLIN-02'] })
-    // tables netinv does not collect have no rows to key; the simulator models no wireless controller,
-    // and no IPv6 interface address or neighbour cache (only IPv6 routes): discovery tests key those
-    const unsimulated = ['wireless/controllers', 'addressing/ipv6-managed-devs', 'addressing/ipv6-neighbors', 'addressing/ipv6-hosts']
-    for (const table of TABLES.filter((x) => x.collected !== false && !unsimulated.includes(x.path))) {
+    // tables netinv does not collect have no rows to key, nor those the simulator models nothing of
+    for (const table of TABLES.filter((x) => x.collected !== false && !UNSIMULATED.includes(x.path))) {
       const from = table.source.kind === 'stored' ? table.source.table : `(${table.source.sql})`
       const key = (table.key ?? []).map((name) => `coalesce((${columnSql(table.columns.find((c) => c.name === name)!)})::text, '')`)
       const where = table.snapshotScoped ? 'WHERE t.snapshot_id = $1' : ''

@@ -102,6 +102,41 @@ for (const engine of ENGINES) {
     t.equal(summary.reduce((s, v) => s + (v.routeCount as number), 0), routes.length, 'VRFs hold every route')
     t.equal(summary.reduce((s, v) => s + (v.intCount as number), 0), (await rows('vrf/interfaces', ['id'])).length)
 
+    // routing protocol summary: routes per device, VRF and protocol, with the neighbours of BGP and OSPF
+    const routed = await rows('networks/routes', ['sn', 'vrf', 'protocol'])
+    const routed6 = await rows('networks/ipv6-routes', ['sn', 'vrf', 'protocol'])
+    const bgp = await rows('routing/protocols/bgp/neighbors', ['sn', 'vrf', 'state'])
+    const ospf = await rows('routing/protocols/ospf/neighbors', ['sn', 'vrf', 'state'])
+    const ospf6 = await rows('routing/protocols/ospf-v3/neighbors', ['sn', 'hostname', 'vrf', 'area', 'intName', 'instanceId', 'state', 'localCost'])
+    const protocols = await rows('networks/summary/protocols', ['id', 'sn', 'vrf', 'protocol', 'routeCount', 'ipv6RouteCount', 'neiCount', 'neiUpCount'])
+    const expectedSummary = new Map<string, [number, number, number | null, number | null]>()
+    const at = (sn: unknown, vrf: unknown, protocol: string) => {
+      const k = key(sn, vrf, protocol)
+      if (!expectedSummary.has(k)) expectedSummary.set(k, [0, 0, ['bgp', 'ospf', 'ospfv3'].includes(protocol) ? 0 : null, ['bgp', 'ospf', 'ospfv3'].includes(protocol) ? 0 : null])
+      return expectedSummary.get(k)!
+    }
+    for (const r of routed) at(r.sn, r.vrf, String(r.protocol))[0]++
+    for (const r of routed6) at(r.sn, r.vrf, String(r.protocol))[1]++
+    for (const [protocol, list, up] of [['bgp', bgp, 'established'], ['ospf', ospf, 'full'], ['ospfv3', ospf6, 'full']] as const) {
+      for (const n of list) {
+        const e = at(n.sn, n.vrf, protocol)
+        e[2]! += 1
+        if (n.state === up) e[3]! += 1
+      }
+    }
+    t.same(new Map(protocols.map((p) => [key(p.sn, p.vrf, p.protocol), [p.routeCount, p.ipv6RouteCount, p.neiCount, p.neiUpCount]])), expectedSummary, 'networks/summary/protocols: routes and neighbours per device, VRF and protocol')
+    t.ok(bgp.length > 0 && ospf.length > 0 && ospf6.length > 0, 'the sites run BGP, OSPF and OSPFv3')
+    // OSPFv3 interfaces: the adjacencies grouped per interface
+    const ospf6Interfaces = await rows('routing/protocols/ospf-v3/interfaces', ['sn', 'vrf', 'area', 'intName', 'instanceId', 'cost', 'neiCount', 'neiFullCount'])
+    const perInterface = tally(ospf6, (n) => key(n.sn, n.vrf, n.area, n.intName, n.instanceId))
+    t.same(new Map(ospf6Interfaces.map((i) => [key(i.sn, i.vrf, i.area, i.intName, i.instanceId), i.neiCount])), perInterface, 'routing/protocols/ospf-v3/interfaces: one row per interface with its adjacencies')
+    t.ok(ospf6Interfaces.every((i) => i.neiFullCount === ospf6.filter((n) => key(n.sn, n.vrf, n.area, n.intName, n.instanceId) === key(i.sn, i.vrf, i.area, i.intName, i.instanceId) && n.state === 'full').length), 'full adjacencies counted')
+    t.ok(ospf6Interfaces.every((i) => i.cost === ospf6.find((n) => n.sn === i.sn && n.intName === i.intName)!.localCost), 'the interface cost')
+    for (const protocol of ['bgp', 'ospf', 'ospfv3', 'eigrp', 'isis', 'rip']) {
+      const one = await rows(`networks/summary/protocols/${protocol}`, ['id'])
+      t.same(one.map((p) => p.id).sort(), protocols.filter((p) => p.protocol === protocol).map((p) => p.id).sort(), `networks/summary/protocols/${protocol}: its rows of the summary`)
+    }
+
     const neighbours = await rows('neighbors/all', ['id', 'localSn', 'localInt', 'remoteSn', 'remoteInt'])
     const seen = new Set(neighbours.map((n) => key(n.localSn, n.localInt, n.remoteSn, n.remoteInt)))
     const oneWay = neighbours.filter((n) => !seen.has(key(n.remoteSn, n.remoteInt, n.localSn, n.localInt))).map((n) => n.id)
@@ -118,6 +153,20 @@ for (const engine of ENGINES) {
     t.same(mtu.map((m) => m.id).sort(), links.map((n) => n.id).sort(), 'one row per link end between discovered devices')
     t.ok(mtu.every((m) => m.srcMtu === mtus.get(key(m.srcSn, m.srcInt)) && m.dstMtu === (mtus.get(key(m.dstSn, m.dstInt)) ?? null) && m.layer === null), 'MTUs of both interfaces')
     t.ok(mtu.some((m) => typeof m.srcMtu === 'number' && typeof m.dstMtu === 'number'), 'MTUs known at both ends')
+
+    // spanning-tree neighbours: the links whose local end is a spanning-tree port, both ends' roles
+    const stpPorts = new Map((await rows('spanning-tree/ports', ['sn', 'intName', 'portRole', 'portStatus'])).map((p) => [key(p.sn, p.intName), p]))
+    const bridges = new Map((await rows('spanning-tree/bridges', ['sn', 'stpDomain', 'rootId'])).map((b) => [b.sn, b]))
+    const stpNeighbours = await rows('spanning-tree/neighbors', ['sn', 'intName', 'stpDomain', 'rootId', 'portRole', 'portStatus', 'neiSn', 'neiIntName', 'portRoleDst', 'portStatusDst'])
+    const expected = neighbours
+      .filter((n) => stpPorts.has(key(n.localSn, n.localInt)))
+      .map((n) => {
+        const [local, remote, bridge] = [stpPorts.get(key(n.localSn, n.localInt))!, stpPorts.get(key(n.remoteSn, n.remoteInt)), bridges.get(n.localSn)]
+        return key(n.localSn, n.localInt, bridge?.stpDomain ?? null, bridge?.rootId ?? null, local.portRole, local.portStatus, n.remoteSn, n.remoteInt, remote?.portRole ?? null, remote?.portStatus ?? null)
+      })
+    const found = stpNeighbours.map((s) => key(s.sn, s.intName, s.stpDomain, s.rootId, s.portRole, s.portStatus, s.neiSn, s.neiIntName, s.portRoleDst, s.portStatusDst))
+    t.same(found.sort(), expected.sort(), 'spanning-tree/neighbors: each link from a spanning-tree port, with both ends\' roles')
+    t.ok(stpNeighbours.some((s) => s.portRole === 'root' && s.portRoleDst === 'designated'), 'a root port faces a designated one')
 
     const interfaces = await rows('inventory/interfaces', ['id', 'l1', 'l2', 'errDisabled'])
     const disabled = await rows('interfaces/errors/disabled', ['id', 'errorReason'])

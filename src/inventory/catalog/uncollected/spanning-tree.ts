@@ -9,7 +9,6 @@ export const SPANNING_TREE_TABLES: readonly TableDef[] = [
   uncollected({ path: 'spanning-tree/inconsistencies/ports-multiple-neighbors', title: 'Spanning tree inconsistencies ports multiple neighbors', what: 'Spanning tree inconsistencies ports multiple neighbors.', columns: [['srcIntName', 'string', 'The srcIntName column of this table in the API family.']] }),
   uncollected({ path: 'spanning-tree/inconsistencies/stp-cdp-ports-mismatch', title: 'Inconsistencies STP cdp ports mismatch', what: 'Inconsistencies STP cdp ports mismatch.', columns: [['intName', 'string', 'Interface name.']] }),
   uncollected({ path: 'spanning-tree/instances', title: 'Instances', what: 'Instances.', columns: [] }),
-  uncollected({ path: 'spanning-tree/neighbors', title: 'Neighbors', what: 'Neighbors.', columns: [['portRole', 'string', 'The portRole column of this table in the API family.'], ['portRoleDst', 'string', 'The portRoleDst column of this table in the API family.'], ['rootId', 'string', 'The rootId column of this table in the API family.'], ['stpDomain', 'string', 'The stpDomain column of this table in the API family.']] }),
   uncollected({ path: 'spanning-tree/topology', title: 'Stability', what: 'Stability.', columns: [] }),
   uncollected({ path: 'spanning-tree/vlans', title: 'Vlans', what: 'Vlans.', columns: [] }),
 ]
