@@ -18,7 +18,7 @@ export const STP_NEIGHBORS: TableDef = {
   source: {
     kind: 'derived',
     sql: [
-      "SELECT p.snapshot_id, p.id || '/' || n.id AS id, p.sn, p.hostname, p.site_name, b.stp_domain, b.root_id,",
+      'SELECT p.snapshot_id, n.id, p.sn, p.hostname, p.site_name, b.stp_domain, b.root_id,',
       'p.int_name, p.vlan_id, p.instance, p.port_role, p.port_status,',
       'n.remote_sn AS nei_sn, n.remote_host AS nei_hostname, n.remote_int AS nei_int_name, q.port_role AS port_role_dst, q.port_status AS port_status_dst',
       'FROM inventory.stp_ports p',
@@ -29,7 +29,7 @@ export const STP_NEIGHBORS: TableDef = {
     ].join(' '),
   },
   columns: [
-    idColumn('spanning-tree neighbour (its port and its neighbour relation)'),
+    idColumn('spanning-tree neighbour (the id of its row in neighbors/all)'),
     ...deviceColumns(),
     col('stpDomain', 'string', 'Spanning-tree domain of the local switch, as in spanning-tree/bridges.'),
     col('rootId', 'string', 'Bridge id of the root the local switch sees, e.g. "4096.001e.7a00.0400".'),
