@@ -11,7 +11,7 @@ const portColumns = (): ColumnDef[] => [
   col('dscr', 'string', 'Configured interface description.'),
 ]
 
-const rate = (name: string, what: string) => col(name, 'integer', `${what} per second, averaged over the interval the device reports (e.g. 5 minutes).`)
+const rate = (name: string, what: string) => col(name, 'integer', `${what} per second, averaged over an interval: the one the device reports (e.g. 5 minutes), or for network discoveries the time between netinv's two readings of the counters (settings limits.counterIntervalMs).`)
 
 /** Speed and data rates, as interfaces/counters stores them and interfaces/load shows them. */
 const traffic = (): ColumnDef[] => [

@@ -11,6 +11,7 @@ export const LIMITS: Readonly<Record<keyof NetworkLimits, readonly [number, numb
   retries: [0, 5],
   maxDevices: [1, 100_000],
   sshTimeoutMs: [500, 120_000],
+  counterIntervalMs: [0, 300_000],
 }
 export const MAX_SEEDS = 1000
 export const MAX_NETWORKS = 1000

@@ -31,6 +31,8 @@ export interface NetworkLimits {
   maxDevices: number
   /** Time to wait for an SSH login and for each prompt while a configuration is read (runs kept before it existed lack it). */
   sshTimeoutMs?: number
+  /** Time between the two readings of each device's interface counters that give interfaces/counters its rates; 0 (the default): one reading, no rates. */
+  counterIntervalMs?: number
 }
 
 export interface NetworkSettings {
@@ -59,7 +61,7 @@ export const DEFAULT_NETWORK: Readonly<NetworkSettings> = Object.freeze({
   include: [],
   exclude: [],
   allowedSpecialNetworks: [],
-  limits: { concurrency: 16, timeoutMs: 2000, retries: 1, maxDevices: 5000, sshTimeoutMs: 15_000 },
+  limits: { concurrency: 16, timeoutMs: 2000, retries: 1, maxDevices: 5000, sshTimeoutMs: 15_000, counterIntervalMs: 0 },
   siteRules: [],
   defaultSite: 'default',
   schedule: { enabled: false, intervalMinutes: 1440 },

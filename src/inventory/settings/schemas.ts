@@ -93,6 +93,7 @@ export const NETWORK_PROPERTIES = {
       retries: Type.Optional(limit(LIMITS.retries, 'Times a request is sent again after a timeout.')),
       maxDevices: Type.Optional(limit(LIMITS.maxDevices, 'Devices one discovery collects at most.')),
       sshTimeoutMs: Type.Optional(limit(LIMITS.sshTimeoutMs, 'Time to wait for an SSH login, and for each prompt while a configuration is read.')),
+      counterIntervalMs: Type.Optional(limit(LIMITS.counterIntervalMs, 'Time between the two readings of each device\'s interface counters that give interfaces/counters its traffic rates (the rest of the collection counts toward it); 0, the default, reads them once and leaves the rates out.')),
     },
     { additionalProperties: false, 'x-message': 'must be an object', 'x-additional-message': `is not allowed; allowed keys are [${Object.keys(LIMITS).join(', ')}]` },
   )),

@@ -17,7 +17,7 @@ const PRIV = 'priv-password-never-shown'
 
 t.test('network settings: validated, stored, shown beside the simulator settings', async (t) => {
   const api = await startApp(t, await freshDb(t, 'pglite'))
-  t.match((await api.call('GET', 'settings')).body, { profile: 'lab', include: [], exclude: [], limits: { concurrency: 16, timeoutMs: 2000, retries: 1, maxDevices: 5000, sshTimeoutMs: 15000 }, siteRules: [], defaultSite: 'default', schedule: { enabled: false } })
+  t.match((await api.call('GET', 'settings')).body, { profile: 'lab', include: [], exclude: [], limits: { concurrency: 16, timeoutMs: 2000, retries: 1, maxDevices: 5000, sshTimeoutMs: 15000, counterIntervalMs: 0 }, siteRules: [], defaultSite: 'default', schedule: { enabled: false } })
   const ok = await api.call('PATCH', 'settings', {
     include: ['10.0.0.0/8', '172.16.5.9/16'],
     exclude: ['10.66.0.0/16'],
@@ -42,7 +42,7 @@ t.test('network settings: validated, stored, shown beside the simulator settings
       '"include[0]" must be an IPv4 network such as "10.0.0.0/8": "10.0.0.0/33"',
       '"include[1]" must be an IPv4 network such as "10.0.0.0/8": "x"',
       '"limits.concurrency" must be an integer between 1 and 256',
-      '"limits.speed" is not allowed; allowed keys are [concurrency, timeoutMs, retries, maxDevices, sshTimeoutMs]',
+      '"limits.speed" is not allowed; allowed keys are [concurrency, timeoutMs, retries, maxDevices, sshTimeoutMs, counterIntervalMs]',
       '"siteRules[0]" must have exactly one of sysLocation, hostname or subnet',
       '"siteRules[1].hostname" is not a valid regular expression',
       '"schedule.intervalMinutes" must be an integer between 5 and 10080',

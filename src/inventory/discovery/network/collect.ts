@@ -6,6 +6,7 @@
 import type { SnmpCredential } from '../../settings/credentials.js'
 import { collectBridge } from './mibs/bridge.js'
 import { collectCdp } from './mibs/cdp.js'
+import { counterRates, readCounters, type CounterReading } from './mibs/counters.js'
 import { collectEntity } from './mibs/entity.js'
 import { collectFhrp } from './mibs/fhrp.js'
 import { collectInterfaces } from './mibs/interfaces.js'
@@ -24,6 +25,7 @@ import { newDevice, type CollectedDevice, type SystemInfo } from './model.js'
 import { SnmpClient, type SnmpLimits } from './snmp/client.js'
 import { ERROR_TYPES, SnmpError, classify } from './snmp/errors.js'
 import { devicesCollected } from '../../metrics.js'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 /** MIB groups read at once from one device (agents answer one request at a time; two hide the round trip). */
 const GROUPS_AT_ONCE = 2
@@ -75,7 +77,25 @@ async function login(
 
 const RESULT: Readonly<Record<string, AttemptResult>> = { timeout: 'timeout', auth: 'auth', refused: 'refused' }
 
-export async function collectDevice(address: string, credentials: readonly SnmpCredential[], limits: SnmpLimits, signal: AbortSignal): Promise<Attempt> {
+/**
+ * What a collection may be told beyond the SNMP client's limits: `counterIntervalMs` > 0 reads the
+ * interface counters a first time with the other groups and a second time once at least that long
+ * has passed since (the other groups' time counts), for traffic rates; 0 or absent reads them once.
+ */
+export type CollectLimits = SnmpLimits & { counterIntervalMs?: number }
+
+/** Waits out what is left of `ms` since `since` (performance.now()), or until the discovery is stopped. */
+async function waitSince(since: number, ms: number, signal: AbortSignal): Promise<void> {
+  const left = since + ms - performance.now()
+  if (left <= 0) return
+  try {
+    await sleep(left, undefined, { signal })
+  } catch {
+    throw new SnmpError('stopped', 'the discovery was stopped')
+  }
+}
+
+export async function collectDevice(address: string, credentials: readonly SnmpCredential[], limits: CollectLimits, signal: AbortSignal): Promise<Attempt> {
   const started = performance.now()
   const session = await login(address, credentials, limits, signal)
   if ('error' in session) {
@@ -94,7 +114,11 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
   const { client, credential, system } = session
   const device: CollectedDevice = newDevice(address, { id: credential.id, name: credential.name }, system)
   const warnings = device.warnings
+  const counterIntervalMs = limits.counterIntervalMs ?? 0
+  const reading: { first: CounterReading | null } = { first: null }
   const groups: Array<[string, () => Promise<void>]> = [
+    // first, so that the other groups' time counts toward the interval of the rates
+    ...(counterIntervalMs > 0 ? [['counters', async () => void (reading.first = await readCounters(client))] as [string, () => Promise<void>]] : []),
     ['interfaces', async () => void (device.interfaces = await collectInterfaces(client))],
     ['entity', async () => void (device.entity = await collectEntity(client))],
     ['addresses', async () => void (device.addresses = await collectAddresses(client))],
@@ -143,6 +167,17 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
       }
     }
     await Promise.all(Array.from({ length: GROUPS_AT_ONCE }, worker))
+    const first = reading.first
+    if (first !== null) {
+      await waitSince(first.at, counterIntervalMs, signal)
+      try {
+        device.rates = counterRates(first, await readCounters(client))
+      } catch (err) {
+        const e = classify(err)
+        if (e.kind === 'stopped') throw e
+        warnings.push({ type: ERROR_TYPES[e.kind], message: `counters: ${e.message}` })
+      }
+    }
   } finally {
     client.close()
   }

@@ -10,10 +10,9 @@
 import { setMaxListeners } from 'node:events'
 import { offeredTo, type SnmpCredential } from '../../settings/credentials.js'
 import type { AddressPolicy } from './address-policy.js'
-import { collectDevice, type Attempt } from './collect.js'
+import { collectDevice, type Attempt, type CollectLimits } from './collect.js'
 import { deviceSn, hostnameOf } from './identity.js'
 import type { CollectedDevice } from './model.js'
-import type { SnmpLimits } from './snmp/client.js'
 import { tracing } from '../../../shared/tracing/index.js'
 
 export interface CrawlLimits {
@@ -21,6 +20,8 @@ export interface CrawlLimits {
   timeoutMs: number
   retries: number
   maxDevices: number
+  /** Time between the two readings of the interface counters (0 or absent: one reading, no rates). */
+  counterIntervalMs?: number
 }
 
 export type FoundBy = 'seed' | 'lldp' | 'cdp'
@@ -70,7 +71,7 @@ function ordered(credentials: readonly SnmpCredential[], address: string, rememb
  * One device's collection; with tracing on, as a span of the discovery job's trace (its SNMP
  * exchanges are not spans: a device answers hundreds of them).
  */
-function collectTraced(address: string, credentials: readonly SnmpCredential[], limits: SnmpLimits, signal: AbortSignal): Promise<Attempt> {
+function collectTraced(address: string, credentials: readonly SnmpCredential[], limits: CollectLimits, signal: AbortSignal): Promise<Attempt> {
   const t = tracing()
   if (t === undefined || !t.inSpan()) return collectDevice(address, credentials, limits, signal)
   const span = t.child('collect device', 'internal')

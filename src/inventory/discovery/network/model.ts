@@ -262,6 +262,18 @@ export interface Warning {
   message: string
 }
 
+/** Per second, as interfaces/counters stores them (rounded to whole units). */
+export interface InterfaceRates {
+  inBytes: number | null
+  outBytes: number | null
+  inPkts: number | null
+  outPkts: number | null
+  inErrPkts: number | null
+  outErrPkts: number | null
+  inDropPkts: number | null
+  outDropPkts: number | null
+}
+
 export interface CollectedDevice {
   /** Address the device answered on. */
   address: string
@@ -288,6 +300,8 @@ export interface CollectedDevice {
   vrfs: Map<number, string>
   fhrp: FhrpGroup[]
   memory: Memory | null
+  /** Traffic rates by ifIndex from two readings of the counters, null when no second reading was made. */
+  rates: Map<number, InterfaceRates> | null
   warnings: Warning[]
   /** Requests sent and time taken (the connectivity report and the bench read them). */
   requests: number
@@ -319,6 +333,7 @@ export function newDevice(address: string, credential: { id: string; name: strin
     vrfs: new Map(),
     fhrp: [],
     memory: null,
+    rates: null,
     warnings: [],
     requests: 0,
     durationMs: 0,

@@ -12,7 +12,7 @@ import { NEIGHBORS, SWITCHPORTS, VLANS } from '../../catalog/layer2.js'
 import { STP_BRIDGES, STP_PORTS } from '../../catalog/vlans.js'
 import { BGP_NEIGHBORS, FHRP_GROUP_STATE, IPV6_ROUTES, OSPF_NEIGHBORS, OSPFV3_NEIGHBORS, ROUTES } from '../../catalog/routing.js'
 import { FANS, MODULES, POWER_SUPPLIES } from '../../catalog/environment.js'
-import { PORT_CHANNEL_MEMBERS } from '../../catalog/interface-health.js'
+import { COUNTERS, PORT_CHANNEL_MEMBERS } from '../../catalog/interface-health.js'
 import { CONFIG_SAVED } from '../../catalog/consistency.js'
 import type { SshCredential } from '../../settings/ssh-credentials.js'
 import { collectConfigs, SSH_ERROR_TYPES, type ConfigCollection } from './ssh/collect.js'
@@ -38,6 +38,7 @@ import { interfaceRows } from './rows/interfaces.js'
 import { macRows, vlanRows } from './rows/layer2.js'
 import { arpRows, ipv6RouteRows, routeRows } from './rows/layer3.js'
 import { managedDevRows } from './rows/managed.js'
+import { counterRows } from './rows/counters.js'
 import { neighborRows } from './rows/neighbors.js'
 import { partRows } from './rows/parts.js'
 import { siteRows } from './rows/sites.js'
@@ -53,6 +54,7 @@ export const NETWORK_TABLES: ReadonlyArray<readonly [StoredTableDef, (net: Netwo
   [SITES, siteRows],
   [DEVICES, deviceRows],
   [INTERFACES, interfaceRows],
+  [COUNTERS, counterRows],
   [PART_NUMBERS, partRows],
   [ARP, arpRows],
   [MAC, macRows],

@@ -81,7 +81,7 @@ testNeeding(t, 'IPv6 addresses, routes with every next hop and neighbours of a l
   t.equal((await client.call('POST', 'settings/snmp', { name: 'lab', version: '2c', community: topo.credentials.community })).status, 201)
   t.equal((await client.call('PUT', 'settings/seed', [lab.seed])).status, 200)
   // the machine may be busy: generous time limits, this test is about what is collected
-  t.equal((await client.call('PATCH', 'settings', { include: [topo.supernet], limits: { timeoutMs: 3000, retries: 2 } })).status, 200)
+  t.equal((await client.call('PATCH', 'settings', { include: [topo.supernet], limits: { timeoutMs: 3000, retries: 2, counterIntervalMs: 2000 } })).status, 200)
   const r = await client.call('POST', 'snapshots', {})
   t.equal(r.status, 201, r.text)
   const { id, jobId } = r.body as { id: string; jobId: string }
@@ -108,6 +108,18 @@ testNeeding(t, 'IPv6 addresses, routes with every next hop and neighbours of a l
     t.ok(seen.some((x) => x.startsWith('r1 2001:db8:99::/48 static [2001:db8:12::2@eth1 2001:db8:13::3@eth2]')), 'both next hops of the ECMP route')
     t.ok(seen.some((x) => x === `r1 2001:db8:77::/48 static [${r2LinkLocal}@eth1]`), 'a link-local next hop, with its interface')
     t.ok(seen.includes('r3 2001:db8:dead::/48 static [blackhole]'), 'the blackhole as such')
+  })
+
+  await t.test('interfaces/counters: the rates of every interface up, from two readings of its counters 2 s apart', async (t) => {
+    const up = (await rows(client, 'inventory/interfaces', id, ['hostname', 'intName', 'l1'])).filter((i) => i.l1 === 'up').map((i) => `${String(i.hostname)} ${String(i.intName)}`)
+    const rates = ['inBytes', 'outBytes', 'inPkts', 'outPkts', 'inErrPkts', 'outErrPkts', 'inDropPkts', 'outDropPkts']
+    const counters = await rows(client, 'interfaces/counters', id, ['hostname', 'intName', ...rates])
+    t.same(counters.map((c) => `${String(c.hostname)} ${String(c.intName)}`).sort(), up.sort(), 'a row per interface up')
+    t.ok(counters.every((c) => rates.every((r) => Number.isInteger(c[r]) && (c[r] as number) >= 0)), `every rate known, whole and not negative: ${JSON.stringify(counters.slice(0, 3))}`)
+    // the discovery's own requests (and OSPFv3's hellos) pass between the two readings
+    for (const name of names) t.ok(counters.some((c) => c.hostname === name && (c.inPkts as number) > 0 && (c.inBytes as number) > 0 && (c.outPkts as number) > 0), `${name}: traffic in and out`)
+    const load = await rows(client, 'interfaces/load', id, ['hostname', 'intName', 'inBytes'])
+    t.equal(load.length, counters.length, 'interfaces/load reads them')
   })
 
   await t.test('routing/protocols/ospf-v3/neighbors: the adjacencies ospf6d holds, with area, link-local address and costs', async (t) => {
