@@ -72,7 +72,7 @@ testNeeding(t, 'two discoveries of an unchanged lab differ in nothing; one chang
   const client = await startApp(t, db)
   t.equal((await client.call('POST', 'settings/snmp', { name: 'lab', version: '2c', community: topo.credentials.community })).status, 201)
   t.equal((await client.call('PUT', 'settings/seed', [lab.seed])).status, 200)
-  t.equal((await client.call('PATCH', 'settings', { include: [topo.supernet], limits: { timeoutMs: 400, retries: 1 } })).status, 200)
+  t.equal((await client.call('PATCH', 'settings', { include: [topo.supernet], limits: { timeoutMs: 1500, retries: 1 } })).status, 200)
 
   const first = await discover(client)
   await lab.refreshArp()
