@@ -31,6 +31,8 @@ export function createLimiter(options: {
   metrics: GatewayMetrics
   now?: () => number
   prefix?: string
+  /** See RedisLimiterOptions.keyTtlMs (tests with a clock of their own). */
+  keyTtlMs?: number
 }): LimiterSetup {
   const now = options.now ?? Date.now
   const memory = createMemoryLimiter({ now })
@@ -52,6 +54,7 @@ export function createLimiter(options: {
       now,
       timeoutMs: () => options.config().rateLimit.redisTimeoutMs,
       ...(options.prefix ? { prefix: options.prefix } : {}),
+      ...(options.keyTtlMs !== undefined ? { keyTtlMs: options.keyTtlMs } : {}),
     }),
     fallback: memory,
     usable: () => redisUsable(redis),

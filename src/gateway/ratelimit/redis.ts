@@ -39,6 +39,7 @@ local now = tonumber(ARGV[1])
 local windowMs = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
 local hits = tonumber(ARGV[4])
+local ttlMs = tonumber(ARGV[5])
 local key = KEYS[1]
 while true do
   local oldest = redis.call('LINDEX', key, -1)
@@ -54,14 +55,14 @@ while left > 0 do
   redis.call('LPUSH', key, unpack(chunk))
   left = left - #chunk
 end
-if passed > 0 then redis.call('PEXPIRE', key, windowMs) end
+if passed > 0 then redis.call('PEXPIRE', key, ttlMs) end
 local used = n + passed
 -- Newest first: when the entry at place min(used, limit) leaves, a place is free again.
 local freeing = redis.call('LINDEX', key, math.min(used, limit) - 1)
 return {n, passed, tonumber(freeing or now)}
 `
 
-type RateHits = (key: string, now: number, windowMs: number, limit: number, hits: number) => Promise<unknown>
+type RateHits = (key: string, now: number, windowMs: number, limit: number, hits: number, ttlMs: number) => Promise<unknown>
 
 interface WithRateScript {
   netinvRateHits: RateHits
@@ -169,6 +170,12 @@ export interface RedisLimiterOptions {
   now?: () => number
   /** How long a turn's calls may wait for Redis (default 1000 ms). */
   timeoutMs?: () => number
+  /**
+   * How long Redis keeps a client's log after the last request it let through, by Redis's own
+   * clock (default: the window, when every entry has left it). Tests whose `now` stands still
+   * while Redis's clock runs keep logs longer, or a slow run would see a log vanish mid-second.
+   */
+  keyTtlMs?: number
 }
 
 /** The Redis key of a log: `<prefix>{<key>}:<windowSeconds>`. */
@@ -181,6 +188,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): Limiter {
   const prefix = options.prefix ?? 'netinv:rl:'
   const now = options.now ?? Date.now
   const timeoutMs = options.timeoutMs ?? (() => 1000)
+  const ttl = (windowMs: number) => options.keyTtlMs ?? windowMs
   if (!('netinvRateHits' in client)) client.defineCommand('netinvRateHits', { numberOfKeys: 1, lua: SCRIPT })
   const scripted = client as unknown as WithRateScript
   const pipelined = !(client instanceof Cluster)
@@ -235,7 +243,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): Limiter {
     }
     if (pipelined && batches.length > 1) {
       const pipeline = client.pipeline() as unknown as WithRateScript & { exec(): Promise<Array<[Error | null, unknown]> | null> }
-      for (const b of batches) void pipeline.netinvRateHits(b.key, t, b.windowMs, b.limit, b.hits + b.lease)
+      for (const b of batches) void pipeline.netinvRateHits(b.key, t, b.windowMs, b.limit, b.hits + b.lease, ttl(b.windowMs))
       pipeline.exec().then(
         (results) => batches.forEach((b, i) => done(b, results?.[i]?.[0] ?? (results ? null : new Error('pipeline discarded')), results?.[i]?.[1])),
         (err: unknown) => batches.forEach((b) => done(b, err, undefined)),
@@ -243,7 +251,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): Limiter {
       return
     }
     for (const b of batches) {
-      scripted.netinvRateHits(b.key, t, b.windowMs, b.limit, b.hits + b.lease).then(
+      scripted.netinvRateHits(b.key, t, b.windowMs, b.limit, b.hits + b.lease, ttl(b.windowMs)).then(
         (n) => done(b, null, n),
         (err: unknown) => done(b, err, undefined),
       )
