@@ -1,6 +1,6 @@
 import t from 'tap'
 import { ENGINES, freshDb } from '../../helpers/db.js'
-import { UNSIMULATED } from './unsimulated.js'
+import { UNSIMULATED } from '../../helpers/unsimulated.js'
 import { startApp } from '../app.js'
 import { TABLES, columnSql } from '../../../src/inventory/catalog/index.js'
 

@@ -6,6 +6,7 @@ import t from 'tap'
 import { ENGINES, freshDb } from '../../helpers/db.js'
 import { TABLES } from '../../../src/inventory/catalog/index.js'
 import { startApp } from '../app.js'
+import { UNSIMULATED } from '../../helpers/unsimulated.js'
 
 for (const engine of ENGINES) {
   t.test(`tables after a discovery (${engine})`, async (t) => {
@@ -24,9 +25,8 @@ for (const engine of ENGINES) {
       // a simulated discovery tries no address: its connectivity report is empty
       if (table.path === 'discovery/connectivity-report') t.equal(count, 0, `${table.path} is empty for the simulator`)
       else if (table.collected === false) t.equal(count, 0, `${table.path} is not collected: no rows`)
-      else if (table.path === 'wireless/controllers') t.equal(count, 0, `${table.path}: the simulator models no wireless controller`)
-      // IPv6 routes yes, but no IPv6 address or neighbour (discovery fills these: derived-tables, lab-ipv6)
-      else if (['addressing/ipv6-managed-devs', 'addressing/ipv6-neighbors', 'addressing/ipv6-hosts'].includes(table.path)) t.equal(count, 0, `${table.path}: the simulator models no IPv6 address or neighbour`)
+      // discovery fills these (derived-tables, lab-ipv6, the discovery labs)
+      else if (UNSIMULATED.includes(table.path)) t.equal(count, 0, `${table.path}: the simulator models none`)
       else t.ok(count > 0, `${table.path} has rows`)
     }
     const snaps = await app.call('POST', 'tables/management/snapshots', { columns: ['id', 'status', 'finishStatus'], filters: { and: [{ status: ['eq', 'done'] }, { finishStatus: ['eq', 'done'] }] }, sort: { column: 'tsEnd', order: 'desc' }, pagination: { limit: 1000 } })
