@@ -11,15 +11,7 @@ import { printable } from '../client/output.js'
 import { saveSession, sessionPath } from '../client/session.js'
 import { UsageError } from './args.js'
 import type { CommandIo } from './io.js'
-
-interface DeviceStart {
-  deviceRequest: string
-  userCode: string
-  verificationUri: string
-  verificationUriComplete?: string
-  expiresIn: number
-  interval: number
-}
+import type { DeviceStart } from '../shared/sso-device.js'
 
 interface LoginResult {
   accessToken: string

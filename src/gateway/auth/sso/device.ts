@@ -7,6 +7,7 @@
  * user of the ID token (accounts.ts), as the browser login does. The handle is taken for each poll
  * and put back while pending, so a finished or failed login cannot be polled again.
  */
+import type { DeviceStart } from '../../../shared/sso-device.js'
 import * as oidc from 'openid-client'
 import { ApiError } from '../../../shared/errors.js'
 import { randomToken } from '../../identity/index.js'
@@ -24,16 +25,6 @@ interface PendingDevice extends Expiring {
   interval: number
   /** Clock time (ms) before which the provider is not asked again. */
   nextPollAt: number
-}
-
-export interface DeviceStart {
-  /** What the client polls with (a secret: whoever holds it gets the session). */
-  deviceRequest: string
-  userCode: string
-  verificationUri: string
-  verificationUriComplete?: string
-  expiresIn: number
-  interval: number
 }
 
 export type DevicePoll = { pending: true; interval: number } | SsoLogin
