@@ -64,10 +64,11 @@ const STORED = ['id', 'sn', 'hostname', 'site_name', 'vrf', 'protocol', 'route_c
 
 /** The summary of one protocol: the rows of PROTOCOL_SUMMARY for it. */
 function ofProtocol(protocol: (typeof ROUTE_PROTOCOLS)[number], name: string): TableDef {
+  const neighbours = NEIGHBOURS.some(([p]) => p === protocol)
   return {
     path: `networks/summary/protocols/${protocol}`,
     title: `Routing protocols summary: ${name}`,
-    description: `The rows of networks/summary/protocols for ${name}: per device and VRF, the routes ${name} installed and ${NEIGHBOURS.some(([p]) => p === protocol) ? 'its neighbours' : 'null neighbour counts (netinv does not collect its neighbours)'}. No row means no device in the snapshot has a ${name} route${NEIGHBOURS.some(([p]) => p === protocol) ? ' or neighbour' : ''}.`,
+    description: `The rows of networks/summary/protocols for ${name}: per device and VRF, the routes ${name} installed and ${neighbours ? 'its neighbours' : 'null neighbour counts (netinv does not collect its neighbours)'}. No row means no device in the snapshot has a ${name} route${neighbours ? ' or neighbour' : ''}.`,
     snapshotScoped: true,
     source: { kind: 'derived', sql: `SELECT snapshot_id, ${STORED.join(', ')} FROM inventory.protocol_summary WHERE protocol = '${protocol}'` },
     columns: COLUMNS,

@@ -5,9 +5,7 @@
  */
 import { col, deviceColumns, idColumn } from './columns.js'
 import type { TableDef } from './types.js'
-
-const ROLES = ['root', 'designated', 'alternate', 'backup', 'disabled']
-const STATES = ['disabled', 'blocking', 'listening', 'learning', 'forwarding', 'broken']
+import { STP_PORT_ROLES, STP_PORT_STATES } from './vlans.js'
 
 export const STP_NEIGHBORS: TableDef = {
   path: 'spanning-tree/neighbors',
@@ -36,13 +34,13 @@ export const STP_NEIGHBORS: TableDef = {
     col('intName', 'string', 'Local spanning-tree port.'),
     col('vlanId', 'integer', 'VLAN of the local port\'s tree, as in spanning-tree/ports.'),
     col('instance', 'integer', 'Spanning-tree instance of the local port\'s tree, as in spanning-tree/ports.'),
-    col('portRole', 'string', 'Role of the local port.', { values: ROLES }),
-    col('portStatus', 'string', 'Spanning-tree state of the local port.', { values: STATES }),
+    col('portRole', 'string', 'Role of the local port.', { values: STP_PORT_ROLES }),
+    col('portStatus', 'string', 'Spanning-tree state of the local port.', { values: STP_PORT_STATES }),
     col('neiSn', 'string', 'Serial number of the neighbour.'),
     col('neiHostname', 'string', 'Hostname of the neighbour.'),
     col('neiIntName', 'string', 'Port of the neighbour on the link.'),
-    col('portRoleDst', 'string', 'Role of the neighbour\'s port, null where it is not a spanning-tree port.', { values: ROLES }),
-    col('portStatusDst', 'string', 'Spanning-tree state of the neighbour\'s port, null where it is not a spanning-tree port.', { values: STATES }),
+    col('portRoleDst', 'string', 'Role of the neighbour\'s port, null where it is not a spanning-tree port.', { values: STP_PORT_ROLES }),
+    col('portStatusDst', 'string', 'Spanning-tree state of the neighbour\'s port, null where it is not a spanning-tree port.', { values: STP_PORT_STATES }),
   ],
   key: ['sn', 'intName', 'neiSn', 'neiIntName'],
   defaultSort: { column: 'hostname', order: 'asc' },

@@ -118,6 +118,10 @@ export const VLAN_L3_GATEWAYS: TableDef = {
   webPath: '/technology/vlans/l3-gateways',
 }
 
+/** Roles and states of a spanning-tree port, as spanning-tree/ports and spanning-tree/neighbors name them. */
+export const STP_PORT_ROLES = ['root', 'designated', 'alternate', 'backup', 'disabled'] as const
+export const STP_PORT_STATES = ['disabled', 'blocking', 'listening', 'learning', 'forwarding', 'broken'] as const
+
 export const STP_BRIDGES: StoredTableDef = {
   path: 'spanning-tree/bridges',
   legacyPaths: ['spanningTree/bridges'],
@@ -155,9 +159,9 @@ export const STP_PORTS: StoredTableDef = {
     col('vlanId', 'integer', 'VLAN of the tree the row describes: 1 on per-VLAN switches (pvst, rpvst), whose BRIDGE-MIB answers for VLAN 1; null otherwise.'),
     col('instance', 'integer', 'Spanning-tree instance of the row: 0 (the CIST) on MSTP switches; null otherwise.'),
     col('portRole', 'string', 'Role of the port, derived from its state and designated bridge by the standard rules (docs/discovery.md); null when the rules do not place it (a port in transition).', {
-      values: ['root', 'designated', 'alternate', 'backup', 'disabled'],
+      values: STP_PORT_ROLES,
     }),
-    col('portStatus', 'string', 'Spanning-tree state of the port.', { values: ['disabled', 'blocking', 'listening', 'learning', 'forwarding', 'broken'] }),
+    col('portStatus', 'string', 'Spanning-tree state of the port.', { values: STP_PORT_STATES }),
     col('portCost', 'integer', 'Path cost of the port.'),
     col('portPriority', 'integer', 'Port priority.'),
     col('designatedRoot', 'string', 'Bridge id of the root the port\'s segment sees, e.g. "4096.001e.7a00.0400".'),

@@ -2,6 +2,7 @@
 import type { Row } from '../../../simulator/index.js'
 import type { Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
+import { speedOf } from './interfaces.js'
 
 export function* counterRows(net: Network): Generator<Row> {
   for (const dev of net.devices) {
@@ -18,7 +19,7 @@ export function* counterRows(net: Network): Generator<Row> {
         siteName: dev.siteName,
         intName: name,
         dscr: i.alias,
-        speedValue: i.speedBps && i.speedBps > 0 ? i.speedBps : null,
+        speedValue: speedOf(i),
         ...r,
       }
     }

@@ -19,11 +19,16 @@ export function primaryIp(dev: Device, ifIndex: number): string | null {
   return dev.d.addresses.find((a) => a.ifIndex === ifIndex)?.ip ?? null
 }
 
+/** Operational speed in bits per second, null when the device does not say. */
+export function speedOf(i: Iface): number | null {
+  return i.speedBps && i.speedBps > 0 ? i.speedBps : null
+}
+
 export function* interfaceRows(net: Network): Generator<Row> {
   for (const dev of net.devices) {
     for (const i of dev.d.interfaces) {
       const name = shortName(i.name)
-      const speed = i.speedBps && i.speedBps > 0 ? i.speedBps : null
+      const speed = speedOf(i)
       yield {
         sn: dev.sn,
         hostname: dev.hostname,
