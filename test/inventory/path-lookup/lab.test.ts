@@ -26,7 +26,7 @@ testNeeding(t, 'paths in a lab of real routers against traceroute', missing, asy
   const client = await startApp(t, await freshPglite(t))
   t.equal((await client.call('POST', 'settings/snmp', { name: 'lab', version: '2c', community: topo.credentials.community })).status, 201)
   t.equal((await client.call('PUT', 'settings/seed', [lab.seed])).status, 200)
-  t.equal((await client.call('PATCH', 'settings', { include: [topo.supernet], limits: { timeoutMs: 400, retries: 1 } })).status, 200)
+  t.equal((await client.call('PATCH', 'settings', { include: [topo.supernet], limits: { timeoutMs: 1000, retries: 1 } })).status, 200)
 
   const hosts = topo.hosts.map((h) => ({ name: h.name, ip: hostAddresses(h).address }))
   const pairs = hosts.flatMap((a) => hosts.filter((b) => b !== a).map((b) => [a, b] as const))

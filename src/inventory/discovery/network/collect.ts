@@ -95,6 +95,34 @@ async function waitSince(since: number, ms: number, signal: AbortSignal): Promis
   }
 }
 
+/**
+ * The groups a device did not answer in time, read again once each, one at a time, after all the
+ * others: an agent answers SNMP at a low priority and a device busy for a moment (a routing
+ * change, a configuration save, a loaded machine) drops requests a little later answered. A group
+ * silent again is a warning, and so is every group after it without asking: a device gone for
+ * good costs one more timeout, not one per group.
+ */
+async function secondChance(silent: ReadonlyArray<readonly [string, () => Promise<void>]>, warnings: CollectedDevice['warnings']): Promise<void> {
+  let gone: SnmpError | null = null
+  for (const [name, run] of silent) {
+    if (gone === null) {
+      try {
+        await run()
+        continue
+      } catch (err) {
+        const e = classify(err)
+        if (e.kind === 'stopped') throw e
+        if (e.kind === 'timeout') gone = e
+        else {
+          warnings.push({ type: ERROR_TYPES[e.kind], message: `${name}: ${e.message}` })
+          continue
+        }
+      }
+    }
+    warnings.push({ type: ERROR_TYPES.timeout, message: `${name}: ${gone.message}` })
+  }
+}
+
 export async function collectDevice(address: string, credentials: readonly SnmpCredential[], limits: CollectLimits, signal: AbortSignal): Promise<Attempt> {
   const started = performance.now()
   const session = await login(address, credentials, limits, signal)
@@ -153,20 +181,23 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     ['memory', async () => void (device.memory = await collectMemory(client))],
   ]
   try {
+    const silent: Array<[string, () => Promise<void>]> = []
     let next = 0
     const worker = async () => {
       while (next < groups.length) {
-        const [name, run] = groups[next++]!
+        const group = groups[next++]!
         try {
-          await run()
+          await group[1]()
         } catch (err) {
           const e = classify(err)
           if (e.kind === 'stopped') throw e
-          warnings.push({ type: ERROR_TYPES[e.kind], message: `${name}: ${e.message}` })
+          if (e.kind === 'timeout') silent.push(group)
+          else warnings.push({ type: ERROR_TYPES[e.kind], message: `${group[0]}: ${e.message}` })
         }
       }
     }
     await Promise.all(Array.from({ length: GROUPS_AT_ONCE }, worker))
+    await secondChance(silent, warnings)
     const first = reading.first
     if (first !== null) {
       await waitSince(first.at, counterIntervalMs, signal)

@@ -42,7 +42,7 @@ testNeeding(t, 'network discovery of a lab of real routers', labMissing() ?? und
     creds[c.name] = (r.body as { id: string }).id
   }
   t.same((await client.call('PUT', 'settings/seed', [lab.seed])).body, [lab.seed])
-  t.equal((await client.call('PATCH', 'settings', { include: [topo.supernet], limits: { timeoutMs: 400, retries: 1 } })).status, 200)
+  t.equal((await client.call('PATCH', 'settings', { include: [topo.supernet], limits: { timeoutMs: 1000, retries: 1 } })).status, 200)
 
   const first = await discover(client)
   t.equal(first.job.status, 'done', JSON.stringify(first.job))
