@@ -73,12 +73,14 @@ testNeeding(t, 'in chromium: the explorer lists the endpoints and "Try it out" c
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true })
   t.teardown(() => browser.close())
   const page = await browser.newPage()
+  // a machine busy with other tests may take long to run Swagger UI's 1.5 MB of script: this test is about what the page does
+  page.setDefaultTimeout(120_000)
   const elsewhere: string[] = []
   page.on('request', (r) => {
     if (!r.url().startsWith(gw.url) && !r.url().startsWith('data:')) elsewhere.push(r.url())
   })
   await page.goto(`${gw.url}/api/docs`)
-  await page.locator('.swagger-ui .info .title').filter({ hasText: 'netinv API' }).waitFor({ timeout: 30_000 })
+  await page.locator('.swagger-ui .info .title').filter({ hasText: 'netinv API' }).waitFor()
   // Tags start closed (the table endpoints alone are over a hundred operations): open two.
   await page.locator('#operations-tag-tables').click()
   await page.locator('#operations-tables-postTablesInventoryDevices').waitFor()
