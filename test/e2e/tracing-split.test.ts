@@ -13,7 +13,7 @@ import { receiver, until, type ReceivedSpan } from './otlp.js'
 import { dirsEnv, start, tempDirs } from './process.js'
 import { freshPostgres, REDIS_URL } from '../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../helpers/recorded/agent.js'
-import { CATALYST_ACCESS, switchVarbinds } from '../helpers/recorded/switch.js'
+import { CATALYST_ACCESS, switchRecordings } from '../helpers/recorded/switch.js'
 import { testNeeding } from '../helpers/requirements.js'
 
 const ADMIN_PASSWORD = 'e2e-admin-password-1'
@@ -52,7 +52,7 @@ testNeeding(t, 'gateway and inventory apart: one trace per request across both, 
   for (const s of trace) if (s !== root) t.ok(byId.has(s.parentSpanId), `${s.service} ${s.name} has its parent in the trace`)
 
   // A network discovery: a trace of the inventory's own, a span per device collected.
-  const agents = await recordedAgents(t, new Map([[CATALYST_ACCESS.sysName, switchVarbinds(CATALYST_ACCESS)]]))
+  const agents = await recordedAgents(t, ...switchRecordings([CATALYST_ACCESS]))
   const address = agents.address.get(CATALYST_ACCESS.sysName)!
   t.equal((await call(gateway.url, 'POST', '/api/settings/snmp', { headers: basic, body: { name: 'recorded', version: '2c', community: agents.community } })).status, 201)
   const network = `${address.split('.').slice(0, 3).join('.')}.0/24`

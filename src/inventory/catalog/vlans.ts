@@ -149,14 +149,14 @@ export const STP_BRIDGES: StoredTableDef = {
 export const STP_PORTS: StoredTableDef = {
   path: 'spanning-tree/ports',
   title: 'Spanning-tree ports',
-  description: 'Every bridge port in the spanning tree of a switch: its state, its role, its cost and the designated bridge of its segment (of VLAN 1 on per-VLAN switches, of the CIST on MSTP ones).',
+  description: 'Every bridge port in each spanning tree of a switch: its state, its role, its cost and the designated bridge of its segment; a row per VLAN on per-VLAN switches (each VLAN\'s tree as the switch reports it), of the CIST on MSTP ones.',
   snapshotScoped: true,
   source: { kind: 'stored', table: 'inventory.stp_ports' },
   columns: [
     idColumn('spanning-tree port'),
     ...deviceColumns(),
     col('intName', 'string', 'Interface of the bridge port.'),
-    col('vlanId', 'integer', 'VLAN of the tree the row describes: 1 on per-VLAN switches (pvst, rpvst), whose BRIDGE-MIB answers for VLAN 1; null otherwise.'),
+    col('vlanId', 'integer', 'VLAN of the tree the row describes on per-VLAN switches (pvst, rpvst); null otherwise.'),
     col('instance', 'integer', 'Spanning-tree instance of the row: 0 (the CIST) on MSTP switches; null otherwise.'),
     col('portRole', 'string', 'Role of the port, derived from its state and designated bridge by the standard rules (docs/discovery.md); null when the rules do not place it (a port in transition).', {
       values: STP_PORT_ROLES,
@@ -171,11 +171,39 @@ export const STP_PORTS: StoredTableDef = {
     col('edge', 'boolean', 'Whether the port is an operational edge port (RSTP-MIB); null where the switch does not say.'),
     col('p2p', 'boolean', 'Whether the port\'s link is operationally point-to-point (RSTP-MIB); null where the switch does not say.'),
   ],
-  key: ['sn', 'intName'],
+  key: ['sn', 'intName', 'vlanId', 'instance'],
+  nullableKey: ['vlanId', 'instance'],
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [['hostname', 'intName', 'id'], ['portRole']],
   positions: ['hostname'],
   webPath: '/technology/spanning-tree/ports',
 }
 
-export const VLAN_TABLES: readonly TableDef[] = [VLAN_DEVICE_SUMMARY, VLAN_SITE_SUMMARY, VLAN_NETWORK_SUMMARY, VLAN_L3_GATEWAYS, STP_BRIDGES, STP_PORTS]
+export const STP_VLANS: StoredTableDef = {
+  path: 'spanning-tree/vlans',
+  title: 'Spanning-tree VLANs',
+  description:
+    'The spanning tree of each VLAN of a per-VLAN switch (pvst, rpvst): the switch\'s bridge id in it, the root it sees, whether it is that root, its root port and path cost, and how many of its ports forward and block. Switches running one tree for all VLANs (rstp) or MSTP instances have no rows here: their tree is in spanning-tree/bridges.',
+  snapshotScoped: true,
+  source: { kind: 'stored', table: 'inventory.stp_vlans' },
+  columns: [
+    idColumn('VLAN\'s tree on a switch'),
+    ...deviceColumns(),
+    col('vlanId', 'integer', 'VLAN of the tree.'),
+    col('vlanName', 'string', 'Name of the VLAN on the switch, null where it has none.'),
+    col('priority', 'integer', 'Bridge priority of the switch in the VLAN (with the VLAN added, as Cisco\'s extended system id does).'),
+    col('bridgeId', 'string', 'Bridge id of the switch in the VLAN: priority and base MAC address, e.g. "32778.001b.d4a1.b200".'),
+    col('rootId', 'string', 'Bridge id of the root of the VLAN\'s tree the switch sees.'),
+    col('isRoot', 'boolean', 'Whether the switch is the root of the VLAN\'s tree.'),
+    col('rootPort', 'string', 'Port toward the root, null on the root.'),
+    col('rootCost', 'integer', 'Path cost from the switch to the root, 0 on the root.'),
+    col('forwardingPorts', 'integer', 'Ports of the tree forwarding.'),
+    col('blockingPorts', 'integer', 'Ports of the tree blocking (alternate and backup ports).'),
+  ],
+  key: ['sn', 'vlanId'],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [['hostname', 'vlanId', 'id'], ['rootId']],
+  webPath: '/technology/spanning-tree/vlans',
+}
+
+export const VLAN_TABLES: readonly TableDef[] = [VLAN_DEVICE_SUMMARY, VLAN_SITE_SUMMARY, VLAN_NETWORK_SUMMARY, VLAN_L3_GATEWAYS, STP_BRIDGES, STP_PORTS, STP_VLANS]

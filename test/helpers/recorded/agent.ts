@@ -32,8 +32,16 @@ export interface RecordedAgents {
   address: Map<string, string>
 }
 
-/** Starts one agent per recording and waits until each answers. */
-export async function recordedAgents(t: Teardown, recordings: ReadonlyMap<string, readonly Varbind[]>): Promise<RecordedAgents> {
+/**
+ * Starts one agent per recording and waits until each answers. `vlans`: the recordings of each
+ * VLAN's instance of a device (by its name), answered to the community "community@vlan" as a Cisco
+ * switch answers them; any other community is silence.
+ */
+export async function recordedAgents(
+  t: Teardown,
+  recordings: ReadonlyMap<string, readonly Varbind[]>,
+  vlans: ReadonlyMap<string, ReadonlyMap<number, readonly Varbind[]>> = new Map(),
+): Promise<RecordedAgents> {
   own()
   const dir = await mkdtemp(join(tmpdir(), `netinv-rec-${process.pid}-`))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
@@ -49,6 +57,7 @@ export async function recordedAgents(t: Teardown, recordings: ReadonlyMap<string
     await mkdir(data, { recursive: true })
     await mkdir(cache, { recursive: true })
     await writeFile(join(data, `${community}.snmprec`), snmprec(varbinds), { mode: 0o644 })
+    for (const [vlan, vbs] of vlans.get(name) ?? []) await writeFile(join(data, `${community}@${vlan}.snmprec`), snmprec(vbs), { mode: 0o644 })
     // snmpsimd drops root for nobody: its data must be readable and its cache writable by it
     await chmod(join(dir, name), 0o755)
     await chmod(data, 0o755)

@@ -67,7 +67,22 @@ export interface RecordedSwitch {
    * MAC on the root), the root port (a bridge port number, 0 on the root) and the bridge ports in
    * the tree (dot1dStpPortTable).
    */
-  stp?: { mode: 'rpvst' | 'pvst' | 'mstp'; priority: number; root: BridgeIdParts; rootPort: number; ports: StpPort[] }
+  stp?: StpTreeRecording & {
+    mode: 'rpvst' | 'pvst' | 'mstp'
+    /** The trees of further VLANs of a per-VLAN switch, in each VLAN's instance of the BRIDGE-MIB. */
+    vlans?: Array<StpTreeRecording & { vlan: number }>
+  }
+  /** MAC addresses learnt, by VLAN: dot1dTpFdbTable of each VLAN's instance (VLAN 1's in the default one). */
+  macs?: Array<{ vlan: number; mac: string; port: string }>
+}
+
+/** One spanning tree: the bridge priority in it, the root, the root port (a bridge port number, 0 on the root), the path cost to the root, the ports. */
+export interface StpTreeRecording {
+  priority: number
+  root: BridgeIdParts
+  rootPort: number
+  rootCost?: number
+  ports: StpPort[]
 }
 
 export interface BridgeIdParts {
@@ -128,6 +143,91 @@ function actorOperState(state: MemberState): number {
   const aggregation = 0x20
   if (state === 'bundled') return activity | aggregation | 0x10 | 0x08 | 0x04
   return activity | aggregation
+}
+
+const bridgeIdValue = (b: BridgeIdParts) => {
+  const id = Buffer.alloc(8)
+  id.writeUInt16BE(b.priority, 0)
+  Buffer.from(b.mac.replace(/:/g, ''), 'hex').copy(id, 2)
+  return hex(id)
+}
+
+/** A bridge port's number: its place in the switch's list of bridge ports, from 1. */
+function bridgePortOf(sw: RecordedSwitch, port: string): number {
+  const n = sw.switchports.findIndex((sp) => sp.port === port) + 1
+  if (n === 0) throw new Error(`${sw.sysName}: ${port} is no bridge port`)
+  return n
+}
+
+/** A tree's BRIDGE-MIB dot1dStp scalars and dot1dStpPortTable, with RSTP-MIB dot1dStpExtPortTable where set. */
+function treeVarbinds(sw: RecordedSwitch, tree: StpTreeRecording): Varbind[] {
+  const out: Varbind[] = [
+    ['1.3.6.1.2.1.17.2.2.0', int(tree.priority)],
+    ['1.3.6.1.2.1.17.2.5.0', bridgeIdValue(tree.root)],
+    ['1.3.6.1.2.1.17.2.7.0', int(tree.rootPort)],
+  ]
+  if (tree.rootCost !== undefined) out.push(['1.3.6.1.2.1.17.2.6.0', int(tree.rootCost)])
+  for (const p of tree.ports) {
+    const bridgePort = bridgePortOf(sw, p.port)
+    const x = `.${bridgePort}`
+    const portId = Buffer.alloc(2)
+    portId.writeUInt16BE(((p.designatedPort.priority / 16) << 12) | p.designatedPort.number, 0)
+    const entry = '1.3.6.1.2.1.17.2.15.1'
+    out.push(
+      [`${entry}.1${x}`, int(bridgePort)],
+      [`${entry}.2${x}`, int(p.priority)],
+      [`${entry}.3${x}`, int(STP_STATES[p.state])],
+      [`${entry}.4${x}`, int(p.enabled === false ? 2 : 1)],
+      [`${entry}.5${x}`, int(p.cost)],
+      [`${entry}.6${x}`, bridgeIdValue(tree.root)],
+      [`${entry}.7${x}`, int(p.designatedCost)],
+      [`${entry}.8${x}`, bridgeIdValue(p.designatedBridge)],
+      [`${entry}.9${x}`, hex(portId)],
+      [`${entry}.11${x}`, int(p.cost)],
+    )
+    const ext = '1.3.6.1.2.1.17.2.19.1'
+    if (p.edge !== undefined) out.push([`${ext}.3${x}`, int(p.edge ? 1 : 2)])
+    if (p.p2p !== undefined) out.push([`${ext}.5${x}`, int(p.p2p ? 1 : 2)])
+  }
+  return out
+}
+
+/** dot1dTpFdbTable of one VLAN's instance: the learnt (3) addresses of the VLAN, on their bridge ports. */
+function fdbVarbinds(sw: RecordedSwitch, vlan: number): Varbind[] {
+  return (sw.macs ?? [])
+    .filter((m) => m.vlan === vlan)
+    .flatMap((m): Varbind[] => {
+      const x = `.${m.mac.split(':').map((b) => parseInt(b, 16)).join('.')}`
+      return [
+        [`1.3.6.1.2.1.17.4.3.1.1${x}`, hex(m.mac.split(':').map((b) => parseInt(b, 16)))],
+        [`1.3.6.1.2.1.17.4.3.1.2${x}`, int(bridgePortOf(sw, m.port))],
+        [`1.3.6.1.2.1.17.4.3.1.3${x}`, int(3)],
+      ]
+    })
+}
+
+/** Whether a bridge port carries a VLAN (its access or voice VLAN, or a VLAN its trunk allows). */
+function carries(sp: Switchport, vlan: number): boolean {
+  return sp.mode === 'access' ? sp.vlan === vlan || sp.voice === vlan : sp.allowed.includes(vlan) || sp.native === vlan
+}
+
+/**
+ * Each VLAN's instance of the BRIDGE-MIB but VLAN 1's (a Cisco switch's "community@vlan"): the
+ * base address, the bridge ports that carry the VLAN, the VLAN's tree where recorded and its MAC
+ * addresses. Every VLAN of the switch has one: an instance the switch does not have is silence.
+ */
+export function switchVlanVarbinds(sw: RecordedSwitch): Map<number, Varbind[]> {
+  const ifIndexOf = new Map<string, number>([...sw.ports, ...sw.channels].map((i) => [i.name, i.ifIndex]))
+  const out = new Map<number, Varbind[]>()
+  for (const v of sw.vlans.filter((x) => x.id !== 1)) {
+    const vbs: Varbind[] = [['1.3.6.1.2.1.17.1.1.0', hex(macBytes(sw.baseMac, 0))]]
+    for (const sp of sw.switchports.filter((x) => carries(x, v.id))) vbs.push([`1.3.6.1.2.1.17.1.4.1.2.${bridgePortOf(sw, sp.port)}`, int(ifIndexOf.get(sp.port)!)])
+    const tree = sw.stp?.vlans?.find((t) => t.vlan === v.id)
+    if (tree) vbs.push(...treeVarbinds(sw, tree))
+    vbs.push(...fdbVarbinds(sw, v.id))
+    out.set(v.id, vbs)
+  }
+  return out
 }
 
 export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
@@ -239,45 +339,16 @@ export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
   // BRIDGE-MIB dot1dStp with dot1dStpPortTable, RSTP-MIB dot1dStpVersion and dot1dStpExtPortTable,
   // CISCO-STP-EXTENSIONS-MIB stpxSpanningTreeType
   if (sw.stp) {
-    const { mode, priority, root, rootPort } = sw.stp
-    const bridgeId = (b: BridgeIdParts) => {
-      const id = Buffer.alloc(8)
-      id.writeUInt16BE(b.priority, 0)
-      Buffer.from(b.mac.replace(/:/g, ''), 'hex').copy(id, 2)
-      return hex(id)
-    }
+    const { mode } = sw.stp
     out.push(
       ['1.3.6.1.2.1.17.2.1.0', int(3)],
-      ['1.3.6.1.2.1.17.2.2.0', int(priority)],
-      ['1.3.6.1.2.1.17.2.5.0', bridgeId(root)],
-      ['1.3.6.1.2.1.17.2.7.0', int(rootPort)],
       ['1.3.6.1.2.1.17.2.16.0', int(mode === 'mstp' ? 3 : mode === 'rpvst' ? 2 : 0)],
       ['1.3.6.1.4.1.9.9.82.1.6.1.0', int({ pvst: 1, mstp: 4, rpvst: 5 }[mode])],
+      ...treeVarbinds(sw, sw.stp),
     )
-    for (const p of sw.stp.ports) {
-      const bridgePort = sw.switchports.findIndex((sp) => sp.port === p.port) + 1
-      if (bridgePort === 0) throw new Error(`${sw.sysName}: ${p.port} is no bridge port`)
-      const x = `.${bridgePort}`
-      const portId = Buffer.alloc(2)
-      portId.writeUInt16BE(((p.designatedPort.priority / 16) << 12) | p.designatedPort.number, 0)
-      const entry = '1.3.6.1.2.1.17.2.15.1'
-      out.push(
-        [`${entry}.1${x}`, int(bridgePort)],
-        [`${entry}.2${x}`, int(p.priority)],
-        [`${entry}.3${x}`, int(STP_STATES[p.state])],
-        [`${entry}.4${x}`, int(p.enabled === false ? 2 : 1)],
-        [`${entry}.5${x}`, int(p.cost)],
-        [`${entry}.6${x}`, bridgeId(root)],
-        [`${entry}.7${x}`, int(p.designatedCost)],
-        [`${entry}.8${x}`, bridgeId(p.designatedBridge)],
-        [`${entry}.9${x}`, hex(portId)],
-        [`${entry}.11${x}`, int(p.cost)],
-      )
-      const ext = '1.3.6.1.2.1.17.2.19.1'
-      if (p.edge !== undefined) out.push([`${ext}.3${x}`, int(p.edge ? 1 : 2)])
-      if (p.p2p !== undefined) out.push([`${ext}.5${x}`, int(p.p2p ? 1 : 2)])
-    }
   }
+  // dot1dTpFdbTable: the MAC addresses of VLAN 1 (the others are in each VLAN's instance)
+  out.push(...fdbVarbinds(sw, 1))
   // IP-MIB ipAddressTable: IPv6 addresses, each pointing at its prefix in ipAddressPrefixTable
   for (const a of sw.ipv6 ?? []) {
     const ifIndex = ifIndexOf.get(a.port)
@@ -367,18 +438,43 @@ export function stpTruth(sw: RecordedSwitch): string[] {
  */
 export function stpPortTruth(sw: RecordedSwitch): string[] {
   if (!sw.stp) return []
-  const { mode, root } = sw.stp
-  const tree = mode === 'mstp' ? 'null 0' : '1 null'
-  return sw.stp.ports
-    .map((p) =>
-      [
-        sw.sysName, p.port, tree, p.role, p.state, p.cost, p.priority, bridgeIdOf(root.priority, root.mac), p.designatedCost,
-        bridgeIdOf(p.designatedBridge.priority, p.designatedBridge.mac), `${p.designatedPort.priority}.${p.designatedPort.number}`, p.edge ?? null, p.p2p ?? null,
-      ]
-        .map(String)
-        .join(' '),
+  const { mode } = sw.stp
+  const trees: Array<[string, StpTreeRecording]> = [[mode === 'mstp' ? 'null 0' : '1 null', sw.stp], ...(sw.stp.vlans ?? []).map((t): [string, StpTreeRecording] => [`${t.vlan} null`, t])]
+  return trees
+    .flatMap(([tree, { root, ports }]) =>
+      ports.map((p) =>
+        [
+          sw.sysName, p.port, tree, p.role, p.state, p.cost, p.priority, bridgeIdOf(root.priority, root.mac), p.designatedCost,
+          bridgeIdOf(p.designatedBridge.priority, p.designatedBridge.mac), `${p.designatedPort.priority}.${p.designatedPort.number}`, p.edge ?? null, p.p2p ?? null,
+        ]
+          .map(String)
+          .join(' '),
+      ),
     )
     .sort()
+}
+
+/**
+ * What spanning-tree/vlans must hold for a per-VLAN switch: "host vlanId vlanName priority bridgeId
+ * rootId isRoot rootPort rootCost forwarding blocking" of VLAN 1's tree and each recorded VLAN's.
+ */
+export function stpVlanTruth(sw: RecordedSwitch): string[] {
+  if (!sw.stp || sw.stp.mode === 'mstp') return []
+  const trees: Array<[number, StpTreeRecording]> = [[1, sw.stp], ...(sw.stp.vlans ?? []).map((t): [number, StpTreeRecording] => [t.vlan, t])]
+  return trees
+    .map(([vlan, t]) => {
+      const isRoot = t.rootPort === 0
+      const rootPort = isRoot ? null : sw.switchports[t.rootPort - 1]!.port
+      const count = (state: StpPort['state']) => t.ports.filter((p) => p.state === state).length
+      const name = sw.vlans.find((v) => v.id === vlan)?.name ?? null
+      return [sw.sysName, vlan, name, t.priority, bridgeIdOf(t.priority, bridgeMac(sw)), bridgeIdOf(t.root.priority, t.root.mac), isRoot, rootPort, t.rootCost ?? null, count('forwarding'), count('blocking')].map(String).join(' ')
+    })
+    .sort()
+}
+
+/** What addressing/mac must hold: "host vlan mac port" of every address learnt. */
+export function macTruth(sw: RecordedSwitch): string[] {
+  return (sw.macs ?? []).map((m) => `${sw.sysName} ${m.vlan} ${m.mac} ${m.port}`).sort()
 }
 
 /** The bridge's base MAC (dot1dBaseBridgeAddress), as the recording has it. */
@@ -519,7 +615,41 @@ export const CATALYST_ACCESS: RecordedSwitch = {
       { port: 'Gi1/0/11', role: 'backup', state: 'blocking', cost: 4, priority: 128, designatedCost: 3, designatedBridge: { priority: 32769, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 6 } },
       { port: 'Gi1/0/12', role: 'disabled', state: 'disabled', cost: 4, priority: 128, designatedCost: 3, designatedBridge: { priority: 32769, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 8 } },
     ],
+    // VLAN 10: this switch is its root (priority 24576 + 10), every port of the VLAN designated;
+    // VLAN 30: the core is the root, reached over the uplink channel. VLANs 20, 21, 22 and 99
+    // have no port up in this recording: their instances report no tree.
+    vlans: [
+      {
+        vlan: 10,
+        priority: 24586,
+        root: { priority: 24586, mac: '00:1b:d4:a1:b2:00' },
+        rootPort: 0,
+        rootCost: 0,
+        ports: [
+          { port: 'Po1', role: 'designated', state: 'forwarding', cost: 3, priority: 128, designatedCost: 0, designatedBridge: { priority: 24586, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 1 } },
+          { port: 'Po2', role: 'designated', state: 'forwarding', cost: 4, priority: 128, designatedCost: 0, designatedBridge: { priority: 24586, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 2 } },
+          { port: 'Gi1/0/6', role: 'designated', state: 'forwarding', cost: 4, priority: 128, designatedCost: 0, designatedBridge: { priority: 24586, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 4 } },
+          { port: 'Gi1/0/9', role: 'designated', state: 'forwarding', cost: 4, priority: 128, designatedCost: 0, designatedBridge: { priority: 24586, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 5 } },
+        ],
+      },
+      {
+        vlan: 30,
+        priority: 32798,
+        root: { priority: 24606, mac: '00:1e:7a:00:04:00' },
+        rootPort: 1,
+        rootCost: 3,
+        ports: [
+          { port: 'Po1', role: 'root', state: 'forwarding', cost: 3, priority: 128, designatedCost: 0, designatedBridge: { priority: 24606, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 1 } },
+          { port: 'Po3', role: 'designated', state: 'forwarding', cost: 4, priority: 128, designatedCost: 3, designatedBridge: { priority: 32798, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 3 } },
+        ],
+      },
+    ],
   },
+  macs: [
+    { vlan: 1, mac: '00:50:56:00:01:0a', port: 'Gi1/0/10' },
+    { vlan: 10, mac: '00:50:56:00:0a:06', port: 'Gi1/0/6' },
+    { vlan: 30, mac: '00:50:56:00:1e:03', port: 'Po3' },
+  ],
 }
 
 /** The core switch the access switch's uplink runs to: the root of the spanning tree. */
@@ -575,5 +705,26 @@ export const CATALYST_CORE: RecordedSwitch = {
       { port: 'Te1/1/3', role: 'designated', state: 'forwarding', cost: 2, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 3 }, edge: false, p2p: true },
       { port: 'Gi1/0/48', role: 'designated', state: 'forwarding', cost: 4, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 4 }, edge: true, p2p: false },
     ],
+    // VLAN 10's root is the access switch: the first uplink is the root port, the others block
+    vlans: [
+      {
+        vlan: 10,
+        priority: 32778,
+        root: { priority: 24586, mac: '00:1b:d4:a1:b2:00' },
+        rootPort: 1,
+        rootCost: 2,
+        ports: [
+          { port: 'Te1/1/1', role: 'root', state: 'forwarding', cost: 2, priority: 128, designatedCost: 0, designatedBridge: { priority: 24586, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 1 }, edge: false, p2p: true },
+          { port: 'Te1/1/2', role: 'alternate', state: 'blocking', cost: 2, priority: 128, designatedCost: 0, designatedBridge: { priority: 24586, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 1 }, edge: false, p2p: true },
+          { port: 'Te1/1/3', role: 'alternate', state: 'blocking', cost: 2, priority: 128, designatedCost: 0, designatedBridge: { priority: 24586, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 5 }, edge: false, p2p: true },
+        ],
+      },
+    ],
   },
+  macs: [{ vlan: 1, mac: '00:50:56:00:01:30', port: 'Gi1/0/48' }],
+}
+
+/** The switches' recordings as recordedAgents takes them: each one's default instance and its VLANs' instances. */
+export function switchRecordings(switches: readonly RecordedSwitch[]): [Map<string, Varbind[]>, Map<string, Map<number, Varbind[]>>] {
+  return [new Map(switches.map((sw) => [sw.sysName, switchVarbinds(sw)])), new Map(switches.map((sw) => [sw.sysName, switchVlanVarbinds(sw)]))]
 }

@@ -10,5 +10,4 @@ export const SPANNING_TREE_TABLES: readonly TableDef[] = [
   uncollected({ path: 'spanning-tree/inconsistencies/stp-cdp-ports-mismatch', title: 'Inconsistencies STP cdp ports mismatch', what: 'Inconsistencies STP cdp ports mismatch.', columns: [['intName', 'string', 'Interface name.']] }),
   uncollected({ path: 'spanning-tree/instances', title: 'Instances', what: 'Instances.', columns: [] }),
   uncollected({ path: 'spanning-tree/topology', title: 'Stability', what: 'Stability.', columns: [] }),
-  uncollected({ path: 'spanning-tree/vlans', title: 'Vlans', what: 'Vlans.', columns: [] }),
 ]

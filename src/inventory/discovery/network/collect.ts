@@ -20,6 +20,7 @@ import { collectOspfv3 } from './mibs/ospfv3.js'
 import { collectStp } from './mibs/stp.js'
 import { collectSwitchports } from './mibs/switchports.js'
 import { collectVrfs } from './mibs/vrf.js'
+import { applyVlanInstances, collectVlanInstances, fdbPerVlan, perVlanInstances } from './mibs/vlan-instances.js'
 import { collectMemory, collectSystem } from './mibs/system.js'
 import { newDevice, type CollectedDevice, type SystemInfo } from './model.js'
 import { SnmpClient, type SnmpLimits } from './snmp/client.js'
@@ -144,6 +145,8 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
   const warnings = device.warnings
   const counterIntervalMs = limits.counterIntervalMs ?? 0
   const reading: { first: CounterReading | null } = { first: null }
+  let bridgeDone = (): void => {}
+  const bridgeRead = new Promise<void>((resolve) => (bridgeDone = resolve))
   const groups: Array<[string, () => Promise<void>]> = [
     // first, so that the other groups' time counts toward the interval of the rates
     ...(counterIntervalMs > 0 ? [['counters', async () => void (reading.first = await readCounters(client))] as [string, () => Promise<void>]] : []),
@@ -170,9 +173,25 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     [
       'bridge',
       async () => {
-        device.bridge = await collectBridge(client)
-        // port VLANs and spanning tree only where there is a bridge (no requests for a router)
-        if (device.bridge) [device.switchports, device.stp] = await Promise.all([collectSwitchports(client), collectStp(client)])
+        try {
+          device.bridge = await collectBridge(client)
+          // port VLANs and spanning tree only where there is a bridge (no requests for a router)
+          if (device.bridge) [device.switchports, device.stp] = await Promise.all([collectSwitchports(client), collectStp(client)])
+        } finally {
+          bridgeDone()
+        }
+      },
+    ],
+    [
+      // after the bridge group (the other worker may still be reading it), a group of its own: a
+      // switch that does not answer its VLANs' instances loses nothing of the bridge's
+      'bridge per VLAN',
+      async () => {
+        await bridgeRead
+        const { bridge, stp } = device
+        if (!bridge || !perVlanInstances(stp)) return
+        const fdb = fdbPerVlan(bridge)
+        applyVlanInstances(bridge, stp, await collectVlanInstances(client, bridge, fdb), fdb)
       },
     ],
     ['lag', async () => void (device.lag = await collectLag(client))],

@@ -158,15 +158,26 @@ export interface SwitchportData {
 }
 
 /** The spanning tree the bridge reports (BRIDGE-MIB dot1dStp, of VLAN 1 on per-VLAN switches). */
-export interface StpData {
+/** One spanning tree as a bridge reports it (BRIDGE-MIB dot1dStp): VLAN 1's or the CIST in the default instance, a VLAN's in the VLAN's instance. */
+export interface StpTree {
   priority: number | null
   /** The designated root as "priority.xxxx.xxxx.xxxx". */
   rootId: string | null
   /** 0 on the root bridge. */
   rootPort: number | null
-  mode: 'rpvst' | 'pvst' | 'mstp' | 'rstp' | null
+  /** dot1dStpRootCost: the cost of the path to the root from this bridge. */
+  rootCost: number | null
   /** dot1dStpPortTable, with RSTP-MIB dot1dStpExtPortTable where the device has it. */
   ports: StpPort[]
+}
+
+export interface StpData extends StpTree {
+  mode: 'rpvst' | 'pvst' | 'mstp' | 'rstp' | null
+  /**
+   * The tree of each further VLAN of a per-VLAN switch (PVST+, Rapid PVST+), read in the VLAN's
+   * BRIDGE-MIB instance, with that instance's bridge ports (dot1dBasePortIfIndex); empty elsewhere.
+   */
+  vlans: Array<StpTree & { vlanId: number; portIfIndex: Map<number, number> }>
 }
 
 /** dot1dStpPortState. */
@@ -236,8 +247,12 @@ export interface BridgeData {
   /** Bridge port number → ifIndex. */
   portIfIndex: Map<number, number>
   vlans: Array<{ id: number; name: string | null; status: 'active' | 'suspend' | null }>
-  fdb: Array<{ mac: string; port: number; vlan: number | null; status: 'dynamic' | 'static' | 'other' }>
+  /** MAC table entries; `ifIndex` where the entry was read in a VLAN's instance, whose bridge ports are its own. */
+  fdb: Array<{ mac: string; port: number; vlan: number | null; status: 'dynamic' | 'static' | 'other'; ifIndex?: number }>
 }
+
+/** The interface a MAC table entry was learnt on. */
+export const fdbIfIndex = (bridge: BridgeData, e: BridgeData['fdb'][number]): number | undefined => e.ifIndex ?? bridge.portIfIndex.get(e.port)
 
 /** A first-hop redundancy group on one interface (VRRP-MIB, VRRPv3-MIB, CISCO-HSRP-MIB). */
 export interface FhrpGroup {

@@ -9,7 +9,7 @@ import { createSocket, type Socket } from 'node:dgram'
 import t, { type Test } from 'tap'
 import { freshPglite } from '../../../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
-import { CATALYST_ACCESS, switchVarbinds } from '../../../helpers/recorded/switch.js'
+import { CATALYST_ACCESS, switchRecordings, switchVarbinds } from '../../../helpers/recorded/switch.js'
 import { testNeeding } from '../../../helpers/requirements.js'
 import { startApp, type Client } from '../../app.js'
 
@@ -81,7 +81,7 @@ async function collected(client: Client, seed: string): Promise<{ tables: Record
 }
 
 testNeeding(t, 'a device silent for a moment mid-collection', recordedAgentMissing(), async (t) => {
-  const agents = await recordedAgents(t, new Map([[CATALYST_ACCESS.sysName, switchVarbinds(CATALYST_ACCESS)]]))
+  const agents = await recordedAgents(t, ...switchRecordings([CATALYST_ACCESS]))
   const device = agents.address.get(CATALYST_ACCESS.sysName)!
   const net = device.split('.').slice(0, 3).join('.')
   const client = await startApp(t, await freshPglite(t))
@@ -108,5 +108,18 @@ testNeeding(t, 'a device silent for a moment mid-collection', recordedAgentMissi
     t.ok(warnings.length > 5, `${warnings.length} groups unanswered: ${String(seen.report.error)}`)
     // once per group, then once more: the first group asked again and silent again ends the second chance
     t.ok(gone.dropped() < 2 * warnings.length, `${gone.dropped()} requests dropped for ${warnings.length} groups`)
+  })
+
+  await t.test('a per-VLAN switch whose VLAN instances do not answer (no community indexing): one timeout, one warning, the rest collected', async (t) => {
+    const plain = await recordedAgents(t, new Map([[CATALYST_ACCESS.sysName, switchVarbinds(CATALYST_ACCESS)]]))
+    const address = plain.address.get(CATALYST_ACCESS.sysName)!
+    const settings = await client.call('PATCH', 'settings', { allowedSpecialNetworks: [`${net}.0/24`, `${address.split('.').slice(0, 3).join('.')}.0/24`] })
+    t.equal(settings.status, 200, settings.text)
+    t.equal((await client.call('POST', 'settings/snmp', { name: 'plain', version: '2c', community: plain.community })).status, 201)
+    const seen = await collected(client, address)
+    t.match(seen.report, { result: 'ok', error: /^bridge per VLAN: no answer/ })
+    t.notMatch(String(seen.report.error), /;/, 'the first VLAN that does not answer ends the reading')
+    for (const table of ['inventory/interfaces', 'interfaces/switchports', 'vlan/device', 'inventory/pn']) t.same(seen.tables[table], direct.tables[table], table)
+    t.same(seen.tables['spanning-tree/ports'], direct.tables['spanning-tree/ports']!.filter((r) => !/"vlanId":(10|30)\b/.test(r as string)), 'the tree of VLAN 1')
   })
 })

@@ -13,7 +13,7 @@ import type { Db } from '../../../../src/shared/db/index.js'
 import { freshPostgres } from '../../../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
 import { recordedClis, useRecorded } from '../../../helpers/recorded/cli.js'
-import { CATALYST_ACCESS, CATALYST_CORE, switchVarbinds } from '../../../helpers/recorded/switch.js'
+import { CATALYST_ACCESS, CATALYST_CORE, switchRecordings } from '../../../helpers/recorded/switch.js'
 import { testNeeding } from '../../../helpers/requirements.js'
 import { startApp, type Client } from '../../app.js'
 
@@ -53,7 +53,7 @@ const STOP_AFTER_TEXTS = `
 
 testNeeding(t, 'a discovery that fails or is stopped after it stored configuration texts leaves none behind', recordedAgentMissing(), async (t) => {
   const SWITCHES = [CATALYST_ACCESS, CATALYST_CORE]
-  const agents = await recordedAgents(t, new Map(SWITCHES.map((sw) => [sw.sysName, switchVarbinds(sw)])))
+  const agents = await recordedAgents(t, ...switchRecordings(SWITCHES))
   const clis = await recordedClis(
     t,
     SWITCHES.map((sw) => ({ hostname: sw.sysName, running: config(sw.sysName, []), startup: null })),

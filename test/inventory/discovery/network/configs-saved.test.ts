@@ -13,7 +13,7 @@ import t from 'tap'
 import { freshPostgres } from '../../../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
 import { recordedClis, useRecorded } from '../../../helpers/recorded/cli.js'
-import { CATALYST_ACCESS, CATALYST_CORE, switchVarbinds } from '../../../helpers/recorded/switch.js'
+import { CATALYST_ACCESS, CATALYST_CORE, switchRecordings } from '../../../helpers/recorded/switch.js'
 import { testNeeding } from '../../../helpers/requirements.js'
 import { startApp, type Client } from '../../app.js'
 
@@ -52,7 +52,7 @@ async function rows(client: Client, table: string, body: Row): Promise<Row[]> {
 
 testNeeding(t, 'saved and unsaved configurations of recorded IOS switches, and the difference of two versions', recordedAgentMissing(), async (t) => {
   const SWITCHES = [CATALYST_ACCESS, CATALYST_CORE]
-  const agents = await recordedAgents(t, new Map(SWITCHES.map((sw) => [sw.sysName, switchVarbinds(sw)])))
+  const agents = await recordedAgents(t, ...switchRecordings(SWITCHES))
   const access = CATALYST_ACCESS.sysName
   const core = CATALYST_CORE.sysName
   const clis = await recordedClis(

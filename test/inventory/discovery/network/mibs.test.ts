@@ -24,7 +24,8 @@ import { switchportRows } from '../../../../src/inventory/discovery/network/rows
 import { hostRows } from '../../../../src/inventory/discovery/network/rows/hosts.js'
 import { collectOspfv3 } from '../../../../src/inventory/discovery/network/mibs/ospfv3.js'
 import { ospfv3Rows } from '../../../../src/inventory/discovery/network/rows/ospfv3.js'
-import { newDevice, type CollectedDevice } from '../../../../src/inventory/discovery/network/model.js'
+import { fdbIfIndex, newDevice, type CollectedDevice, type StpData } from '../../../../src/inventory/discovery/network/model.js'
+import { applyVlanInstances, collectVlanInstances, fdbPerVlan, instanceVlans } from '../../../../src/inventory/discovery/network/mibs/vlan-instances.js'
 
 const STR = 4
 const INT = 2
@@ -264,4 +265,59 @@ t.test('OSPFV3-MIB: neighbours by interface, instance and router id; area and co
     { intName: 'Gi1/0/1', instanceId: 1, area: '0.0.0.1', neiRouterId: '10.0.0.2', neiIp: 'fe80::2', state: 'full', localCost: 10, neiCost: 25, neiHostname: null, currStateTime: null },
     { intName: 'Gi1/0/2', instanceId: 0, area: '0.0.0.0', neiRouterId: '10.0.0.3', neiIp: null, state: 'exstart', localCost: null, neiCost: null },
   ])
+})
+
+t.test('a Cisco switch without Q-BRIDGE-MIB: VLANs from CISCO-VTP-MIB, each VLAN\'s MAC table and tree from its own instance, whose bridge ports may be numbered apart', async (t) => {
+  const VTP = '1.3.6.1.4.1.9.9.46.1.3.1.1'
+  const FDB = '1.3.6.1.2.1.17.4.3.1'
+  const base = '1.3.6.1.2.1.17.1.4.1.2'
+  const mac6 = '0.80.86.1.2.3'
+  const agent = new Recorded(
+    [
+      ['1.3.6.1.2.1.17.1.1.0', STR, mac('00:1b:d4:a1:b2:00')],
+      [`${base}.1`, INT, 10101],
+      // VTP domain 1: VLAN 1 and 10 (Ethernet, operational), 20 suspended, 1002 FDDI
+      ...[1, 10, 20, 1002].flatMap((v): Array<[string, number, unknown]> => [
+        [`${VTP}.2.1.${v}`, INT, v === 20 ? 2 : 1],
+        [`${VTP}.3.1.${v}`, INT, v === 1002 ? 2 : 1],
+        [`${VTP}.4.1.${v}`, STR, OCTETS(`vlan${v}`)],
+      ]),
+      [`${FDB}.2.0.30.122.0.0.32`, INT, 1],
+      [`${FDB}.3.0.30.122.0.0.32`, INT, 3],
+    ],
+    new Map([
+      [
+        10,
+        [
+          // in VLAN 10's instance, bridge port 7 is ifIndex 10106
+          [`${base}.7`, INT, 10106],
+          [`${FDB}.2.${mac6}`, INT, 7],
+          [`${FDB}.3.${mac6}`, INT, 3],
+          ['1.3.6.1.2.1.17.2.2.0', INT, 32778],
+          ['1.3.6.1.2.1.17.2.5.0', STR, Buffer.from([0x60, 0x0a, 0x00, 0x1e, 0x7a, 0x00, 0x04, 0x00])],
+          ['1.3.6.1.2.1.17.2.6.0', INT, 4],
+          ['1.3.6.1.2.1.17.2.7.0', INT, 7],
+        ],
+      ],
+    ]),
+  )
+  const bridge = (await collectBridge(agent))!
+  t.same(bridge.vlans, [
+    { id: 1, name: 'vlan1', status: 'active' },
+    { id: 10, name: 'vlan10', status: 'active' },
+    { id: 20, name: 'vlan20', status: 'suspend' },
+  ], 'the Ethernet VLANs of the VTP table')
+  t.same(instanceVlans(bridge), [10], 'VLAN 1 is the default instance\'s, a suspended VLAN has none')
+  const stp: StpData = { priority: 32769, rootId: null, rootPort: 0, rootCost: 0, ports: [], mode: 'rpvst', vlans: [] }
+  t.ok(fdbPerVlan(bridge), 'no VLANs in the default instance\'s MAC table')
+  applyVlanInstances(bridge, stp, await collectVlanInstances(agent, bridge, true), true)
+  t.same(
+    bridge.fdb.map((e) => [e.mac, e.vlan, fdbIfIndex(bridge, e)]),
+    [
+      ['00:1e:7a:00:00:20', 1, 10101],
+      ['00:50:56:01:02:03', 10, 10106],
+    ],
+    'the default instance\'s addresses are VLAN 1\'s; VLAN 10\'s on the port its instance numbers',
+  )
+  t.match(stp.vlans, [{ vlanId: 10, priority: 32778, rootId: '24586.001e.7a00.0400', rootCost: 4, rootPort: 7, portIfIndex: new Map([[7, 10106]]) }])
 })

@@ -7,7 +7,7 @@
 import t, { type Test } from 'tap'
 import { freshPostgres } from '../../../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
-import { CATALYST_ACCESS, CATALYST_CORE, ipv6Truth, partTruth, partsOfClass, portChannelTruth, stpPortTruth, stpTruth, switchVarbinds, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
+import { CATALYST_ACCESS, CATALYST_CORE, ipv6Truth, partTruth, partsOfClass, macTruth, portChannelTruth, stpPortTruth, stpTruth, stpVlanTruth, switchRecordings, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
 import { testNeeding } from '../../../helpers/requirements.js'
 import { startApp, type Client } from '../../app.js'
 
@@ -31,7 +31,7 @@ function score(t: Test, table: string, found: readonly string[], truth: readonly
 
 testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agents', recordedAgentMissing(), async (t) => {
   const SWITCHES = [CATALYST_ACCESS, CATALYST_CORE]
-  const agents = await recordedAgents(t, new Map(SWITCHES.map((sw) => [sw.sysName, switchVarbinds(sw)])))
+  const agents = await recordedAgents(t, ...switchRecordings(SWITCHES))
   const catalyst = agents.address.get(CATALYST_ACCESS.sysName)!
   const { db } = await freshPostgres(t)
   const client = await startApp(t, db)
@@ -117,11 +117,27 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
     const ifIndex = (sw: (typeof SWITCHES)[number], name: string) => [...sw.ports, ...sw.channels].find((i) => i.name === name)!.ifIndex
     t.same(
       ports.map((p) => `${String(p.id)} ${String(p.hostname)} ${String(p.sn)} ${String(p.intName)}`).sort(),
-      SWITCHES.flatMap((sw) => sw.stp!.ports.map((p) => `${device.get(sw.sysName)!}/${ifIndex(sw, p.port)} ${sw.sysName} ${device.get(sw.sysName)!} ${p.port}`)).sort(),
-      'each port on the switch it was read from, its id the serial and ifIndex',
+      SWITCHES.flatMap((sw) => [
+        ...sw.stp!.ports.map((p) => `${device.get(sw.sysName)!}/${ifIndex(sw, p.port)} ${sw.sysName} ${device.get(sw.sysName)!} ${p.port}`),
+        ...(sw.stp!.vlans ?? []).flatMap((v) => v.ports.map((p) => `${device.get(sw.sysName)!}/${ifIndex(sw, p.port)}/${v.vlan} ${sw.sysName} ${device.get(sw.sysName)!} ${p.port}`)),
+      ]).sort(),
+      'each port on the switch it was read from, its id the serial and ifIndex (and the VLAN of a tree other than VLAN 1\'s)',
     )
     const sites = await rows(client, 'inventory/devices', id, ['hostname', 'siteName'])
     const site = new Map(sites.map((d) => [String(d.hostname), String(d.siteName)]))
     t.ok(ports.every((p) => p.siteName === site.get(String(p.hostname))), 'the site of its switch')
+  })
+
+  await t.test('the tree of each VLAN of a per-VLAN switch, read in the VLAN\'s instance of the BRIDGE-MIB (community@vlan)', async (t) => {
+    const columns = ['hostname', 'vlanId', 'vlanName', 'priority', 'bridgeId', 'rootId', 'isRoot', 'rootPort', 'rootCost', 'forwardingPorts', 'blockingPorts']
+    const trees = await rows(client, 'spanning-tree/vlans', id, columns)
+    score(t, 'spanning-tree/vlans', trees.map((v) => columns.map((c) => String(v[c])).join(' ')).sort(), SWITCHES.flatMap(stpVlanTruth).sort())
+    const report = await rows(client, 'discovery/connectivity-report', id, ['hostname', 'error'])
+    t.same(report.map((r) => r.error), SWITCHES.map(() => null), 'every VLAN\'s instance answered')
+  })
+
+  await t.test('the MAC addresses of every VLAN: dot1dTpFdbTable of each VLAN\'s instance where the switch has no Q-BRIDGE-MIB forwarding table', async (t) => {
+    const macs = await rows(client, 'addressing/mac', id, ['hostname', 'vlan', 'mac', 'intName'])
+    score(t, 'addressing/mac', macs.map((m) => `${String(m.hostname)} ${String(m.vlan)} ${String(m.mac)} ${String(m.intName)}`).sort(), SWITCHES.flatMap(macTruth).sort())
   })
 })

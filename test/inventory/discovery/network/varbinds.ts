@@ -4,8 +4,15 @@ import { compareOid, tableRows, type Vb } from '../../../../src/inventory/discov
 
 export class Recorded implements MibReader {
   private readonly vbs: Vb[]
-  constructor(vbs: Array<[string, number, unknown]>) {
+  /** `vlans`: the varbinds of each VLAN's instance (a Cisco switch's community "community@vlan"); a VLAN not given answers nothing. */
+  constructor(
+    vbs: Array<[string, number, unknown]>,
+    private readonly vlans: ReadonlyMap<number, Array<[string, number, unknown]>> = new Map(),
+  ) {
     this.vbs = vbs.map(([oid, type, value]) => ({ oid, type, value })).sort((a, b) => compareOid(a.oid, b.oid))
+  }
+  inVlan(vlan: number) {
+    return Object.assign(new Recorded(this.vlans.get(vlan) ?? []), { close: () => {} })
   }
   async get(oids: readonly string[]) {
     return new Map(this.vbs.filter((v) => oids.includes(v.oid)).map((v) => [v.oid, v]))

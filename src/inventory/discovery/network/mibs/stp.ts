@@ -3,16 +3,23 @@
  * each port's state and designated bridge in dot1dStpPortTable), RSTP-MIB dot1dStpVersion and
  * dot1dStpExtPortTable (edge and point-to-point ports), and CISCO-STP-EXTENSIONS-MIB
  * stpxSpanningTreeType (the per-VLAN modes of Cisco switches). On a per-VLAN switch the
- * BRIDGE-MIB answers for VLAN 1.
+ * BRIDGE-MIB answers for VLAN 1, and each further VLAN's tree is read in that VLAN's instance of
+ * the MIB (community indexing: vlan-instances.ts).
  */
 import type { MibReader } from '../snmp/client.js'
 import { int, type Vb } from '../snmp/values.js'
-import type { StpData, StpPort, StpPortState } from '../model.js'
+import type { StpData, StpPort, StpPortState, StpTree } from '../model.js'
 
-export const STP = {
+/** The tree's scalars (BRIDGE-MIB dot1dStp), in every instance. */
+export const STP_TREE = {
   priority: '1.3.6.1.2.1.17.2.2.0',
   designatedRoot: '1.3.6.1.2.1.17.2.5.0',
+  rootCost: '1.3.6.1.2.1.17.2.6.0',
   rootPort: '1.3.6.1.2.1.17.2.7.0',
+}
+
+export const STP = {
+  ...STP_TREE,
   version: '1.3.6.1.2.1.17.2.16.0',
   ciscoType: '1.3.6.1.4.1.9.9.82.1.6.1.0',
 }
@@ -86,20 +93,24 @@ export async function collectStpPorts(client: MibReader): Promise<StpPort[]> {
 const CISCO_TYPES: Readonly<Record<number, StpData['mode']>> = { 1: 'pvst', 4: 'mstp', 5: 'rpvst' }
 const VERSIONS: Readonly<Record<number, StpData['mode']>> = { 2: 'rstp', 3: 'mstp' }
 
+/** A tree from its scalars (read already) and its port table, or null when the instance reports none. */
+export async function readTree(client: MibReader, got: ReadonlyMap<string, Vb>): Promise<StpTree | null> {
+  const priority = int(got.get(STP_TREE.priority))
+  const rootId = bridgeId(got.get(STP_TREE.designatedRoot)?.value)
+  if (priority === null && rootId === null) return null
+  return { priority, rootId, rootPort: int(got.get(STP_TREE.rootPort)), rootCost: int(got.get(STP_TREE.rootCost)), ports: await collectStpPorts(client) }
+}
+
 /** The spanning tree, or null when the device runs none it reports. */
 export async function collectStp(client: MibReader): Promise<StpData | null> {
   const got = await client.get(Object.values(STP))
-  const priority = int(got.get(STP.priority))
-  const root = bridgeId(got.get(STP.designatedRoot)?.value)
-  if (priority === null && root === null) return null
-  const ports = await collectStpPorts(client)
+  const tree = await readTree(client, got)
+  if (tree === null) return null
   const cisco = int(got.get(STP.ciscoType))
   const version = int(got.get(STP.version))
   return {
-    priority,
-    rootId: root,
-    rootPort: int(got.get(STP.rootPort)),
+    ...tree,
     mode: (cisco !== null ? CISCO_TYPES[cisco] : undefined) ?? (version !== null ? VERSIONS[version] : undefined) ?? null,
-    ports,
+    vlans: [],
   }
 }

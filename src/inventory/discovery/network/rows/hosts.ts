@@ -9,6 +9,7 @@ import { inNetwork, ipToInt, parseCidr } from '../../../../shared/ipv4.js'
 import type { Row } from '../../../simulator/index.js'
 import { ifName, type Device, type Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
+import { fdbIfIndex } from '../model.js'
 import { linkInterfaces } from './layer2.js'
 import { ouiVendor } from '../oui.js'
 
@@ -57,7 +58,7 @@ export function* hostRows(net: Network): Generator<Row> {
     if (!bridge) continue
     const links = linkInterfaces(dev)
     for (const e of bridge.fdb) {
-      const ifIndex = bridge.portIfIndex.get(e.port)
+      const ifIndex = fdbIfIndex(bridge, e)
       if (ifIndex === undefined || links.has(ifIndex)) continue
       const name = ifName(dev, ifIndex)
       edges.set(e.mac, [...(edges.get(e.mac) ?? []), { sn: dev.sn, hostname: dev.hostname, intName: name === null ? null : shortName(name), vlan: e.vlan }])

@@ -2,6 +2,7 @@
 import type { Row } from '../../../simulator/index.js'
 import { ifName, type Device, type Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
+import { fdbIfIndex } from '../model.js'
 import { stpDomain } from './stp.js'
 import { ouiVendor } from '../oui.js'
 
@@ -23,7 +24,7 @@ export function* macRows(net: Network): Generator<Row> {
     if (!bridge) continue
     const links = linkInterfaces(dev)
     for (const e of bridge.fdb) {
-      const ifIndex = bridge.portIfIndex.get(e.port) ?? null
+      const ifIndex = fdbIfIndex(bridge, e) ?? null
       const name = ifName(dev, ifIndex)
       yield {
         sn: dev.sn,

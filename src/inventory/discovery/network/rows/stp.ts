@@ -2,20 +2,29 @@
  * Rows of spanning-tree/bridges: every bridge that reports a spanning tree, with its bridge id
  * (priority and base MAC), the root it sees and whether it is that root. Bridges that see the
  * same root are one domain: `stpDomain` is the root's bridge id. Rows of spanning-tree/ports:
- * each bridge port's state, cost and designated bridge, with the role the standard rules give it.
+ * each bridge port's state, cost and designated bridge, with the role the standard rules give it,
+ * in every tree of the switch (each VLAN's on a per-VLAN switch). Rows of spanning-tree/vlans: the
+ * tree of each VLAN of a per-VLAN switch, its root and the switch's way to it.
  */
 import type { Row } from '../../../simulator/index.js'
 import { ifName, type Device, type Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
-import type { StpData, StpPort } from '../model.js'
+import type { BridgeData, StpData, StpPort, StpTree } from '../model.js'
 
-/** "priority.xxxx.xxxx.xxxx" of the device's own bridge, or null. */
-export function ownBridgeId(dev: Device): string | null {
-  const stp = dev.d.stp
-  const mac = dev.d.bridge?.baseMac
-  if (!stp || stp.priority === null || !mac) return null
+/** "priority.xxxx.xxxx.xxxx" of the bridge in a tree of the given priority, or null. */
+function bridgeIdIn(bridge: BridgeData | null, priority: number | null): string | null {
+  const mac = bridge?.baseMac
+  if (priority === null || !mac) return null
   const hex = mac.replace(/:/g, '')
-  return `${stp.priority}.${hex.slice(0, 4)}.${hex.slice(4, 8)}.${hex.slice(8, 12)}`
+  return `${priority}.${hex.slice(0, 4)}.${hex.slice(4, 8)}.${hex.slice(8, 12)}`
+}
+
+/** "priority.xxxx.xxxx.xxxx" of the device's own bridge (in VLAN 1's tree or the CIST), or null. */
+export const ownBridgeId = (dev: Device): string | null => bridgeIdIn(dev.d.bridge, dev.d.stp?.priority ?? null)
+
+/** Whether a bridge is the root of a tree: it has no root port, or the root's MAC is its own. */
+function isRootOf(tree: StpTree, own: string | null): boolean {
+  return tree.rootPort === 0 || (own !== null && tree.rootId !== null && bridgeMac(own) === bridgeMac(tree.rootId))
 }
 
 /** The spanning-tree domain of a device: the bridge id of the root it sees. */
@@ -26,8 +35,7 @@ export function* stpRows(net: Network): Generator<Row> {
     const stp = dev.d.stp
     if (!stp) continue
     const own = ownBridgeId(dev)
-    // the root has no root port; its own id is the designated root
-    const isRoot = stp.rootPort === 0 || (own !== null && stp.rootId !== null && own.split('.').slice(1).join('.') === stp.rootId.split('.').slice(1).join('.'))
+    const isRoot = isRootOf(stp, own)
     yield {
       sn: dev.sn,
       hostname: dev.hostname,
@@ -74,35 +82,77 @@ function treeOf(mode: StpData['mode']): { vlanId: number | null; instance: numbe
   return { vlanId: null, instance: null }
 }
 
-/** Rows of spanning-tree/ports: every port of dot1dStpPortTable that names an interface through dot1dBasePortIfIndex. */
+/** The trees of a switch: the default instance's (VLAN 1 or the CIST) with the bridge's ports, then each further VLAN's with its instance's. */
+function treesOf(stp: StpData, bridge: BridgeData): Array<{ tree: StpTree; vlanId: number | null; instance: number | null; portIfIndex: ReadonlyMap<number, number>; suffix: string }> {
+  return [
+    { tree: stp, ...treeOf(stp.mode), portIfIndex: bridge.portIfIndex, suffix: '' },
+    ...stp.vlans.map((t) => ({ tree: t, vlanId: t.vlanId, instance: null, portIfIndex: t.portIfIndex, suffix: `/${t.vlanId}` })),
+  ]
+}
+
+/** Rows of spanning-tree/ports: every port of dot1dStpPortTable (of each tree) that names an interface through dot1dBasePortIfIndex. */
 export function* stpPortRows(net: Network): Generator<Row> {
   for (const dev of net.devices) {
     const stp = dev.d.stp
     const bridge = dev.d.bridge
     if (!stp || !bridge) continue
-    const own = ownBridgeId(dev)
-    const tree = treeOf(stp.mode)
-    for (const p of stp.ports) {
-      const ifIndex = bridge.portIfIndex.get(p.port)
-      const name = ifIndex === undefined ? null : ifName(dev, ifIndex)
-      if (ifIndex === undefined || name === null) continue
+    for (const { tree, vlanId, instance, portIfIndex, suffix } of treesOf(stp, bridge)) {
+      const own = bridgeIdIn(bridge, tree.priority)
+      for (const p of tree.ports) {
+        const ifIndex = portIfIndex.get(p.port) ?? bridge.portIfIndex.get(p.port)
+        const name = ifIndex === undefined ? null : ifName(dev, ifIndex)
+        if (ifIndex === undefined || name === null) continue
+        yield {
+          sn: dev.sn,
+          hostname: dev.hostname,
+          siteName: dev.siteName,
+          id: `${dev.sn}/${ifIndex}${suffix}`,
+          intName: shortName(name),
+          vlanId,
+          instance,
+          portRole: portRole(p, tree.rootPort, own),
+          portStatus: p.state,
+          portCost: p.pathCost,
+          portPriority: p.priority,
+          designatedRoot: p.designatedRoot,
+          designatedCost: p.designatedCost,
+          designatedBridge: p.designatedBridge,
+          designatedPort: p.designatedPort,
+          edge: p.edge,
+          p2p: p.p2p,
+        }
+      }
+    }
+  }
+}
+
+/** Rows of spanning-tree/vlans: the tree of each VLAN of a per-VLAN switch (VLAN 1's from the default instance). */
+export function* stpVlanRows(net: Network): Generator<Row> {
+  for (const dev of net.devices) {
+    const stp = dev.d.stp
+    const bridge = dev.d.bridge
+    if (!stp || !bridge || treeOf(stp.mode).vlanId === null) continue
+    const names = new Map(bridge.vlans.map((v) => [v.id, v.name]))
+    for (const { tree, vlanId, portIfIndex, suffix } of treesOf(stp, bridge)) {
+      const own = bridgeIdIn(bridge, tree.priority)
+      const isRoot = isRootOf(tree, own)
+      const rootIfIndex = isRoot || tree.rootPort === null ? undefined : (portIfIndex.get(tree.rootPort) ?? bridge.portIfIndex.get(tree.rootPort))
+      const rootPort = rootIfIndex === undefined ? null : ifName(dev, rootIfIndex)
       yield {
         sn: dev.sn,
         hostname: dev.hostname,
         siteName: dev.siteName,
-        id: `${dev.sn}/${ifIndex}`,
-        intName: shortName(name),
-        ...tree,
-        portRole: portRole(p, stp.rootPort, own),
-        portStatus: p.state,
-        portCost: p.pathCost,
-        portPriority: p.priority,
-        designatedRoot: p.designatedRoot,
-        designatedCost: p.designatedCost,
-        designatedBridge: p.designatedBridge,
-        designatedPort: p.designatedPort,
-        edge: p.edge,
-        p2p: p.p2p,
+        id: `${dev.sn}${suffix || '/1'}`,
+        vlanId,
+        vlanName: names.get(vlanId!) ?? null,
+        priority: tree.priority,
+        bridgeId: own,
+        rootId: tree.rootId,
+        isRoot,
+        rootPort: rootPort === null ? null : shortName(rootPort),
+        rootCost: tree.rootCost,
+        forwardingPorts: tree.ports.filter((p) => p.state === 'forwarding').length,
+        blockingPorts: tree.ports.filter((p) => p.state === 'blocking').length,
       }
     }
   }

@@ -20,8 +20,8 @@ export const MAX_ROWS = 200_000
 
 const AUTH = { SHA: snmp.AuthProtocols.sha, 'SHA-256': snmp.AuthProtocols.sha256 } as const
 
-function openSession(address: string, credential: SnmpCredential, limits: SnmpLimits): snmp.Session {
-  const options = { timeout: limits.timeoutMs, retries: limits.retries, backoff: 1, idBitsSize: 32 as const }
+function openSession(address: string, credential: SnmpCredential, limits: SnmpLimits, context: string): snmp.Session {
+  const options = { timeout: limits.timeoutMs, retries: limits.retries, backoff: 1, idBitsSize: 32 as const, ...(context === '' ? {} : { context }) }
   if (credential.version === '2c') return snmp.createSession(address, credential.community, { ...options, version: snmp.Version2c })
   const user: snmp.User = { name: credential.user, level: snmp.SecurityLevel.noAuthNoPriv }
   if (credential.authProtocol && credential.authPassword) {
@@ -42,21 +42,37 @@ export interface MibReader {
   get(oids: readonly string[]): Promise<Map<string, Vb>>
   walk(columns: readonly string[], maxRows?: number): Promise<Map<string, Vb[]>>
   table(names: Readonly<Record<string, string>>): Promise<TableRow[]>
+  /**
+   * The same device's MIB instance of one VLAN, as Cisco switches index their BRIDGE-MIB (spanning
+   * tree and MAC table of each VLAN): the community "community@vlan" with SNMPv2c, the context
+   * "vlan-N" with SNMPv3. Closed by the caller.
+   */
+  inVlan(vlan: number): MibReader & { close(): void }
+}
+
+/** A credential as it reads a VLAN's instance of a Cisco switch's BRIDGE-MIB (the community or the SNMPv3 context). */
+function vlanCredential(credential: SnmpCredential, vlan: number): { credential: SnmpCredential; context: string } {
+  if (credential.version === '2c') return { credential: { ...credential, community: `${credential.community}@${vlan}` }, context: '' }
+  return { credential, context: `vlan-${vlan}` }
 }
 
 export class SnmpClient implements MibReader {
   private readonly session: snmp.Session
   private closed = false
-  /** Requests sent (for the collector's statistics). */
-  requests = 0
+  /** Requests sent to the device, in every VLAN's instance too (for the collector's statistics). */
+  get requests(): number {
+    return this.tally.requests
+  }
 
   constructor(
     readonly address: string,
-    credential: SnmpCredential,
-    limits: SnmpLimits,
+    private readonly credential: SnmpCredential,
+    private readonly limits: SnmpLimits,
     private readonly signal?: AbortSignal,
+    context = '',
+    private readonly tally = { requests: 0 },
   ) {
-    this.session = openSession(address, credential, limits)
+    this.session = openSession(address, credential, limits, context)
     // socket errors surface as request errors; an unhandled 'error' event would end the process
     this.session.on('error', () => {})
     signal?.addEventListener('abort', this.abort, { once: true })
@@ -77,7 +93,7 @@ export class SnmpClient implements MibReader {
   /** Scalars by OID; an OID the agent does not have is absent from the result. */
   async get(oids: readonly string[]): Promise<Map<string, Vb>> {
     this.check()
-    this.requests++
+    this.tally.requests++
     const varbinds = await new Promise<snmp.Varbind[]>((resolve, reject) => {
       this.session.get([...oids], (err, vbs) => (err ? reject(this.failure(err)) : resolve(vbs ?? [])))
     })
@@ -88,7 +104,7 @@ export class SnmpClient implements MibReader {
 
   private bulk(oids: string[], repetitions: number): Promise<snmp.Varbind[][]> {
     this.check()
-    this.requests++
+    this.tally.requests++
     return new Promise((resolve, reject) => {
       this.session.getBulk(oids, 0, repetitions, (err, vbs) => (err ? reject(this.failure(err)) : resolve((vbs ?? []) as unknown as snmp.Varbind[][])))
     })
@@ -141,6 +157,12 @@ export class SnmpClient implements MibReader {
   /** A table's rows from the columns named (name → column OID). */
   async table(names: Readonly<Record<string, string>>): Promise<TableRow[]> {
     return tableRows(await this.walk(Object.values(names)), names)
+  }
+
+  inVlan(vlan: number): SnmpClient {
+    const { credential, context } = vlanCredential(this.credential, vlan)
+    // the device's count: what a VLAN's instance is asked is asked of the device
+    return new SnmpClient(this.address, credential, this.limits, this.signal, context, this.tally)
   }
 
   close(): void {
