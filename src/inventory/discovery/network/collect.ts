@@ -147,6 +147,7 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
   const reading: { first: CounterReading | null } = { first: null }
   let bridgeDone = (): void => {}
   const bridgeRead = new Promise<void>((resolve) => (bridgeDone = resolve))
+  let bridgeSilent: SnmpError | null = null
   const groups: Array<[string, () => Promise<void>]> = [
     // first, so that the other groups' time counts toward the interval of the rates
     ...(counterIntervalMs > 0 ? [['counters', async () => void (reading.first = await readCounters(client))] as [string, () => Promise<void>]] : []),
@@ -177,6 +178,11 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
           device.bridge = await collectBridge(client)
           // port VLANs and spanning tree only where there is a bridge (no requests for a router)
           if (device.bridge) [device.switchports, device.stp] = await Promise.all([collectSwitchports(client), collectStp(client)])
+          bridgeSilent = null
+        } catch (err) {
+          const e = classify(err)
+          bridgeSilent = e.kind === 'timeout' ? e : null
+          throw e
         } finally {
           bridgeDone()
         }
@@ -188,6 +194,8 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
       'bridge per VLAN',
       async () => {
         await bridgeRead
+        // a bridge group not answered is read again before this one, which then follows it
+        if (bridgeSilent !== null) throw bridgeSilent
         const { bridge, stp } = device
         if (!bridge || !perVlanInstances(stp)) return
         const fdb = fdbPerVlan(bridge)
@@ -216,7 +224,8 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
       }
     }
     await Promise.all(Array.from({ length: GROUPS_AT_ONCE }, worker))
-    await secondChance(silent, warnings)
+    // in the groups' order: a group read again before those that follow it
+    await secondChance(silent.sort((a, b) => groups.indexOf(a) - groups.indexOf(b)), warnings)
     const first = reading.first
     if (first !== null) {
       await waitSince(first.at, counterIntervalMs, signal)

@@ -19,20 +19,13 @@ interface Relay {
   dropped(): number
 }
 
-/**
- * Relays SNMP requests from `address`:161 to `target`:161 and the answers back; drops every
- * request from the `from`-th on (1-based) while `deaf(elapsed ms since that request)` says so.
- */
-async function relay(t: Test, address: string, target: string, from: number, deaf: (ms: number) => boolean): Promise<Relay> {
+/** Relays SNMP requests from `address`:161 to `target`:161 and the answers back; drops the requests `drop` says to. */
+async function relay(t: Test, address: string, target: string, drop: (msg: Buffer) => boolean): Promise<Relay> {
   const front = createSocket('udp4')
   const backs = new Map<string, Socket>()
-  let seen = 0
   let dropped = 0
-  let since = 0
   front.on('message', (msg, rinfo) => {
-    seen++
-    if (seen === from) since = performance.now()
-    if (seen >= from && deaf(performance.now() - since)) {
+    if (drop(msg)) {
       dropped++
       return
     }
@@ -55,6 +48,20 @@ async function relay(t: Test, address: string, target: string, from: number, dea
   })
   return { address, dropped: () => dropped }
 }
+
+/** Drops every request from the `from`-th on (1-based) while `deaf(ms since that request)` says so. */
+function deafFrom(from: number, deaf: (ms: number) => boolean): (msg: Buffer) => boolean {
+  let seen = 0
+  let since = 0
+  return () => {
+    seen++
+    if (seen === from) since = performance.now()
+    return seen >= from && deaf(performance.now() - since)
+  }
+}
+
+/** A request that names an OID under BRIDGE-MIB (1.3.6.1.2.1.17: its BER encoding). */
+const BRIDGE_MIB = Buffer.from([0x2b, 0x06, 0x01, 0x02, 0x01, 0x11])
 
 const TABLES: ReadonlyArray<[string, string[]]> = [
   ['inventory/interfaces', ['hostname', 'intName', 'dscr', 'l1', 'l2', 'mtu', 'speed', 'mac', 'primaryIp']],
@@ -93,7 +100,7 @@ testNeeding(t, 'a device silent for a moment mid-collection', recordedAgentMissi
   for (const [table] of TABLES) t.ok(direct.tables[table]!.length > 0, `${table} has rows`)
 
   await t.test('silent for 4 s after its first groups: every group is read, no warning', async (t) => {
-    const busy = await relay(t, `${net}.201`, device, 4, (ms) => ms < 4000)
+    const busy = await relay(t, `${net}.201`, device, deafFrom(4, (ms) => ms < 4000))
     const seen = await collected(client, busy.address)
     t.ok(busy.dropped() > 0, `the relay dropped ${busy.dropped()} requests`)
     t.match(seen.report, { result: 'ok', error: null }, 'no group is missing')
@@ -101,13 +108,22 @@ testNeeding(t, 'a device silent for a moment mid-collection', recordedAgentMissi
   })
 
   await t.test('silent for good after its first groups: each group is a warning, the groups it did not answer are not all asked again', async (t) => {
-    const gone = await relay(t, `${net}.202`, device, 4, () => true)
+    const gone = await relay(t, `${net}.202`, device, deafFrom(4, () => true))
     const seen = await collected(client, gone.address)
     const warnings = String(seen.report.error).split('; ')
     t.match(seen.report, { result: 'ok', error: /no answer/ })
     t.ok(warnings.length > 5, `${warnings.length} groups unanswered: ${String(seen.report.error)}`)
     // once per group, then once more: the first group asked again and silent again ends the second chance
     t.ok(gone.dropped() < 2 * warnings.length, `${gone.dropped()} requests dropped for ${warnings.length} groups`)
+  })
+
+  await t.test('the bridge group not answered at first: read again, and the VLANs\' instances after it', async (t) => {
+    let bridgeRequests = 0
+    const once = await relay(t, `${net}.203`, device, (msg) => msg.includes(BRIDGE_MIB) && ++bridgeRequests === 1)
+    const seen = await collected(client, once.address)
+    t.equal(once.dropped(), 1, 'the first BRIDGE-MIB request dropped')
+    t.match(seen.report, { result: 'ok', error: null }, 'no group is missing')
+    t.same(seen.tables, direct.tables, 'what a direct collection reads, each VLAN\'s tree included')
   })
 
   await t.test('a per-VLAN switch whose VLAN instances do not answer (no community indexing): one timeout, one warning, the rest collected', async (t) => {
