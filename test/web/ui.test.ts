@@ -449,7 +449,17 @@ testNeeding(t, 'the web interface in chromium', existsChromium(), async (t) => {
     await page.getByRole('heading', { name: 'Audit trail' }).waitFor()
     t.equal(await page.getByRole('navigation', { name: 'Tables' }).getByRole('link', { name: 'Audit trail' }).count(), 1, 'in the catalog')
     const newest = page.locator('table.data tbody tr').first()
-    await newest.filter({ hasText: 'user.update' }).waitFor()
+    // events are written a moment after the request (audit/recorder.ts), later on a loaded
+    // machine: the page shows what is stored when it loads, so it is loaded again until it is there
+    for (let tries = 0; ; tries++) {
+      try {
+        await newest.filter({ hasText: 'user.update' }).waitFor({ timeout: 5_000 })
+        break
+      } catch (err) {
+        if (tries >= 12) throw err
+      }
+      await page.reload()
+    }
     t.match(await newest.textContent(), /newbie/, 'the user whose scopes changed')
     await shot(page, '21-audit-trail')
     check()
