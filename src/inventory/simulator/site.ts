@@ -97,7 +97,8 @@ export function buildSiteModel(net: SimNetwork, site: SimSite): SiteModel {
       for (let i = 0; i < subs; i++) {
         if (i > 0 && generation > 0 && unit(seed, TAG.drift, dev.index, i, generation) < RETIRED_HANDOFF) continue
         const subNet = 172 * 2 ** 24 + 16 * 2 ** 16 + ((copied && i === 0 ? routerNo - 1 : routerNo) * 64 + i) * 4
-        const sub = b.add(dev, 'sub', n.sub(n.port(1, 4), 200 + i), { ip: subNet + 1, prefix: 30, vlan: 200 + i, speedValue: handoff.speedValue, media: handoff.media, dscr: `partner ${200 + i}` })
+        // a sub-interface answers with its port's MAC address, as routers do (and so keeps it when an earlier circuit is retired)
+        const sub = b.add(dev, 'sub', n.sub(n.port(1, 4), 200 + i), { ip: subNet + 1, prefix: 30, vlan: 200 + i, speedValue: handoff.speedValue, media: handoff.media, dscr: `partner ${200 + i}`, mac: handoff.mac })
         SiteBuilder.up(sub)
         // the partner side of a few hand-offs is not configured: physically up, line protocol down
         if (unit(seed, TAG.extra, dev.index, 200 + i) < PARTNER_DOWN) Object.assign(sub, { l2: 'down', reason: 'line-protocol-down' })

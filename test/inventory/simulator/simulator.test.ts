@@ -124,6 +124,12 @@ t.test('successive discoveries: hand-offs are retired and ordered, leases move a
   const gone = [...a].filter((x) => !b.has(x)).length
   const come = [...b].filter((x) => !a.has(x)).length
   t.ok(gone > 0 && come > 0 && gone + come < a.size * 0.2, `some hand-offs are retired (${gone}) and others ordered (${come}) of ${a.size}`)
+  // an interface in both discoveries keeps its MAC address: no change that did not happen (a sub-interface answers with its port's)
+  const macs = (list: Row[]) => new Map(list.map((i) => [`${String(i.sn)}|${String(i.intName)}`, i.mac]))
+  const [m1, m2] = [macs(next.get('inventory/interfaces')!), macs(later.get('inventory/interfaces')!)]
+  t.same([...m1].filter(([k, mac]) => m2.has(k) && m2.get(k) !== mac).map(([k]) => k), [], 'no interface changes its MAC address')
+  const port = (list: Row[]) => new Map(list.filter((i) => /\.2\d\d$/.test(String(i.intName))).map((i) => [i, list.find((p) => p.sn === i.sn && p.intName === String(i.intName).split('.')[0])]))
+  t.ok([...port(next.get('inventory/interfaces')!)].every(([sub, p]) => p !== undefined && sub.mac === p.mac), 'a sub-interface has its port\'s MAC address')
   const hostIp = (list: Row[]) => new Map(list.map((h) => [h.mac, h.ip]))
   const [before, after] = [hostIp(rows('addressing/hosts')), hostIp(next.get('addressing/hosts')!)]
   const moved = [...after].filter(([mac, ip]) => before.has(mac) && before.get(mac) !== ip).length
