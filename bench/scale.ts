@@ -105,7 +105,7 @@ function cases(snapshot: string, older: string | undefined, interfaces: number):
     // column but the management address (which the comparison leaves out unless asked: volatile)
     const compared = ['hostname', 'site_name', 'name_original', 'dscr', 'l1', 'l2', 'reason', 'err_disabled', 'speed', 'speed_value', 'speed_type', 'duplex', 'media', 'mtu', 'mac', 'primary_ip', 'has_transceiver', 'transceiver_type']
     const diff = `FROM (SELECT * FROM inventory.interfaces WHERE snapshot_id = ${s}) n FULL JOIN (SELECT * FROM inventory.interfaces WHERE snapshot_id = ${o}) o ON o.sn = n.sn AND o.int_name = n.int_name
-      WHERE n.id IS NULL OR o.id IS NULL OR (${compared.map((c) => `n.${c}`).join(', ')}) IS DISTINCT FROM (${compared.map((c) => `o.${c}`).join(', ')})`
+      WHERE (n.id IS NULL OR o.id IS NULL OR (${compared.map((c) => `n.${c}`).join(', ')}) IS DISTINCT FROM (${compared.map((c) => `o.${c}`).join(', ')}))`
     list.push(
       {
         name: 'comparison: first page 100 with count',
