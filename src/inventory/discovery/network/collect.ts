@@ -104,23 +104,20 @@ async function waitSince(since: number, ms: number, signal: AbortSignal): Promis
  * good costs one more timeout, not one per group.
  */
 async function secondChance(silent: ReadonlyArray<readonly [string, () => Promise<void>]>, warnings: CollectedDevice['warnings']): Promise<void> {
-  let gone: SnmpError | null = null
+  let gone = false
   for (const [name, run] of silent) {
-    if (gone === null) {
-      try {
-        await run()
-        continue
-      } catch (err) {
-        const e = classify(err)
-        if (e.kind === 'stopped') throw e
-        if (e.kind === 'timeout') gone = e
-        else {
-          warnings.push({ type: ERROR_TYPES[e.kind], message: `${name}: ${e.message}` })
-          continue
-        }
-      }
+    if (gone) {
+      warnings.push({ type: ERROR_TYPES.timeout, message: `${name}: not asked again, the device stopped answering` })
+      continue
     }
-    warnings.push({ type: ERROR_TYPES.timeout, message: `${name}: ${gone.message}` })
+    try {
+      await run()
+    } catch (err) {
+      const e = classify(err)
+      if (e.kind === 'stopped') throw e
+      gone = e.kind === 'timeout'
+      warnings.push({ type: ERROR_TYPES[e.kind], message: gone ? `${name}: no answer in time, twice` : `${name}: ${e.message}` })
+    }
   }
 }
 
