@@ -20,9 +20,9 @@ import { collectOspfv3 } from './mibs/ospfv3.js'
 import { collectStp } from './mibs/stp.js'
 import { collectSwitchports } from './mibs/switchports.js'
 import { collectVrfs } from './mibs/vrf.js'
-import { applyVlanInstances, collectVlanInstances, fdbPerVlan, perVlanInstances } from './mibs/vlan-instances.js'
+import { applyVlanInstances, collectVlanInstances } from './mibs/vlan-instances.js'
 import { collectMemory, collectSystem } from './mibs/system.js'
-import { newDevice, type CollectedDevice, type SystemInfo } from './model.js'
+import { newDevice, perVlanTrees, type CollectedDevice, type SystemInfo } from './model.js'
 import { SnmpClient, type SnmpLimits } from './snmp/client.js'
 import { ERROR_TYPES, SnmpError, classify } from './snmp/errors.js'
 import { devicesCollected } from '../../metrics.js'
@@ -194,9 +194,7 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
         // a bridge group not answered is read again before this one, which then follows it
         if (bridgeSilent !== null) throw bridgeSilent
         const { bridge, stp } = device
-        if (!bridge || !perVlanInstances(stp)) return
-        const fdb = fdbPerVlan(bridge)
-        applyVlanInstances(bridge, stp, await collectVlanInstances(client, bridge, fdb), fdb)
+        if (bridge && stp && perVlanTrees(stp)) applyVlanInstances(bridge, stp, await collectVlanInstances(client, bridge))
       },
     ],
     ['lag', async () => void (device.lag = await collectLag(client))],

@@ -157,7 +157,6 @@ export interface SwitchportData {
   voiceVlan: Map<number, number>
 }
 
-/** The spanning tree the bridge reports (BRIDGE-MIB dot1dStp, of VLAN 1 on per-VLAN switches). */
 /** One spanning tree as a bridge reports it (BRIDGE-MIB dot1dStp): VLAN 1's or the CIST in the default instance, a VLAN's in the VLAN's instance. */
 export interface StpTree {
   priority: number | null
@@ -171,6 +170,7 @@ export interface StpTree {
   ports: StpPort[]
 }
 
+/** The spanning tree the bridge reports (BRIDGE-MIB dot1dStp, of VLAN 1 on per-VLAN switches), with its mode and the other VLANs' trees. */
 export interface StpData extends StpTree {
   mode: 'rpvst' | 'pvst' | 'mstp' | 'rstp' | null
   /**
@@ -179,6 +179,9 @@ export interface StpData extends StpTree {
    */
   vlans: Array<StpTree & { vlanId: number; portIfIndex: Map<number, number> }>
 }
+
+/** Whether the device runs a tree per VLAN (pvst, rpvst), each in the VLAN's instance of the BRIDGE-MIB, VLAN 1's in the default one. */
+export const perVlanTrees = (stp: StpData): boolean => stp.mode === 'pvst' || stp.mode === 'rpvst'
 
 /** dot1dStpPortState. */
 export type StpPortState = 'disabled' | 'blocking' | 'listening' | 'learning' | 'forwarding' | 'broken'

@@ -37,7 +37,6 @@ function fdbStatus(n: number | null): 'dynamic' | 'static' | 'other' | null {
   return 'other'
 }
 
-/** Bridge data, or null when the device is no bridge (no BRIDGE-MIB). */
 /** dot1dTpFdbTable (no VLAN in its index): the entries of the instance read, in `vlan` when the instance is one VLAN's. */
 export async function collectTpFdb(client: MibReader, vlan: number | null): Promise<BridgeData['fdb']> {
   const fdb: BridgeData['fdb'] = []
@@ -56,6 +55,7 @@ export async function collectBasePorts(client: MibReader): Promise<Map<number, n
   return new Map(vbs.map((vb) => [Number(vb.oid.slice(BASE_PORT_IFINDEX.length + 1)), int(vb) ?? 0]))
 }
 
+/** Bridge data, or null when the device is no bridge (no BRIDGE-MIB). */
 export async function collectBridge(client: MibReader): Promise<BridgeData | null> {
   const base = await client.get([BASE_BRIDGE_ADDRESS])
   const portIfIndex = await collectBasePorts(client)

@@ -12,9 +12,6 @@ import type { BridgeData, StpData } from '../model.js'
 import { collectBasePorts, collectTpFdb } from './bridge.js'
 import { STP_TREE, readTree } from './stp.js'
 
-/** Whether the device runs a tree per VLAN, each in the VLAN's instance of the BRIDGE-MIB. */
-export const perVlanInstances = (stp: StpData | null): stp is StpData => stp?.mode === 'pvst' || stp?.mode === 'rpvst'
-
 /** VLANs 1002–1005 are reserved (FDDI and Token Ring defaults): no tree runs and nothing is learnt in them. */
 const RESERVED_VLANS = new Set([1002, 1003, 1004, 1005])
 
@@ -24,19 +21,23 @@ export function instanceVlans(bridge: BridgeData): number[] {
   return [...new Set(ids)].sort((a, b) => a - b)
 }
 
-/** What the VLANs' instances hold: each VLAN's tree (where its instance reports one), and its MAC addresses when asked for. */
+/** What the VLANs' instances hold: each VLAN's tree (where its instance reports one), and their MAC addresses (null when not read: `fdbPerVlan`). */
 export interface VlanInstances {
   trees: StpData['vlans']
-  fdb: BridgeData['fdb']
+  fdb: BridgeData['fdb'] | null
 }
 
+/** Whether the MAC table is to be read in each VLAN's instance: the default instance's has no VLANs (dot1dTpFdbTable, VLAN 1's then). */
+export const fdbPerVlan = (bridge: BridgeData): boolean => bridge.fdb.every((e) => e.vlan === null)
+
 /**
- * Reads each VLAN's instance: its tree, its bridge ports and, with `fdb`, its MAC table (each entry
- * on the interface its instance's bridge port names). Nothing is changed on the device until
- * `applyVlanInstances`: a reading that fails halfway leaves what was read before it.
+ * Reads each VLAN's instance: its tree, its bridge ports and, where `fdbPerVlan`, its MAC table
+ * (each entry on the interface its instance's bridge port names). Nothing of the device changes
+ * until `applyVlanInstances`: a reading that fails halfway changes nothing.
  */
-export async function collectVlanInstances(client: MibReader, bridge: BridgeData, fdb: boolean): Promise<VlanInstances> {
-  const found: VlanInstances = { trees: [], fdb: [] }
+export async function collectVlanInstances(client: MibReader, bridge: BridgeData): Promise<VlanInstances> {
+  const fdb = fdbPerVlan(bridge)
+  const found: { trees: StpData['vlans']; fdb: BridgeData['fdb'] } = { trees: [], fdb: [] }
   for (const vlanId of instanceVlans(bridge)) {
     const instance = client.inVlan(vlanId)
     try {
@@ -52,14 +53,11 @@ export async function collectVlanInstances(client: MibReader, bridge: BridgeData
       instance.close()
     }
   }
-  return found
+  return { trees: found.trees, fdb: fdb ? found.fdb : null }
 }
 
-/** Whether the MAC table is to be read in each VLAN's instance: the default instance's has no VLANs (dot1dTpFdbTable, VLAN 1's then). */
-export const fdbPerVlan = (bridge: BridgeData): boolean => bridge.fdb.every((e) => e.vlan === null)
-
-/** The VLANs' trees into the spanning tree; their MAC addresses into the MAC table, whose default instance's entries are VLAN 1's. */
-export function applyVlanInstances(bridge: BridgeData, stp: StpData, found: VlanInstances, fdb: boolean): void {
+/** The VLANs' trees into the spanning tree; their MAC addresses, where read, into the MAC table, whose default instance's entries are VLAN 1's. */
+export function applyVlanInstances(bridge: BridgeData, stp: StpData, found: VlanInstances): void {
   stp.vlans = found.trees
-  if (fdb) bridge.fdb = [...bridge.fdb.map((e) => ({ ...e, vlan: e.vlan ?? 1 })), ...found.fdb]
+  if (found.fdb !== null) bridge.fdb = [...bridge.fdb.map((e) => ({ ...e, vlan: e.vlan ?? 1 })), ...found.fdb]
 }

@@ -9,7 +9,7 @@
 import type { Row } from '../../../simulator/index.js'
 import { ifName, type Device, type Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
-import type { BridgeData, StpData, StpPort, StpTree } from '../model.js'
+import { perVlanTrees, type BridgeData, type StpData, type StpPort, type StpTree } from '../model.js'
 
 /** "priority.xxxx.xxxx.xxxx" of the bridge in a tree of the given priority, or null. */
 function bridgeIdIn(bridge: BridgeData | null, priority: number | null): string | null {
@@ -76,17 +76,27 @@ export function portRole(port: StpPort, rootPort: number | null, own: string | n
 }
 
 /** The tree the BRIDGE-MIB answers for: VLAN 1 on per-VLAN switches, the CIST (instance 0) on MSTP ones. */
-function treeOf(mode: StpData['mode']): { vlanId: number | null; instance: number | null } {
-  if (mode === 'pvst' || mode === 'rpvst') return { vlanId: 1, instance: null }
-  if (mode === 'mstp') return { vlanId: null, instance: 0 }
+function treeOf(stp: StpData): { vlanId: number | null; instance: number | null } {
+  if (perVlanTrees(stp)) return { vlanId: 1, instance: null }
+  if (stp.mode === 'mstp') return { vlanId: null, instance: 0 }
   return { vlanId: null, instance: null }
 }
 
-/** The trees of a switch: the default instance's (VLAN 1 or the CIST) with the bridge's ports, then each further VLAN's with its instance's. */
-function treesOf(stp: StpData, bridge: BridgeData): Array<{ tree: StpTree; vlanId: number | null; instance: number | null; portIfIndex: ReadonlyMap<number, number>; suffix: string }> {
+interface TreeOfSwitch {
+  tree: StpTree
+  vlanId: number | null
+  instance: number | null
+  /** The interface of one of the tree's bridge ports: its instance's dot1dBasePortIfIndex, else the default instance's. */
+  ifIndexOf: (port: number) => number | undefined
+  /** What the ids of its port rows end with: nothing for the default instance's tree, "/" and the VLAN for another VLAN's. */
+  suffix: string
+}
+
+/** The trees of a switch: the default instance's (VLAN 1 or the CIST), then each further VLAN's. */
+function treesOf(stp: StpData, bridge: BridgeData): TreeOfSwitch[] {
   return [
-    { tree: stp, ...treeOf(stp.mode), portIfIndex: bridge.portIfIndex, suffix: '' },
-    ...stp.vlans.map((t) => ({ tree: t, vlanId: t.vlanId, instance: null, portIfIndex: t.portIfIndex, suffix: `/${t.vlanId}` })),
+    { tree: stp, ...treeOf(stp), ifIndexOf: (port) => bridge.portIfIndex.get(port), suffix: '' },
+    ...stp.vlans.map((t) => ({ tree: t, vlanId: t.vlanId, instance: null, ifIndexOf: (port: number) => t.portIfIndex.get(port) ?? bridge.portIfIndex.get(port), suffix: `/${t.vlanId}` })),
   ]
 }
 
@@ -96,10 +106,10 @@ export function* stpPortRows(net: Network): Generator<Row> {
     const stp = dev.d.stp
     const bridge = dev.d.bridge
     if (!stp || !bridge) continue
-    for (const { tree, vlanId, instance, portIfIndex, suffix } of treesOf(stp, bridge)) {
+    for (const { tree, vlanId, instance, ifIndexOf, suffix } of treesOf(stp, bridge)) {
       const own = bridgeIdIn(bridge, tree.priority)
       for (const p of tree.ports) {
-        const ifIndex = portIfIndex.get(p.port) ?? bridge.portIfIndex.get(p.port)
+        const ifIndex = ifIndexOf(p.port)
         const name = ifIndex === undefined ? null : ifName(dev, ifIndex)
         if (ifIndex === undefined || name === null) continue
         yield {
@@ -131,20 +141,20 @@ export function* stpVlanRows(net: Network): Generator<Row> {
   for (const dev of net.devices) {
     const stp = dev.d.stp
     const bridge = dev.d.bridge
-    if (!stp || !bridge || treeOf(stp.mode).vlanId === null) continue
+    if (!stp || !bridge || !perVlanTrees(stp)) continue
     const names = new Map(bridge.vlans.map((v) => [v.id, v.name]))
-    for (const { tree, vlanId, portIfIndex, suffix } of treesOf(stp, bridge)) {
+    for (const { tree, vlanId, ifIndexOf } of treesOf(stp, bridge)) {
       const own = bridgeIdIn(bridge, tree.priority)
       const isRoot = isRootOf(tree, own)
-      const rootIfIndex = isRoot || tree.rootPort === null ? undefined : (portIfIndex.get(tree.rootPort) ?? bridge.portIfIndex.get(tree.rootPort))
+      const rootIfIndex = isRoot || tree.rootPort === null ? undefined : ifIndexOf(tree.rootPort)
       const rootPort = rootIfIndex === undefined ? null : ifName(dev, rootIfIndex)
       yield {
         sn: dev.sn,
         hostname: dev.hostname,
         siteName: dev.siteName,
-        id: `${dev.sn}${suffix || '/1'}`,
+        id: `${dev.sn}/${vlanId}`,
         vlanId,
-        vlanName: names.get(vlanId!) ?? null,
+        vlanName: vlanId === null ? null : (names.get(vlanId) ?? null),
         priority: tree.priority,
         bridgeId: own,
         rootId: tree.rootId,
