@@ -2,7 +2,7 @@
  * Collected tables a simulated snapshot has no rows in: the simulator models no wireless
  * controller, no IPv6 interface address or neighbour cache (only IPv6 routes), and no EIGRP,
  * IS-IS or RIP route, and of spanning tree only the tree of VLAN 1 (spanning-tree/ports), none per
- * VLAN. Discovery tests cover them.
+ * VLAN and no MSTP instance. Discovery tests cover them.
  */
 export const UNSIMULATED: readonly string[] = [
   'wireless/controllers',
@@ -13,4 +13,5 @@ export const UNSIMULATED: readonly string[] = [
   'networks/summary/protocols/isis',
   'networks/summary/protocols/rip',
   'spanning-tree/vlans',
+  'spanning-tree/instances',
 ]

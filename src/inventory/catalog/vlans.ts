@@ -206,4 +206,33 @@ export const STP_VLANS: StoredTableDef = {
   webPath: '/technology/spanning-tree/vlans',
 }
 
-export const VLAN_TABLES: readonly TableDef[] = [VLAN_DEVICE_SUMMARY, VLAN_SITE_SUMMARY, VLAN_NETWORK_SUMMARY, VLAN_L3_GATEWAYS, STP_BRIDGES, STP_PORTS, STP_VLANS]
+export const STP_INSTANCES: StoredTableDef = {
+  path: 'spanning-tree/instances',
+  title: 'Spanning-tree instances',
+  description:
+    'The instances of every MSTP switch: the CIST (instance 0) and each MSTI, with the VLANs mapped to it, the switch\'s MST region, its bridge id in the instance, the root it sees, whether it is that root, its root port and path cost, and how many of its ports forward and block. Switches running a tree per VLAN have theirs in spanning-tree/vlans; one tree for all VLANs (rstp) is in spanning-tree/bridges.',
+  snapshotScoped: true,
+  source: { kind: 'stored', table: 'inventory.stp_instances' },
+  columns: [
+    idColumn('instance on a switch'),
+    ...deviceColumns(),
+    col('instance', 'integer', 'Instance: 0 for the CIST, 1–4094 for an MSTI.'),
+    col('vlans', 'string', 'VLANs mapped to the instance as ranges, e.g. "10,20-29" (the CIST: the switch\'s VLANs that no MSTI has); null when none.'),
+    col('regionName', 'string', 'Name of the switch\'s MST region, null where the switch does not say.'),
+    col('revision', 'integer', 'Revision level of the MST region configuration.'),
+    col('priority', 'integer', 'Bridge priority of the switch in the instance (with the instance added, as the system id extension does).'),
+    col('bridgeId', 'string', 'Bridge id of the switch in the instance, e.g. "32769.001c.7300.0a00".'),
+    col('rootId', 'string', 'Bridge id of the root the switch sees: the CIST root for instance 0, the MSTI\'s regional root for the others.'),
+    col('isRoot', 'boolean', 'Whether the switch is that root.'),
+    col('rootPort', 'string', 'Port toward the root, null on the root.'),
+    col('rootCost', 'integer', 'Path cost from the switch to the root, 0 on the root.'),
+    col('forwardingPorts', 'integer', 'Ports of the instance forwarding.'),
+    col('blockingPorts', 'integer', 'Ports of the instance blocking (alternate and backup ports).'),
+  ],
+  key: ['sn', 'instance'],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [['hostname', 'instance', 'id'], ['rootId']],
+  webPath: '/technology/spanning-tree/instances',
+}
+
+export const VLAN_TABLES: readonly TableDef[] = [VLAN_DEVICE_SUMMARY, VLAN_SITE_SUMMARY, VLAN_NETWORK_SUMMARY, VLAN_L3_GATEWAYS, STP_BRIDGES, STP_PORTS, STP_VLANS, STP_INSTANCES]

@@ -14,6 +14,7 @@ import { PROTOCOL_SUMMARY_SQL } from './protocol-summary.js'
 import { OSPFV3_NEIGHBORS_SQL } from './ospfv3-neighbors.js'
 import { STP_PORTS_SQL } from './stp-ports.js'
 import { STP_VLANS_SQL } from './stp-vlans.js'
+import { STP_INSTANCES_SQL } from './stp-instances.js'
 
 export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'snapshots, jobs and settings', sql: BOOKKEEPING_SQL },
@@ -79,6 +80,7 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 450, name: 'spanning-tree ports', sql: STP_PORTS_SQL },
   { id: 460, name: 'routing protocol summary, computed from the routing and neighbour tables', sql: PROTOCOL_SUMMARY_SQL },
   { id: 470, name: 'spanning tree of each VLAN', sql: STP_VLANS_SQL },
+  { id: 480, name: 'instances of MSTP switches', sql: STP_INSTANCES_SQL },
 ]
 
 export async function migrateInventory(db: Db): Promise<number[]> {

@@ -71,7 +71,13 @@ export interface RecordedSwitch {
     mode: 'rpvst' | 'pvst' | 'mstp'
     /** The trees of further VLANs of a per-VLAN switch, in each VLAN's instance of the BRIDGE-MIB. */
     vlans?: Array<StpTreeRecording & { vlan: number }>
+    /** The MSTIs of an MSTP switch (IEEE8021-MSTP-MIB), each with the VLANs mapped to it; the tree above is the CIST. */
+    instances?: Array<StpTreeRecording & { instance: number; vlans: number[] }>
+    /** The MST region (ieee8021MstpConfigIdTable). */
+    region?: { name: string; revision: number }
   }
+  /** entPhysicalMfgName of its parts (default Cisco's). */
+  manufacturer?: string
   /** MAC addresses learnt, by VLAN: dot1dTpFdbTable of each VLAN's instance (VLAN 1's in the default one). */
   macs?: Array<{ vlan: number; mac: string; port: string }>
 }
@@ -188,6 +194,56 @@ function treeVarbinds(sw: RecordedSwitch, tree: StpTreeRecording): Varbind[] {
     const ext = '1.3.6.1.2.1.17.2.19.1'
     if (p.edge !== undefined) out.push([`${ext}.3${x}`, int(p.edge ? 1 : 2)])
     if (p.p2p !== undefined) out.push([`${ext}.5${x}`, int(p.p2p ? 1 : 2)])
+  }
+  return out
+}
+
+const MSTP = '1.3.111.2.802.1.1.6.1'
+/** ieee8021MstpPortState: its own numbering (blocking is 5). */
+const MSTP_STATES = { disabled: 1, listening: 2, learning: 3, forwarding: 4, blocking: 5 } as const
+const MSTP_ROLES = { root: 1, alternate: 2, designated: 3, backup: 4 } as const
+
+/**
+ * IEEE8021-MSTP-MIB of an MSTP switch, component 1: each MSTI's row of ieee8021MstpTable (the
+ * switch's bridge id and priority in it, the regional root, the root port and cost, the VLANs
+ * mapped to it in four maps of 1,024 VLANs), its ports' rows of ieee8021MstpPortTable (a
+ * designated port as a bridge port number, the MIB's IEEE8021BridgePortNumber), and the region's
+ * name (32 octets, padded with NULs) and revision in ieee8021MstpConfigIdTable.
+ */
+function mstpVarbinds(sw: RecordedSwitch): Varbind[] {
+  const stp = sw.stp
+  if (!stp?.instances) return []
+  const out: Varbind[] = []
+  for (const i of stp.instances) {
+    const x = `.1.${i.instance}`
+    const maps = [0, 1, 2, 3].map(() => Buffer.alloc(128))
+    for (const v of i.vlans) maps[v >> 10]![(v & 1023) >> 3]! |= 0x80 >> (v & 7)
+    out.push(
+      [`${MSTP}.2.1.3${x}`, bridgeIdValue({ priority: i.priority, mac: bridgeMac(sw) })],
+      [`${MSTP}.2.1.7${x}`, bridgeIdValue(i.root)],
+      [`${MSTP}.2.1.8${x}`, int(i.rootCost ?? 0)],
+      [`${MSTP}.2.1.9${x}`, gauge(i.rootPort)],
+      [`${MSTP}.2.1.10${x}`, int(i.priority)],
+      ...maps.map((m, n): Varbind => [`${MSTP}.2.1.${11 + n}${x}`, hex(m)]),
+    )
+    for (const p of i.ports) {
+      const y = `${x}.${bridgePortOf(sw, p.port)}`
+      out.push(
+        [`${MSTP}.4.1.5${y}`, int(MSTP_STATES[p.state as keyof typeof MSTP_STATES])],
+        [`${MSTP}.4.1.6${y}`, int(p.priority)],
+        [`${MSTP}.4.1.7${y}`, int(p.cost)],
+        [`${MSTP}.4.1.8${y}`, bridgeIdValue(i.root)],
+        [`${MSTP}.4.1.9${y}`, int(p.designatedCost)],
+        [`${MSTP}.4.1.10${y}`, bridgeIdValue(p.designatedBridge)],
+        [`${MSTP}.4.1.11${y}`, gauge(p.designatedPort.number)],
+      )
+      if (p.role !== 'disabled') out.push([`${MSTP}.4.1.12${y}`, int(MSTP_ROLES[p.role])])
+    }
+  }
+  if (stp.region) {
+    const name = Buffer.alloc(32)
+    name.write(stp.region.name)
+    out.push([`${MSTP}.7.1.3.1`, hex(name)], [`${MSTP}.7.1.4.1`, gauge(stp.region.revision)])
   }
   return out
 }
@@ -337,15 +393,11 @@ export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
     )
   }
   // BRIDGE-MIB dot1dStp with dot1dStpPortTable, RSTP-MIB dot1dStpVersion and dot1dStpExtPortTable,
-  // CISCO-STP-EXTENSIONS-MIB stpxSpanningTreeType
+  // IEEE8021-MSTP-MIB on MSTP switches, CISCO-STP-EXTENSIONS-MIB stpxSpanningTreeType on Cisco's
   if (sw.stp) {
     const { mode } = sw.stp
-    out.push(
-      ['1.3.6.1.2.1.17.2.1.0', int(3)],
-      ['1.3.6.1.2.1.17.2.16.0', int(mode === 'mstp' ? 3 : mode === 'rpvst' ? 2 : 0)],
-      ['1.3.6.1.4.1.9.9.82.1.6.1.0', int({ pvst: 1, mstp: 4, rpvst: 5 }[mode])],
-      ...treeVarbinds(sw, sw.stp),
-    )
+    out.push(['1.3.6.1.2.1.17.2.1.0', int(3)], ['1.3.6.1.2.1.17.2.16.0', int(mode === 'mstp' ? 3 : mode === 'rpvst' ? 2 : 0)], ...treeVarbinds(sw, sw.stp), ...mstpVarbinds(sw))
+    if (sw.sysObjectId.startsWith('1.3.6.1.4.1.9.')) out.push(['1.3.6.1.4.1.9.9.82.1.6.1.0', int({ pvst: 1, mstp: 4, rpvst: 5 }[mode])])
   }
   // dot1dTpFdbTable: the MAC addresses of VLAN 1 (the others are in each VLAN's instance)
   out.push(...fdbVarbinds(sw, 1))
@@ -377,7 +429,7 @@ export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
       [`${ENT}.7${x}`, str(e.name)],
       [`${ENT}.8${x}`, str(e.hardwareRev ?? '')],
       [`${ENT}.11${x}`, str(e.serial ?? '')],
-      [`${ENT}.12${x}`, str('Cisco Systems, Inc.')],
+      [`${ENT}.12${x}`, str(sw.manufacturer ?? 'Cisco Systems, Inc.')],
       [`${ENT}.13${x}`, str(e.model ?? '')],
     )
   }
@@ -439,18 +491,53 @@ export function stpTruth(sw: RecordedSwitch): string[] {
 export function stpPortTruth(sw: RecordedSwitch): string[] {
   if (!sw.stp) return []
   const { mode } = sw.stp
-  const trees: Array<[string, StpTreeRecording]> = [[mode === 'mstp' ? 'null 0' : '1 null', sw.stp], ...(sw.stp.vlans ?? []).map((t): [string, StpTreeRecording] => [`${t.vlan} null`, t])]
+  const trees: Array<[string, StpTreeRecording, boolean]> = [
+    [mode === 'mstp' ? 'null 0' : '1 null', sw.stp, false],
+    ...(sw.stp.vlans ?? []).map((t): [string, StpTreeRecording, boolean] => [`${t.vlan} null`, t, false]),
+    ...(sw.stp.instances ?? []).map((t): [string, StpTreeRecording, boolean] => [`null ${t.instance}`, t, true]),
+  ]
   return trees
-    .flatMap(([tree, { root, ports }]) =>
-      ports.map((p) =>
-        [
+    .flatMap(([tree, { root, ports }, msti]) =>
+      ports.map((p) => {
+        // IEEE8021-MSTP-MIB names a designated port by its number only: its priority is known on the switch's own ports
+        const ownPort = p.designatedBridge.mac === bridgeMac(sw)
+        const designatedPort = !msti || ownPort ? `${p.designatedPort.priority}.${p.designatedPort.number}` : null
+        return [
           sw.sysName, p.port, tree, p.role, p.state, p.cost, p.priority, bridgeIdOf(root.priority, root.mac), p.designatedCost,
-          bridgeIdOf(p.designatedBridge.priority, p.designatedBridge.mac), `${p.designatedPort.priority}.${p.designatedPort.number}`, p.edge ?? null, p.p2p ?? null,
+          bridgeIdOf(p.designatedBridge.priority, p.designatedBridge.mac), designatedPort, p.edge ?? null, p.p2p ?? null,
         ]
           .map(String)
-          .join(' '),
-      ),
+          .join(' ')
+      }),
     )
+    .sort()
+}
+
+/**
+ * What spanning-tree/instances must hold for an MSTP switch: "host instance vlans regionName
+ * revision priority bridgeId rootId isRoot rootPort rootCost forwarding blocking" of the CIST
+ * (instance 0, the switch's VLANs that no MSTI has) and each MSTI.
+ */
+export function stpInstanceTruth(sw: RecordedSwitch): string[] {
+  if (!sw.stp || sw.stp.mode !== 'mstp') return []
+  const mapped = new Set((sw.stp.instances ?? []).flatMap((i) => i.vlans))
+  const trees: Array<[number, number[], StpTreeRecording]> = [
+    [0, sw.vlans.map((v) => v.id).filter((v) => !mapped.has(v)), sw.stp],
+    ...(sw.stp.instances ?? []).map((i): [number, number[], StpTreeRecording] => [i.instance, i.vlans, i]),
+  ]
+  const region = sw.stp.region
+  return trees
+    .map(([instance, vlans, t]) => {
+      const isRoot = t.rootPort === 0
+      const rootPort = isRoot ? null : sw.switchports[t.rootPort - 1]!.port
+      const count = (state: StpPort['state']) => t.ports.filter((p) => p.state === state).length
+      return [
+        sw.sysName, instance, vlans.length === 0 ? null : ranges(vlans), region?.name ?? null, region?.revision ?? null, t.priority, bridgeIdOf(t.priority, bridgeMac(sw)),
+        bridgeIdOf(t.root.priority, t.root.mac), isRoot, rootPort, t.rootCost ?? null, count('forwarding'), count('blocking'),
+      ]
+        .map(String)
+        .join(' ')
+    })
     .sort()
 }
 
@@ -722,6 +809,93 @@ export const CATALYST_CORE: RecordedSwitch = {
     ],
   },
   macs: [{ vlan: 1, mac: '00:50:56:00:01:30', port: 'Gi1/0/48' }],
+}
+
+/**
+ * A distribution switch of a whitebox kind (a Linux network OS whose agent answers the standard
+ * MIBs, IEEE8021-MSTP-MIB among them), running MSTP in region "campus-a": the CIST's root is the
+ * core, reached over the first uplink; it is the root of MSTI 1 (VLANs 10 and 20) and reaches the
+ * root of MSTI 2 (VLANs 30 and 40) over the second uplink, so that each uplink forwards one
+ * instance and blocks the other.
+ */
+export const WHITEBOX_MSTP: RecordedSwitch = {
+  sysName: 'ber-dist-sw3',
+  sysDescr: 'Linux ber-dist-sw3 5.10.0-cl-1-amd64 #1 SMP Debian 5.10.189-1+cl5.9.0u14 x86_64',
+  sysObjectId: '1.3.6.1.4.1.8072.3.2.10',
+  serial: 'WBX2231A0017',
+  model: 'AS4610-54P',
+  manufacturer: 'Accton',
+  baseMac: '02:00:00:3a:0a:00',
+  ports: [
+    { ifIndex: 1, name: 'swp1', descr: 'swp1', oper: 'up', alias: 'uplink ber-core-sw1' },
+    { ifIndex: 2, name: 'swp2', descr: 'swp2', oper: 'up', alias: 'uplink ber-core-sw2' },
+    { ifIndex: 3, name: 'swp3', descr: 'swp3', oper: 'up' },
+    { ifIndex: 4, name: 'swp4', descr: 'swp4', oper: 'up' },
+    { ifIndex: 5, name: 'swp5', descr: 'swp5', oper: 'down' },
+  ],
+  channels: [],
+  vlans: [
+    { id: 1, name: 'default' },
+    { id: 10, name: 'users' },
+    { id: 20, name: 'voice' },
+    { id: 30, name: 'servers' },
+    { id: 40, name: 'storage' },
+    { id: 50, name: 'lab' },
+  ],
+  switchports: [
+    { port: 'swp1', mode: 'trunk', native: 1, allowed: [1, 10, 20, 30, 40, 50] },
+    { port: 'swp2', mode: 'trunk', native: 1, allowed: [1, 10, 20, 30, 40, 50] },
+    { port: 'swp3', mode: 'access', vlan: 10 },
+    { port: 'swp4', mode: 'access', vlan: 30 },
+    { port: 'swp5', mode: 'access', vlan: 50 },
+  ],
+  parts: [{ class: 'powerSupply', name: 'PSU1', descr: 'Power supply 1', parent: 1, model: 'YM-2651Y', serial: 'SA070U331733000123' }],
+  stp: {
+    mode: 'mstp',
+    region: { name: 'campus-a', revision: 3 },
+    // the CIST (VLANs 1 and 50): the core is its root, over the first uplink; the second blocks
+    priority: 32768,
+    root: { priority: 24577, mac: '00:1e:7a:00:04:00' },
+    rootPort: 1,
+    rootCost: 2000,
+    ports: [
+      { port: 'swp1', role: 'root', state: 'forwarding', cost: 2000, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 7 }, edge: false, p2p: true },
+      { port: 'swp2', role: 'alternate', state: 'blocking', cost: 2000, priority: 128, designatedCost: 1000, designatedBridge: { priority: 28672, mac: '00:1e:7a:00:05:00' }, designatedPort: { priority: 128, number: 7 }, edge: false, p2p: true },
+      { port: 'swp3', role: 'designated', state: 'forwarding', cost: 20000, priority: 128, designatedCost: 2000, designatedBridge: { priority: 32768, mac: '02:00:00:3a:0a:00' }, designatedPort: { priority: 128, number: 3 }, edge: true, p2p: true },
+      { port: 'swp4', role: 'designated', state: 'forwarding', cost: 20000, priority: 128, designatedCost: 2000, designatedBridge: { priority: 32768, mac: '02:00:00:3a:0a:00' }, designatedPort: { priority: 128, number: 4 }, edge: true, p2p: true },
+      { port: 'swp5', role: 'disabled', state: 'disabled', cost: 20000, priority: 128, designatedCost: 2000, designatedBridge: { priority: 32768, mac: '02:00:00:3a:0a:00' }, designatedPort: { priority: 128, number: 5 }, enabled: false, edge: false, p2p: false },
+    ],
+    instances: [
+      {
+        // MSTI 1: this switch is the regional root (priority 4096 + the instance)
+        instance: 1,
+        vlans: [10, 20],
+        priority: 4097,
+        root: { priority: 4097, mac: '02:00:00:3a:0a:00' },
+        rootPort: 0,
+        rootCost: 0,
+        ports: [
+          { port: 'swp1', role: 'designated', state: 'forwarding', cost: 2000, priority: 128, designatedCost: 0, designatedBridge: { priority: 4097, mac: '02:00:00:3a:0a:00' }, designatedPort: { priority: 128, number: 1 } },
+          { port: 'swp2', role: 'designated', state: 'forwarding', cost: 2000, priority: 128, designatedCost: 0, designatedBridge: { priority: 4097, mac: '02:00:00:3a:0a:00' }, designatedPort: { priority: 128, number: 2 } },
+          { port: 'swp3', role: 'designated', state: 'forwarding', cost: 20000, priority: 128, designatedCost: 0, designatedBridge: { priority: 4097, mac: '02:00:00:3a:0a:00' }, designatedPort: { priority: 128, number: 3 } },
+        ],
+      },
+      {
+        // MSTI 2: the second core is the regional root, over the second uplink; the first blocks
+        instance: 2,
+        vlans: [30, 40],
+        priority: 32770,
+        root: { priority: 8194, mac: '00:1e:7a:00:05:00' },
+        rootPort: 2,
+        rootCost: 2000,
+        ports: [
+          { port: 'swp1', role: 'alternate', state: 'blocking', cost: 2000, priority: 128, designatedCost: 1000, designatedBridge: { priority: 24578, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 7 } },
+          { port: 'swp2', role: 'root', state: 'forwarding', cost: 2000, priority: 128, designatedCost: 0, designatedBridge: { priority: 8194, mac: '00:1e:7a:00:05:00' }, designatedPort: { priority: 128, number: 7 } },
+          { port: 'swp4', role: 'designated', state: 'forwarding', cost: 20000, priority: 128, designatedCost: 2000, designatedBridge: { priority: 32770, mac: '02:00:00:3a:0a:00' }, designatedPort: { priority: 128, number: 4 } },
+        ],
+      },
+    ],
+  },
 }
 
 /** The switches' recordings as recordedAgents takes them: each one's default instance and its VLANs' instances. */

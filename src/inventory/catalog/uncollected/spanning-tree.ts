@@ -8,6 +8,5 @@ export const SPANNING_TREE_TABLES: readonly TableDef[] = [
   uncollected({ path: 'spanning-tree/inconsistencies/neighbor-ports-vlan-mismatch', title: 'Spanning tree inconsistencies neighbor ports vlan mismatch', what: 'Spanning tree inconsistencies neighbor ports vlan mismatch.', columns: [['srcVlanCount', 'integer', 'The srcVlanCount column of this table in the API family.']] }),
   uncollected({ path: 'spanning-tree/inconsistencies/ports-multiple-neighbors', title: 'Spanning tree inconsistencies ports multiple neighbors', what: 'Spanning tree inconsistencies ports multiple neighbors.', columns: [['srcIntName', 'string', 'The srcIntName column of this table in the API family.']] }),
   uncollected({ path: 'spanning-tree/inconsistencies/stp-cdp-ports-mismatch', title: 'Inconsistencies STP cdp ports mismatch', what: 'Inconsistencies STP cdp ports mismatch.', columns: [['intName', 'string', 'Interface name.']] }),
-  uncollected({ path: 'spanning-tree/instances', title: 'Instances', what: 'Instances.', columns: [] }),
   uncollected({ path: 'spanning-tree/topology', title: 'Stability', what: 'Stability.', columns: [] }),
 ]

@@ -21,6 +21,7 @@ import { collectStp } from './mibs/stp.js'
 import { collectSwitchports } from './mibs/switchports.js'
 import { collectVrfs } from './mibs/vrf.js'
 import { applyVlanInstances, collectVlanInstances } from './mibs/vlan-instances.js'
+import { collectMstp } from './mibs/mstp.js'
 import { collectMemory, collectSystem } from './mibs/system.js'
 import { newDevice, perVlanTrees, type CollectedDevice, type SystemInfo } from './model.js'
 import { SnmpClient, type SnmpLimits } from './snmp/client.js'
@@ -195,6 +196,21 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
         if (bridgeSilent !== null) throw bridgeSilent
         const { bridge, stp } = device
         if (bridge && stp && perVlanTrees(stp)) applyVlanInstances(bridge, stp, await collectVlanInstances(client, bridge))
+      },
+    ],
+    [
+      // after the bridge group too: the MSTIs of a bridge with one tree for every VLAN (MSTP, or
+      // an agent that does not say its mode); one request where the agent has no IEEE8021-MSTP-MIB
+      'mstp',
+      async () => {
+        await bridgeRead
+        if (bridgeSilent !== null) throw bridgeSilent
+        const { stp } = device
+        if (!stp || perVlanTrees(stp) || stp.mode === 'rstp') return
+        const { instances, region } = await collectMstp(client)
+        stp.instances = instances
+        stp.region = region
+        if (instances.length > 0) stp.mode = 'mstp'
       },
     ],
     ['lag', async () => void (device.lag = await collectLag(client))],

@@ -178,6 +178,20 @@ export interface StpData extends StpTree {
    * BRIDGE-MIB instance, with that instance's bridge ports (dot1dBasePortIfIndex); empty elsewhere.
    */
   vlans: Array<StpTree & { vlanId: number; portIfIndex: Map<number, number> }>
+  /** The MSTIs of an MSTP bridge (IEEE8021-MSTP-MIB), the CIST being the tree above; empty elsewhere. */
+  instances: MstInstance[]
+  /** The MST region of an MSTP bridge (ieee8021MstpConfigIdTable), null where the agent does not say. */
+  region: { name: string | null; revision: number | null } | null
+}
+
+/** One MSTI of an MSTP bridge (ieee8021MstpTable, with its ports from ieee8021MstpPortTable). */
+export interface MstInstance extends StpTree {
+  /** ieee8021MstpId, 1–4094. */
+  instance: number
+  /** The bridge's own id in the instance (ieee8021MstpBridgeId). */
+  bridgeId: string | null
+  /** The VLANs mapped to the instance (ieee8021MstpVids0..3). */
+  vlans: number[]
 }
 
 /** Whether the device runs a tree per VLAN (pvst, rpvst), each in the VLAN's instance of the BRIDGE-MIB, VLAN 1's in the default one. */
@@ -206,6 +220,8 @@ export interface StpPort {
   edge: boolean | null
   /** RSTP-MIB dot1dStpPortOperPointToPoint, null likewise. */
   p2p: boolean | null
+  /** The role the agent reports (ieee8021MstpPortRole); absent where it reports none (the BRIDGE-MIB), and the role is derived. */
+  role?: 'root' | 'alternate' | 'designated' | 'backup' | null
 }
 
 export interface OspfData {

@@ -7,7 +7,23 @@
 import t, { type Test } from 'tap'
 import { freshPostgres } from '../../../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
-import { CATALYST_ACCESS, CATALYST_CORE, ipv6Truth, partTruth, partsOfClass, macTruth, portChannelTruth, stpPortTruth, stpTruth, stpVlanTruth, switchRecordings, switchportTruth, vlanTruth } from '../../../helpers/recorded/switch.js'
+import {
+  CATALYST_ACCESS,
+  CATALYST_CORE,
+  WHITEBOX_MSTP,
+  ipv6Truth,
+  partTruth,
+  partsOfClass,
+  macTruth,
+  portChannelTruth,
+  stpInstanceTruth,
+  stpPortTruth,
+  stpTruth,
+  stpVlanTruth,
+  switchRecordings,
+  switchportTruth,
+  vlanTruth,
+} from '../../../helpers/recorded/switch.js'
 import { testNeeding } from '../../../helpers/requirements.js'
 import { startApp, type Client } from '../../app.js'
 
@@ -30,7 +46,8 @@ function score(t: Test, table: string, found: readonly string[], truth: readonly
 }
 
 testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agents', recordedAgentMissing(), async (t) => {
-  const SWITCHES = [CATALYST_ACCESS, CATALYST_CORE]
+  const SWITCHES = [CATALYST_ACCESS, CATALYST_CORE, WHITEBOX_MSTP]
+  const vendor = (sw: (typeof SWITCHES)[number]) => (sw === WHITEBOX_MSTP ? 'linux' : 'cisco')
   const agents = await recordedAgents(t, ...switchRecordings(SWITCHES))
   const catalyst = agents.address.get(CATALYST_ACCESS.sysName)!
   const { db } = await freshPostgres(t)
@@ -47,7 +64,7 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
   const domain = `${root.priority}.${root.mac.replace(/:/g, '').replace(/(....)(....)(....)/, '$1.$2.$3')}`
   t.same(
     devices.map((d) => `${String(d.hostname)} ${String(d.sn)} ${String(d.vendor)} ${String(d.stpDomain)}`).sort(),
-    SWITCHES.map((sw) => `${sw.sysName} ${sw.serial} cisco ${domain}`).sort(),
+    SWITCHES.map((sw) => `${sw.sysName} ${sw.serial} ${vendor(sw)} ${domain}`).sort(),
     'the switches, named by their chassis serials, in the spanning-tree domain of their root',
   )
 
@@ -55,8 +72,8 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
     const found = await rows(client, 'inventory/devices', id, ['hostname', 'vendor', 'family', 'platform', 'model'])
     const platform: Record<string, string> = { [CATALYST_ACCESS.sysName]: 'ios c2960x', [CATALYST_CORE.sysName]: 'ios-xe cat9k' }
     t.same(
-      found.map((d) => `${String(d.hostname)} ${String(d.vendor)} ${String(d.family)} ${String(d.platform)} ${String(d.model)}`).sort(),
-      SWITCHES.map((sw) => `${sw.sysName} cisco ${platform[sw.sysName]!} ${sw.model}`).sort(),
+      found.filter((d) => String(d.hostname) in platform).map((d) => `${String(d.hostname)} ${String(d.vendor)} ${String(d.family)} ${String(d.platform)} ${String(d.model)}`).sort(),
+      [CATALYST_ACCESS, CATALYST_CORE].map((sw) => `${sw.sysName} cisco ${platform[sw.sysName]!} ${sw.model}`).sort(),
     )
   })
 
@@ -120,8 +137,9 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
       SWITCHES.flatMap((sw) => [
         ...sw.stp!.ports.map((p) => `${device.get(sw.sysName)!}/${ifIndex(sw, p.port)} ${sw.sysName} ${device.get(sw.sysName)!} ${p.port}`),
         ...(sw.stp!.vlans ?? []).flatMap((v) => v.ports.map((p) => `${device.get(sw.sysName)!}/${ifIndex(sw, p.port)}/${v.vlan} ${sw.sysName} ${device.get(sw.sysName)!} ${p.port}`)),
+        ...(sw.stp!.instances ?? []).flatMap((i) => i.ports.map((p) => `${device.get(sw.sysName)!}/${ifIndex(sw, p.port)}/mst${i.instance} ${sw.sysName} ${device.get(sw.sysName)!} ${p.port}`)),
       ]).sort(),
-      'each port on the switch it was read from, its id the serial and ifIndex (and the VLAN of a tree other than VLAN 1\'s)',
+      'each port on the switch it was read from, its id the serial and ifIndex (and the VLAN of a tree other than VLAN 1\'s, or the MSTI)',
     )
     const sites = await rows(client, 'inventory/devices', id, ['hostname', 'siteName'])
     const site = new Map(sites.map((d) => [String(d.hostname), String(d.siteName)]))
@@ -134,6 +152,15 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
     score(t, 'spanning-tree/vlans', trees.map((v) => columns.map((c) => String(v[c])).join(' ')).sort(), SWITCHES.flatMap(stpVlanTruth).sort())
     const report = await rows(client, 'discovery/connectivity-report', id, ['hostname', 'error'])
     t.same(report.map((r) => r.error), SWITCHES.map(() => null), 'every VLAN\'s instance answered')
+  })
+
+  await t.test('the instances of an MSTP switch: the CIST from the BRIDGE-MIB, each MSTI with its VLANs and the MST region from IEEE8021-MSTP-MIB', async (t) => {
+    const columns = ['hostname', 'instance', 'vlans', 'regionName', 'revision', 'priority', 'bridgeId', 'rootId', 'isRoot', 'rootPort', 'rootCost', 'forwardingPorts', 'blockingPorts']
+    const instances = await rows(client, 'spanning-tree/instances', id, columns)
+    score(t, 'spanning-tree/instances', instances.map((i) => columns.map((c) => String(i[c])).join(' ')).sort(), SWITCHES.flatMap(stpInstanceTruth).sort())
+    t.equal(instances.length, 3, 'the CIST and two MSTIs of the MSTP switch, nothing of the per-VLAN ones')
+    const neighbours = await client.call('POST', 'tables/spanning-tree/instances', { snapshot: id, columns: ['instance'], filters: { instance: ['eq', 2] } })
+    t.same((neighbours.body as { data: Row[] }).data, [{ instance: 2 }], 'filtered by instance')
   })
 
   await t.test('the MAC addresses of every VLAN: dot1dTpFdbTable of each VLAN\'s instance where the switch has no Q-BRIDGE-MIB forwarding table', async (t) => {

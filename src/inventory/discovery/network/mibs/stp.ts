@@ -112,5 +112,7 @@ export async function collectStp(client: MibReader): Promise<StpData | null> {
     ...tree,
     mode: (cisco !== null ? CISCO_TYPES[cisco] : undefined) ?? (version !== null ? VERSIONS[version] : undefined) ?? null,
     vlans: [],
+    instances: [],
+    region: null,
   }
 }

@@ -3,13 +3,15 @@
  * (priority and base MAC), the root it sees and whether it is that root. Bridges that see the
  * same root are one domain: `stpDomain` is the root's bridge id. Rows of spanning-tree/ports:
  * each bridge port's state, cost and designated bridge, with the role the standard rules give it,
- * in every tree of the switch (each VLAN's on a per-VLAN switch). Rows of spanning-tree/vlans: the
- * tree of each VLAN of a per-VLAN switch, its root and the switch's way to it.
+ * in every tree of the switch (each VLAN's on a per-VLAN switch, each instance's on an MSTP one).
+ * Rows of spanning-tree/vlans: the tree of each VLAN of a per-VLAN switch, its root and the
+ * switch's way to it; of spanning-tree/instances: the same of each instance of an MSTP switch.
  */
 import type { Row } from '../../../simulator/index.js'
 import { ifName, type Device, type Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
 import { perVlanTrees, type BridgeData, type StpData, type StpPort, type StpTree } from '../model.js'
+import { vlanRanges } from './switchports.js'
 
 /** "priority.xxxx.xxxx.xxxx" of the bridge in a tree of the given priority, or null. */
 function bridgeIdIn(bridge: BridgeData | null, priority: number | null): string | null {
@@ -66,6 +68,8 @@ const bridgeMac = (id: string): string => id.split('.').slice(1).join('.')
  */
 export function portRole(port: StpPort, rootPort: number | null, own: string | null): PortRole | null {
   if (port.enabled === false || port.state === 'disabled') return 'disabled'
+  // an MSTI's port: the role its bridge reports (ieee8021MstpPortRole)
+  if (port.role !== undefined) return port.role
   if (rootPort !== null && rootPort !== 0 && port.port === rootPort) return 'root'
   const self = own !== null && port.designatedBridge !== null && bridgeMac(port.designatedBridge) === bridgeMac(own)
   if (self) {
@@ -86,17 +90,28 @@ interface TreeOfSwitch {
   tree: StpTree
   vlanId: number | null
   instance: number | null
+  /** The bridge's own id in the tree: from its base MAC and its priority in the tree, or as an MSTI reports it. */
+  own: string | null
   /** The interface of one of the tree's bridge ports: its instance's dot1dBasePortIfIndex, else the default instance's. */
   ifIndexOf: (port: number) => number | undefined
-  /** What the ids of its port rows end with: nothing for the default instance's tree, "/" and the VLAN for another VLAN's. */
+  /** What the ids of its port rows end with: nothing for the default instance's tree, "/" and the VLAN for another VLAN's, "/mst" and the instance for an MSTI's. */
   suffix: string
 }
 
-/** The trees of a switch: the default instance's (VLAN 1 or the CIST), then each further VLAN's. */
+/** The trees of a switch: the default instance's (VLAN 1 or the CIST), then each further VLAN's or MSTI's. */
 function treesOf(stp: StpData, bridge: BridgeData): TreeOfSwitch[] {
+  const ifIndexOf = (port: number): number | undefined => bridge.portIfIndex.get(port)
   return [
-    { tree: stp, ...treeOf(stp), ifIndexOf: (port) => bridge.portIfIndex.get(port), suffix: '' },
-    ...stp.vlans.map((t) => ({ tree: t, vlanId: t.vlanId, instance: null, ifIndexOf: (port: number) => t.portIfIndex.get(port) ?? bridge.portIfIndex.get(port), suffix: `/${t.vlanId}` })),
+    { tree: stp, ...treeOf(stp), own: bridgeIdIn(bridge, stp.priority), ifIndexOf, suffix: '' },
+    ...stp.vlans.map((t) => ({
+      tree: t,
+      vlanId: t.vlanId,
+      instance: null,
+      own: bridgeIdIn(bridge, t.priority),
+      ifIndexOf: (port: number) => t.portIfIndex.get(port) ?? bridge.portIfIndex.get(port),
+      suffix: `/${t.vlanId}`,
+    })),
+    ...stp.instances.map((t) => ({ tree: t, vlanId: null, instance: t.instance, own: t.bridgeId ?? bridgeIdIn(bridge, t.priority), ifIndexOf, suffix: `/mst${t.instance}` })),
   ]
 }
 
@@ -106,8 +121,7 @@ export function* stpPortRows(net: Network): Generator<Row> {
     const stp = dev.d.stp
     const bridge = dev.d.bridge
     if (!stp || !bridge) continue
-    for (const { tree, vlanId, instance, ifIndexOf, suffix } of treesOf(stp, bridge)) {
-      const own = bridgeIdIn(bridge, tree.priority)
+    for (const { tree, vlanId, instance, own, ifIndexOf, suffix } of treesOf(stp, bridge)) {
       for (const p of tree.ports) {
         const ifIndex = ifIndexOf(p.port)
         const name = ifIndex === undefined ? null : ifName(dev, ifIndex)
@@ -136,6 +150,23 @@ export function* stpPortRows(net: Network): Generator<Row> {
   }
 }
 
+/** What spanning-tree/vlans and spanning-tree/instances say of one tree of a switch: its own id and priority in it, the root and its way there, its ports forwarding and blocking. */
+function treeSummary(dev: Device, { tree, own, ifIndexOf }: TreeOfSwitch): Row {
+  const isRoot = isRootOf(tree, own)
+  const rootIfIndex = isRoot || tree.rootPort === null ? undefined : ifIndexOf(tree.rootPort)
+  const rootPort = rootIfIndex === undefined ? null : ifName(dev, rootIfIndex)
+  return {
+    priority: tree.priority,
+    bridgeId: own,
+    rootId: tree.rootId,
+    isRoot,
+    rootPort: rootPort === null ? null : shortName(rootPort),
+    rootCost: tree.rootCost,
+    forwardingPorts: tree.ports.filter((p) => p.state === 'forwarding').length,
+    blockingPorts: tree.ports.filter((p) => p.state === 'blocking').length,
+  }
+}
+
 /** Rows of spanning-tree/vlans: the tree of each VLAN of a per-VLAN switch (VLAN 1's from the default instance). */
 export function* stpVlanRows(net: Network): Generator<Row> {
   for (const dev of net.devices) {
@@ -143,11 +174,8 @@ export function* stpVlanRows(net: Network): Generator<Row> {
     const bridge = dev.d.bridge
     if (!stp || !bridge || !perVlanTrees(stp)) continue
     const names = new Map(bridge.vlans.map((v) => [v.id, v.name]))
-    for (const { tree, vlanId, ifIndexOf } of treesOf(stp, bridge)) {
-      const own = bridgeIdIn(bridge, tree.priority)
-      const isRoot = isRootOf(tree, own)
-      const rootIfIndex = isRoot || tree.rootPort === null ? undefined : ifIndexOf(tree.rootPort)
-      const rootPort = rootIfIndex === undefined ? null : ifName(dev, rootIfIndex)
+    for (const tree of treesOf(stp, bridge)) {
+      const { vlanId } = tree
       yield {
         sn: dev.sn,
         hostname: dev.hostname,
@@ -155,14 +183,36 @@ export function* stpVlanRows(net: Network): Generator<Row> {
         id: `${dev.sn}/${vlanId}`,
         vlanId,
         vlanName: vlanId === null ? null : (names.get(vlanId) ?? null),
-        priority: tree.priority,
-        bridgeId: own,
-        rootId: tree.rootId,
-        isRoot,
-        rootPort: rootPort === null ? null : shortName(rootPort),
-        rootCost: tree.rootCost,
-        forwardingPorts: tree.ports.filter((p) => p.state === 'forwarding').length,
-        blockingPorts: tree.ports.filter((p) => p.state === 'blocking').length,
+        ...treeSummary(dev, tree),
+      }
+    }
+  }
+}
+
+/**
+ * Rows of spanning-tree/instances: the instances of an MSTP switch, the CIST (instance 0, from the
+ * BRIDGE-MIB, with every VLAN of the switch no MSTI has) and each MSTI, with the switch's MST region.
+ */
+export function* stpInstanceRows(net: Network): Generator<Row> {
+  for (const dev of net.devices) {
+    const stp = dev.d.stp
+    const bridge = dev.d.bridge
+    if (!stp || !bridge || stp.mode !== 'mstp') continue
+    const mapped = new Set(stp.instances.flatMap((i) => i.vlans))
+    const cistVlans = bridge.vlans.map((v) => v.id).filter((id) => !mapped.has(id))
+    for (const tree of treesOf(stp, bridge)) {
+      if (tree.instance === null) continue
+      const vlans = tree.instance === 0 ? cistVlans : stp.instances.find((i) => i.instance === tree.instance)!.vlans
+      yield {
+        sn: dev.sn,
+        hostname: dev.hostname,
+        siteName: dev.siteName,
+        id: `${dev.sn}/mst${tree.instance}`,
+        instance: tree.instance,
+        vlans: vlans.length === 0 ? null : vlanRanges(vlans),
+        regionName: stp.region?.name ?? null,
+        revision: stp.region?.revision ?? null,
+        ...treeSummary(dev, tree),
       }
     }
   }
