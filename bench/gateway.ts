@@ -585,10 +585,10 @@ async function main(): Promise<void> {
         ;(p99Of[name] ??= []).push(percentile(r.latenciesMs, 99))
       }
     }
-    console.log(`saturation (closed loop, ${concurrency} connections, ${rounds} rounds of ${seconds}s, medians):`)
+    console.log(`saturation (closed loop, ${concurrency} connections, ${rounds} rounds of ${seconds}s, medians; each round's req/s in brackets):`)
     for (const name of names) {
       console.log(
-        `  ${name.padEnd(8)} ${median(rpsOf[name]!).toFixed(0).padStart(7)} req/s  p99 ${median(p99Of[name]!).toFixed(2)} ms  server CPU ${median(cpuOf[name]!).toFixed(0)} µs/req (user ${median(userOf[name]!).toFixed(0)})`,
+        `  ${name.padEnd(8)} ${median(rpsOf[name]!).toFixed(0).padStart(7)} req/s  p99 ${median(p99Of[name]!).toFixed(2)} ms  server CPU ${median(cpuOf[name]!).toFixed(0)} µs/req (user ${median(userOf[name]!).toFixed(0)})  [${rpsOf[name]!.map((v) => v.toFixed(0)).join(' ')}]`,
       )
     }
     const ratio = median(rpsOf.gateway!) / median(rpsOf.bare!)
