@@ -2,7 +2,9 @@
  * Collected tables a simulated snapshot has no rows in: the simulator models no wireless
  * controller, no IPv6 interface address or neighbour cache (only IPv6 routes), and no EIGRP,
  * IS-IS or RIP route, and of spanning tree only the tree of VLAN 1 (spanning-tree/ports), none per
- * VLAN and no MSTP instance. Discovery tests cover them.
+ * VLAN and no MSTP instance. Discovery tests cover them. Its networks are also consistent: no link
+ * whose ends carry different VLANs, no spanning-tree port with several neighbours; the
+ * inconsistency tables have a hand-made snapshot of their own (catalog/stp-inconsistencies).
  */
 export const UNSIMULATED: readonly string[] = [
   'wireless/controllers',
@@ -14,4 +16,6 @@ export const UNSIMULATED: readonly string[] = [
   'networks/summary/protocols/rip',
   'spanning-tree/vlans',
   'spanning-tree/instances',
+  'spanning-tree/inconsistencies/neighbor-ports-vlan-mismatch',
+  'spanning-tree/inconsistencies/ports-multiple-neighbors',
 ]

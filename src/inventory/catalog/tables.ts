@@ -17,6 +17,7 @@ import { INTERFACE_RATE_TABLES } from './interface-rates.js'
 import { WIRELESS_TABLES } from './wireless.js'
 import { OSPF_INTERFACES, OSPFV3_INTERFACES } from './ospf-interfaces.js'
 import { STP_NEIGHBORS } from './stp-neighbors.js'
+import { STP_INCONSISTENCY_TABLES } from './stp-inconsistencies.js'
 import { PROTOCOL_SUMMARY_TABLES } from './protocol-summary.js'
 import { IPV6_ADDRESSING_TABLES } from './ipv6-addressing.js'
 import { FHRP_GROUP_MEMBERS } from './fhrp-members.js'
@@ -38,6 +39,7 @@ export const TABLES: readonly TableDef[] = [
   ...LAYER2_TABLES,
   ...VLAN_TABLES,
   STP_NEIGHBORS,
+  ...STP_INCONSISTENCY_TABLES,
   ...NEIGHBOR_TABLES,
   ...INTERFACE_HEALTH_TABLES,
   ...INTERFACE_RATE_TABLES,

@@ -15,6 +15,7 @@ import { OSPFV3_NEIGHBORS_SQL } from './ospfv3-neighbors.js'
 import { STP_PORTS_SQL } from './stp-ports.js'
 import { STP_VLANS_SQL } from './stp-vlans.js'
 import { STP_INSTANCES_SQL } from './stp-instances.js'
+import { VLAN_SETS_SQL } from './vlan-sets.js'
 
 export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'snapshots, jobs and settings', sql: BOOKKEEPING_SQL },
@@ -81,6 +82,7 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 460, name: 'routing protocol summary, computed from the routing and neighbour tables', sql: PROTOCOL_SUMMARY_SQL },
   { id: 470, name: 'spanning tree of each VLAN', sql: STP_VLANS_SQL },
   { id: 480, name: 'instances of MSTP switches', sql: STP_INSTANCES_SQL },
+  { id: 490, name: 'VLAN sets of switch ports, for comparing the ends of a link', sql: VLAN_SETS_SQL },
 ]
 
 export async function migrateInventory(db: Db): Promise<number[]> {

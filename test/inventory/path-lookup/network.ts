@@ -14,7 +14,7 @@
  * port). r1: 2001:db8:2::/64 over r2 and r3, 2001:db8:2::99/128 a blackhole inside it, ::/0 to
  * r2 (which has no default: no route). r4 has no neighbour entry for 2001:db8:2::20.
  */
-type Row = Record<string, unknown>
+import { snapshotFileOf, type Row } from '../../helpers/snapshot-file.js'
 
 const MAC = {
   h1: '0050.5600.0001', h2: '0050.5600.0002', r1g0: '0c00.0001.0000', r1g1: '0c00.0001.0001', r1g2: '0c00.0001.0002',
@@ -114,11 +114,6 @@ const hosts = [
   { id: 'h2', ip: HOSTS.h2, mac: MAC.h2, vlan: 10, vrf: '', siteName: 'SITE-B', edges: [{ sn: 'sw1', hostname: 'SW1', intName: 'Gi1/2' }], gateways: [{ sn: 'r4', hostname: 'R4', intName: 'Gi0/0', ip: '10.2.2.1' }], type: 'server' },
 ]
 
-function section(table: string, rows: Row[]): string[] {
-  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))]
-  return [JSON.stringify({ table, columns }), ...rows.map((r) => JSON.stringify(columns.map((c) => r[c] ?? null))), JSON.stringify({ end: table, rows: rows.length })]
-}
-
 /** The network as a snapshot file; `change` edits the tables first (the broken variants). */
 export function snapshotFile(change: (tables: Record<string, Row[]>) => void = () => {}): string {
   const tables: Record<string, Row[]> = {
@@ -126,19 +121,5 @@ export function snapshotFile(change: (tables: Record<string, Row[]>) => void = (
     'neighbors/all': neighbors, 'neighbors/unmanaged': unmanaged, 'addressing/hosts': hosts,
   }
   change(tables)
-  const header = {
-    format: 'netinv-snapshot', version: 1,
-    snapshot: {
-      name: 'path lookup', note: null, settings: {}, sites: [], errors: [], counts: {}, totalDevCount: devices.length, licensedDevCount: devices.length,
-      deviceAddedCount: 0, deviceRemovedCount: 0, interfaceCount: 0, tsStart: 1_700_000_000_000, tsEnd: 1_700_000_060_000, version: '1.0.0', initialVersion: '1.0.0', creatorUsername: 'alice',
-    },
-  }
-  const lines = [JSON.stringify(header)]
-  let count = 0
-  for (const [table, rows] of Object.entries(tables)) {
-    lines.push(...section(table, rows))
-    count += rows.length
-  }
-  lines.push(JSON.stringify({ eof: true, tables: Object.keys(tables).length, rows: count }))
-  return `${lines.join('\n')}\n`
+  return snapshotFileOf('path lookup', tables, devices.length)
 }

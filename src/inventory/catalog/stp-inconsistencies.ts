@@ -1,0 +1,90 @@
+/**
+ * Spanning-tree inconsistencies found by comparing what the two ends of a link say: links whose
+ * ends do not carry the same VLANs (the classic mismatched trunk, native VLAN or access VLAN), and
+ * spanning-tree ports with more than one CDP/LLDP neighbour (something unmanaged in between, a hub
+ * or a switch that passes BPDUs). Computed from neighbors/all, interfaces/switchports and
+ * spanning-tree/ports; nothing of their own is stored.
+ */
+import { col, deviceColumns, idColumn } from './columns.js'
+import type { TableDef } from './types.js'
+
+const VLAN_MODES = ['access', 'trunk']
+
+export const STP_NEIGHBOR_PORTS_VLAN_MISMATCH: TableDef = {
+  path: 'spanning-tree/inconsistencies/neighbor-ports-vlan-mismatch',
+  title: 'Neighbour ports with different VLANs',
+  description:
+    'Links between two switch ports (neighbors/all, one row per direction) whose ends do not carry the same VLANs: a trunk allowing VLANs the other end does not, trunks with different native VLANs, different access VLANs, or an access port facing a trunk. The VLANs are those of interfaces/switchports (an access port\'s VLAN, a trunk\'s allowed list, compared as sets: "1-3" and "1,2,3" are the same); ports whose VLANs are not known are left out.',
+  snapshotScoped: true,
+  source: {
+    kind: 'derived',
+    sql: [
+      'SELECT n.snapshot_id, n.id, a.sn, a.hostname, a.site_name, a.int_name AS src_int_name, a.mode AS src_mode,',
+      "CASE WHEN a.mode = 'trunk' THEN a.native_vlan END AS src_native_vlan, inventory.vlan_ranges(va.v) AS src_vlans, cardinality(va.v) AS src_vlan_count,",
+      'b.sn AS dst_sn, b.hostname AS dst_hostname, b.int_name AS dst_int_name, b.mode AS dst_mode,',
+      "CASE WHEN b.mode = 'trunk' THEN b.native_vlan END AS dst_native_vlan, inventory.vlan_ranges(vb.v) AS dst_vlans, cardinality(vb.v) AS dst_vlan_count,",
+      'inventory.vlan_ranges(ARRAY(SELECT unnest(va.v) EXCEPT SELECT unnest(vb.v))) AS src_only_vlans,',
+      'inventory.vlan_ranges(ARRAY(SELECT unnest(vb.v) EXCEPT SELECT unnest(va.v))) AS dst_only_vlans',
+      'FROM inventory.neighbors n',
+      'JOIN inventory.switchports a ON a.snapshot_id = n.snapshot_id AND a.sn = n.local_sn AND a.int_name = n.local_int',
+      'JOIN inventory.switchports b ON b.snapshot_id = n.snapshot_id AND b.sn = n.remote_sn AND b.int_name = n.remote_int',
+      'CROSS JOIN LATERAL (SELECT inventory.vlan_set(a.mode, a.acc_vlan, a.trunk_vlan) AS v) va',
+      'CROSS JOIN LATERAL (SELECT inventory.vlan_set(b.mode, b.acc_vlan, b.trunk_vlan) AS v) vb',
+      "WHERE va.v IS NOT NULL AND vb.v IS NOT NULL AND (va.v <> vb.v OR a.mode <> b.mode OR (a.mode = 'trunk' AND a.native_vlan IS DISTINCT FROM b.native_vlan))",
+    ].join(' '),
+  },
+  columns: [
+    idColumn('link (the id of its row in neighbors/all)'),
+    ...deviceColumns(),
+    col('srcIntName', 'string', 'Local switch port of the link.'),
+    col('srcMode', 'string', 'Mode of the local port.', { values: VLAN_MODES }),
+    col('srcNativeVlan', 'integer', 'Native VLAN of the local port, null on an access port.'),
+    col('srcVlans', 'string', 'VLANs the local port carries as ranges, e.g. "1,10-20" (its access VLAN, or its trunk\'s allowed VLANs); null when none.'),
+    col('srcVlanCount', 'integer', 'Number of VLANs the local port carries.'),
+    col('dstSn', 'string', 'Serial number of the neighbour.'),
+    col('dstHostname', 'string', 'Hostname of the neighbour.'),
+    col('dstIntName', 'string', 'Port of the neighbour on the link.'),
+    col('dstMode', 'string', 'Mode of the neighbour\'s port.', { values: VLAN_MODES }),
+    col('dstNativeVlan', 'integer', 'Native VLAN of the neighbour\'s port, null on an access port.'),
+    col('dstVlans', 'string', 'VLANs the neighbour\'s port carries as ranges; null when none.'),
+    col('dstVlanCount', 'integer', 'Number of VLANs the neighbour\'s port carries.'),
+    col('srcOnlyVlans', 'string', 'VLANs the local port carries and the neighbour\'s does not, as ranges; null when none.'),
+    col('dstOnlyVlans', 'string', 'VLANs the neighbour\'s port carries and the local one does not, as ranges; null when none.'),
+  ],
+  key: ['sn', 'srcIntName', 'dstSn', 'dstIntName'],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [],
+  webPath: '/technology/spanning-tree/inconsistencies/neighbor-ports-vlan-mismatch',
+}
+
+export const STP_PORTS_MULTIPLE_NEIGHBORS: TableDef = {
+  path: 'spanning-tree/inconsistencies/ports-multiple-neighbors',
+  title: 'Spanning-tree ports with several neighbours',
+  description:
+    'Spanning-tree ports (spanning-tree/ports, any tree) on which CDP or LLDP sees more than one neighbour (neighbors/all): a shared segment behind the port, such as an unmanaged switch or a hub, which the spanning tree of the discovered switches cannot see into.',
+  snapshotScoped: true,
+  source: {
+    kind: 'derived',
+    sql: [
+      "SELECT n.snapshot_id, n.local_sn || '/' || n.local_int AS id, n.local_sn AS sn, max(n.local_host) AS hostname, max(n.site_name) AS site_name,",
+      'n.local_int AS src_int_name, count(*) AS nei_count,',
+      "array_agg(coalesce(n.remote_host, '') || ' ' || coalesce(n.remote_int, '') ORDER BY n.remote_host, n.remote_int) AS neighbors",
+      'FROM inventory.neighbors n',
+      'WHERE EXISTS (SELECT 1 FROM inventory.stp_ports p WHERE p.snapshot_id = n.snapshot_id AND p.sn = n.local_sn AND p.int_name = n.local_int)',
+      'GROUP BY n.snapshot_id, n.local_sn, n.local_int HAVING count(*) > 1',
+    ].join(' '),
+  },
+  columns: [
+    idColumn('port (the serial number and the port)'),
+    ...deviceColumns(),
+    col('srcIntName', 'string', 'Spanning-tree port with several neighbours.'),
+    col('neiCount', 'integer', 'Number of CDP/LLDP neighbours on the port.'),
+    col('neighbors', 'stringArray', 'The neighbours as "hostname port", sorted.'),
+  ],
+  key: ['sn', 'srcIntName'],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [],
+  webPath: '/technology/spanning-tree/inconsistencies/ports-multiple-neighbors',
+}
+
+export const STP_INCONSISTENCY_TABLES: readonly TableDef[] = [STP_NEIGHBOR_PORTS_VLAN_MISMATCH, STP_PORTS_MULTIPLE_NEIGHBORS]
