@@ -1,9 +1,10 @@
 /**
  * Spanning-tree inconsistencies found by comparing what the two ends of a link say: links whose
- * ends do not carry the same VLANs (the classic mismatched trunk, native VLAN or access VLAN), and
+ * ends do not carry the same VLANs (the classic mismatched trunk, native VLAN or access VLAN),
  * spanning-tree ports with more than one CDP/LLDP neighbour (something unmanaged in between, a hub
- * or a switch that passes BPDUs). Computed from neighbors/all, interfaces/switchports and
- * spanning-tree/ports; nothing of their own is stored.
+ * or a switch that passes BPDUs), and ports whose BPDUs come from another bridge than the
+ * neighbour CDP/LLDP names. Computed from neighbors/all, interfaces/switchports, spanning-tree/ports
+ * and spanning-tree/bridges; nothing of their own is stored.
  */
 import { col, deviceColumns, idColumn } from './columns.js'
 import type { TableDef } from './types.js'
@@ -87,4 +88,49 @@ export const STP_PORTS_MULTIPLE_NEIGHBORS: TableDef = {
   webPath: '/technology/spanning-tree/inconsistencies/ports-multiple-neighbors',
 }
 
-export const STP_INCONSISTENCY_TABLES: readonly TableDef[] = [STP_NEIGHBOR_PORTS_VLAN_MISMATCH, STP_PORTS_MULTIPLE_NEIGHBORS]
+/** The MAC part of a bridge id ("priority.xxxx.xxxx.xxxx" → "xxxx.xxxx.xxxx") in SQL. */
+const bridgeMac = (id: string) => `substring(${id} FROM position('.' IN ${id}) + 1)`
+
+export const STP_CDP_PORTS_MISMATCH: TableDef = {
+  path: 'spanning-tree/inconsistencies/stp-cdp-ports-mismatch',
+  title: 'Spanning-tree and CDP/LLDP neighbours that differ',
+  description:
+    'Root and alternate ports (spanning-tree/ports, each tree) whose designated bridge, the bridge whose BPDUs the port receives, is not the discovered switch that CDP or LLDP sees on the port (neighbors/all, spanning-tree/bridges): a switch in between that is not discovered, a bridge that forwards BPDUs, or a wrong cable record. The bridge whose BPDUs arrive is named where it was discovered.',
+  snapshotScoped: true,
+  source: {
+    kind: 'derived',
+    sql: [
+      "SELECT p.snapshot_id, p.id || '/' || n.id AS id, p.sn, p.hostname, p.site_name, p.int_name, p.vlan_id, p.instance, p.port_role, p.designated_bridge,",
+      'd.sn AS stp_nei_sn, d.hostname AS stp_nei_hostname, n.remote_sn AS nei_sn, n.remote_host AS nei_hostname, n.remote_int AS nei_int_name, b.bridge_id AS nei_bridge_id',
+      'FROM inventory.stp_ports p',
+      'JOIN inventory.neighbors n ON n.snapshot_id = p.snapshot_id AND n.local_sn = p.sn AND n.local_int = p.int_name',
+      'JOIN (SELECT DISTINCT ON (snapshot_id, sn) snapshot_id, sn, bridge_id FROM inventory.stp_bridges WHERE bridge_id IS NOT NULL ORDER BY snapshot_id, sn, id) b',
+      'ON b.snapshot_id = p.snapshot_id AND b.sn = n.remote_sn',
+      'LEFT JOIN LATERAL (SELECT x.sn, x.hostname FROM inventory.stp_bridges x',
+      `WHERE x.snapshot_id = p.snapshot_id AND ${bridgeMac('x.bridge_id')} = ${bridgeMac('p.designated_bridge')} ORDER BY x.id LIMIT 1) d ON true`,
+      `WHERE p.port_role IN ('root', 'alternate') AND p.designated_bridge IS NOT NULL AND ${bridgeMac('b.bridge_id')} <> ${bridgeMac('p.designated_bridge')}`,
+    ].join(' '),
+  },
+  columns: [
+    idColumn('port and link (the id of the spanning-tree/ports row, "/" and the id of the neighbors/all row)'),
+    ...deviceColumns(),
+    col('intName', 'string', 'Root or alternate port.'),
+    col('vlanId', 'integer', 'VLAN of the port\'s tree, as in spanning-tree/ports.'),
+    col('instance', 'integer', 'Instance of the port\'s tree, as in spanning-tree/ports.'),
+    col('portRole', 'string', 'Role of the port.', { values: ['root', 'alternate'] }),
+    col('designatedBridge', 'string', 'Bridge id of the designated bridge of the port\'s segment: the bridge whose BPDUs the port receives.'),
+    col('stpNeiSn', 'string', 'Serial number of the discovered switch with that bridge id\'s MAC address, null where none was discovered.'),
+    col('stpNeiHostname', 'string', 'Hostname of that switch, null where none was discovered.'),
+    col('neiSn', 'string', 'Serial number of the CDP/LLDP neighbour on the port.'),
+    col('neiHostname', 'string', 'Hostname of the CDP/LLDP neighbour.'),
+    col('neiIntName', 'string', 'Port of the CDP/LLDP neighbour.'),
+    col('neiBridgeId', 'string', 'Bridge id of the CDP/LLDP neighbour (spanning-tree/bridges).'),
+  ],
+  key: ['sn', 'intName', 'vlanId', 'instance', 'neiSn', 'neiIntName'],
+  nullableKey: ['vlanId', 'instance'],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [],
+  webPath: '/technology/spanning-tree/inconsistencies/stp-cdp-ports-mismatch',
+}
+
+export const STP_INCONSISTENCY_TABLES: readonly TableDef[] = [STP_NEIGHBOR_PORTS_VLAN_MISMATCH, STP_PORTS_MULTIPLE_NEIGHBORS, STP_CDP_PORTS_MISMATCH]

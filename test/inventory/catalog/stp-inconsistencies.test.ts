@@ -4,7 +4,9 @@
  * VLANs, an access port facing a trunk; and links that agree although written differently ("1-10,12"
  * and "1-9, 10,12" with a part that is no VLAN), both ends allowing every VLAN, a trunk whose list
  * is not known. A spanning-tree port with two neighbours (one undiscovered), one with a single
- * neighbour, and a port with two neighbours that is no spanning-tree port. On PostgreSQL and PGlite.
+ * neighbour, and a port with two neighbours that is no spanning-tree port. Root and alternate ports
+ * whose BPDUs come from the LLDP neighbour (in two trees), from another discovered switch, from a
+ * bridge nobody discovered. On PostgreSQL and PGlite.
  */
 import t from 'tap'
 import { ENGINES, freshDb } from '../../helpers/db.js'
@@ -42,15 +44,29 @@ const neighbors = [
   { id: 'sw3:Gi0/9:a', localSn: 'sw3', localHost: 'SW3', localInt: 'Gi0/9', remoteSn: null, remoteHost: 'AP-1', remoteInt: 'eth0', siteName: 'SITE-A', protocols: ['lldp'] },
   { id: 'sw3:Gi0/9:b', localSn: 'sw3', localHost: 'SW3', localInt: 'Gi0/9', remoteSn: null, remoteHost: 'AP-2', remoteInt: 'eth0', siteName: 'SITE-A', protocols: ['lldp'] },
 ]
-const stpPort = (sn: string, intName: string): Row => ({ id: `${sn}/${intName}`, sn, hostname: HOST[sn], siteName: 'SITE-A', intName, vlanId: 1, instance: null, portRole: 'designated', portStatus: 'forwarding' })
-const stpPorts = [stpPort('sw1', 'Gi1/7'), stpPort('sw1', 'Gi1/1'), stpPort('sw2', 'Gi1/1')]
+const stpPort = (sn: string, intName: string, portRole = 'designated', designatedBridge: string | null = null, vlanId = 1): Row => ({
+  id: `${sn}/${intName}${vlanId === 1 ? '' : `/${vlanId}`}`, sn, hostname: HOST[sn], siteName: 'SITE-A', intName, vlanId, instance: null, portRole,
+  portStatus: portRole === 'alternate' ? 'blocking' : 'forwarding', designatedBridge,
+})
+const BRIDGE: Record<string, string> = { sw1: '32769.0000.0000.0001', sw2: '24577.0000.0000.0002', sw3: '32769.0000.0000.0003' }
+const bridges = Object.entries(BRIDGE).map(([sn, bridgeId]) => ({ id: sn, sn, hostname: HOST[sn], siteName: 'SITE-A', stpDomain: BRIDGE.sw2, mode: 'rpvst', priority: Number(bridgeId.split('.')[0]), bridgeId, rootId: BRIDGE.sw2, isRoot: sn === 'sw2' }))
+const stpPorts = [
+  stpPort('sw1', 'Gi1/7'),
+  stpPort('sw2', 'Gi1/1', 'designated', BRIDGE.sw2),
+  // BPDUs from the neighbour LLDP names (in another VLAN's tree its priority differs: the MAC is what counts)
+  stpPort('sw1', 'Gi1/1', 'root', BRIDGE.sw2),
+  stpPort('sw1', 'Gi1/1', 'root', '24586.0000.0000.0002', 10),
+  // BPDUs from sw3 on a port whose LLDP neighbour is sw2; from an undiscovered bridge in VLAN 10's tree
+  stpPort('sw1', 'Gi1/2', 'alternate', BRIDGE.sw3),
+  stpPort('sw1', 'Gi1/3', 'root', '32778.0000.0000.00ff', 10),
+]
 
 const MISMATCH_COLUMNS = ['hostname', 'srcIntName', 'srcMode', 'srcNativeVlan', 'srcVlans', 'srcVlanCount', 'dstSn', 'dstHostname', 'dstIntName', 'dstMode', 'dstNativeVlan', 'dstVlans', 'dstVlanCount', 'srcOnlyVlans', 'dstOnlyVlans']
 
 for (const engine of ENGINES) {
   t.test(`spanning-tree inconsistencies from a hand-made snapshot (${engine})`, async (t) => {
     const api = await startApp(t, await freshDb(t, engine))
-    const file = snapshotFileOf('stp inconsistencies', { 'inventory/devices': devices, 'interfaces/switchports': switchports, 'neighbors/all': neighbors, 'spanning-tree/ports': stpPorts }, devices.length)
+    const file = snapshotFileOf('stp inconsistencies', { 'inventory/devices': devices, 'interfaces/switchports': switchports, 'neighbors/all': neighbors, 'spanning-tree/bridges': bridges, 'spanning-tree/ports': stpPorts }, devices.length)
     const up = await api.call('POST', 'snapshots/upload', file, { 'content-type': 'application/x-ndjson' })
     t.equal(up.status, 201, up.text.slice(0, 300))
     const snapshot = (up.body as { id: string }).id
@@ -75,6 +91,16 @@ for (const engine of ENGINES) {
       const r = await api.call('POST', 'tables/spanning-tree/inconsistencies/ports-multiple-neighbors', { snapshot, columns: ['id', 'sn', 'hostname', 'siteName', 'srcIntName', 'neiCount', 'neighbors'] })
       t.equal(r.status, 200, r.text.slice(0, 300))
       t.same((r.body as { data: Row[] }).data, [{ id: 'sw1/Gi1/7', sn: 'sw1', hostname: 'SW1', siteName: 'SITE-A', srcIntName: 'Gi1/7', neiCount: 2, neighbors: ['PHONE-3 eth0', 'SW2 Gi1/7'] }])
+    })
+
+    await t.test('root and alternate ports whose BPDUs come from another bridge than the CDP/LLDP neighbour', async (t) => {
+      const columns = ['hostname', 'intName', 'vlanId', 'portRole', 'designatedBridge', 'stpNeiHostname', 'neiHostname', 'neiIntName', 'neiBridgeId']
+      const r = await api.call('POST', 'tables/spanning-tree/inconsistencies/stp-cdp-ports-mismatch', { snapshot, columns })
+      t.equal(r.status, 200, r.text.slice(0, 300))
+      t.same((r.body as { data: Row[] }).data.map((x) => columns.map((c) => String(x[c])).join(' ')).sort(), [
+        'SW1 Gi1/2 1 alternate 32769.0000.0000.0003 SW3 SW2 Gi1/2 24577.0000.0000.0002',
+        'SW1 Gi1/3 10 root 32778.0000.0000.00ff null SW2 Gi1/3 24577.0000.0000.0002',
+      ])
     })
   })
 }
