@@ -30,6 +30,8 @@
  *   npm run bench:gateway -- --instructions 1000 [--instruction-rounds 5] [--warmup-requests 4000] [--concurrency 1]
  *     counts instead of timing: the instructions per request of bare, gateway and external under
  *     valgrind (see instructionCounts), comparable between runs on a loaded machine
+ *   npm run bench:gateway -- --syscalls 2000 [--warmup-requests 4000] [--concurrency 32]
+ *     the system calls per request of each, counted by strace (see syscallCounts)
  *   (BENCH_LOG_LEVEL=warn drops the access log, to see its share; BENCH_ACCESS_LOG=<file> keeps it,
  *   with the gateway's own view of each request's duration; BENCH_DIAG=1 prints, for every
  *   latency round, each server's event-loop delay and GC pauses and the gateway's rate-limit
@@ -510,6 +512,54 @@ async function instructionCounts(n: number, plan: ReturnType<typeof cpuPlan>, ta
   console.log(`instruction ratio bare/gateway: ${(med.bare! / med.gateway!).toFixed(3)}; bare/external: ${(med.bare! / med.external!).toFixed(3)}`)
 }
 
+/**
+ * --syscalls N: the system calls each server makes per request, counted by strace attached for N
+ * requests after a warm-up (--warmup-requests, default 4000), on --concurrency connections
+ * (default 32, as the timed run). A count, not a time: it says where a server asks the kernel for
+ * more than another (writes per answer, wake-ups, timers), which the CPU time of a machine whose
+ * kernel calls are dear (a microVM's loopback) then multiplies. strace slows each call, so the
+ * batching of a loaded process (several requests per wake-up) is fewer than in the timed run.
+ */
+async function syscallCounts(n: number, plan: ReturnType<typeof cpuPlan>, target: string, redis: string, db: string, children: ChildProcess[]): Promise<void> {
+  if (spawnSync('strace', ['-V']).status !== 0) throw new Error('--syscalls needs strace (apt-get install strace)')
+  const warm = Number(opt('warmup-requests', '4000'))
+  const concurrency = Number(opt('concurrency', '32'))
+  const dir = mkdtempSync(join(tmpdir(), 'netinv-bench-strace-'))
+  const counts: Record<string, Map<string, number>> = {}
+  const count = async (name: string, t: Target, pid: number) => {
+    const warmed = await countedLoop(t, concurrency, warm)
+    if (warmed.errors > 0) throw new Error(`${name}: ${warmed.errors} warm-up requests failed`)
+    const out = join(dir, `${name}.txt`)
+    const strace = spawn('strace', ['-c', '-f', '-q', '-p', String(pid), '-o', out], { stdio: 'ignore' })
+    await new Promise((resolve) => setTimeout(resolve, 1000)) // attached to every thread
+    const r = await countedLoop(t, concurrency, n)
+    if (r.errors > 0) throw new Error(`${name}: ${r.errors} requests failed`)
+    strace.kill('SIGINT')
+    await new Promise((resolve) => strace.once('exit', resolve))
+    const calls = new Map<string, number>()
+    for (const line of readFileSync(out, 'utf8').split('\n')) {
+      const m = /^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?([a-z_0-9]+)\s*$/.exec(line)
+      if (m && m[2] !== 'total') calls.set(m[2]!, Number(m[1]) / n)
+    }
+    counts[name] = calls
+  }
+  const path = '/api/snapshots'
+  const bare = await startRole(plan?.sut, 'bare', '--target', target)
+  children.push(bare.child)
+  const gw = await startRole(plan?.sut, 'gateway', '--target', target, '--redis', redis, '--db', db)
+  children.push(gw.child)
+  await count('bare', { port: bare.port, path, headers: gw.headers }, bare.child.pid!)
+  await count('gateway', { port: gw.port, path, headers: gw.headers }, gw.child.pid!)
+  await count('external', { port: gw.port, path: '/api/devices', headers: gw.headers }, gw.child.pid!)
+  const names = [...new Set(Object.values(counts).flatMap((m) => [...m.keys()]))]
+  const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0)
+  names.sort((a, b) => (counts.gateway?.get(b) ?? 0) - (counts.gateway?.get(a) ?? 0))
+  console.log(`system calls per request (strace -c, ${n} requests on ${concurrency} connections after ${warm} of warm-up; summaries in ${dir}):`)
+  console.log(`  ${'call'.padEnd(16)} ${Object.keys(counts).map((k) => k.padStart(9)).join(' ')}`)
+  for (const name of names) console.log(`  ${name.padEnd(16)} ${Object.values(counts).map((m) => (m.get(name) ?? 0).toFixed(2).padStart(9)).join(' ')}`)
+  console.log(`  ${'all'.padEnd(16)} ${Object.values(counts).map((m) => total(m).toFixed(2).padStart(9)).join(' ')}`)
+}
+
 async function main(): Promise<void> {
   const role = opt('role', '')
   if (role) {
@@ -526,18 +576,23 @@ async function main(): Promise<void> {
   const warmup = Number(opt('warmup', '8'))
   const plan = cpuPlan()
   // Before anything runs: how much the machine itself stops its CPUs (see bench/pauses.ts).
-  if (plan && !args.includes('--instructions')) console.log(`machine pauses before the run: ${describePauses(await machinePauses(plan.cpus))}`)
+  if (plan && !args.includes('--instructions') && !args.includes('--syscalls')) console.log(`machine pauses before the run: ${describePauses(await machinePauses(plan.cpus))}`)
   if (plan) execFileSync('taskset', ['-cp', plan.rest, String(process.pid)], { stdio: 'ignore' })
   const up = await startRole(plan?.rest, 'upstream')
   const target = `http://127.0.0.1:${up.port}`
   const instructions = Number(opt('instructions', '0'))
-  const bare = instructions > 0 ? null : await startRole(plan?.sut, 'bare', '--target', target)
+  const syscalls = Number(opt('syscalls', '0'))
+  const bare = instructions > 0 || syscalls > 0 ? null : await startRole(plan?.sut, 'bare', '--target', target)
   const database = await throwawayDatabase(opt('db', process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'))
   const redisOption = opt('redis', 'own')
   const ownRedis = redisOption === 'own' ? await privateRedis() : null
   const redis = ownRedis?.url ?? (redisOption === 'own' ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') : redisOption)
   const children: ChildProcess[] = [up.child, ...(bare ? [bare.child] : []), ...(ownRedis ? [ownRedis.child] : [])]
   try {
+    if (syscalls > 0) {
+      await syscallCounts(syscalls, plan, target, redis, database?.url ?? '', children)
+      return
+    }
     if (!bare) {
       await instructionCounts(instructions, plan, target, redis, database?.url ?? '', children)
       return
