@@ -1,6 +1,7 @@
 /**
  * Where a packet from an address enters the discovered network: an address of a device itself,
- * the gateway of a known end host (IPv4: the hosts table; IPv6: the neighbour caches), a device
+ * the gateway of a known end host (IPv4: the hosts table; IPv6: the neighbour caches; of several,
+ * the one whose redundancy group is active on the host's side), a device
  * with the address in its ARP table, or a device attached to a network that contains it (its
  * interface's network).
  */
@@ -15,7 +16,7 @@ export async function findEntry(data: SnapshotData, src: string, vrf: string | u
   if (own) return { device: own.device, ingress: null, how: 'device address', vrf: own.vrf }
   const host = await data.host(src)
   if (host && fits(host.vrf)) {
-    for (const gw of host.gateways) {
+    for (const gw of await byRedundancy(data, host.gateways)) {
       if (!gw.sn) continue
       const device = await data.device(gw.sn)
       if (device) return { device, ingress: gw.intName, how: 'host gateway', vrf: vrf ?? host.vrf }
@@ -28,4 +29,16 @@ export async function findEntry(data: SnapshotData, src: string, vrf: string | u
   const attached = (await data.attached(src)).find((x) => fits(x.vrf))
   if (attached) return { device: attached.device, ingress: attached.intName, how: 'connected network', vrf: attached.vrf }
   return null
+}
+
+/**
+ * A host's gateways with those first on whose interface a first-hop redundancy group is active
+ * (HSRP active, VRRP master): a host behind a redundant pair sends to the group's virtual address,
+ * which the active member answers, and the standby member routes nothing of it.
+ */
+async function byRedundancy<G extends { sn: string; intName: string | null }>(data: SnapshotData, gateways: readonly G[]): Promise<G[]> {
+  if (gateways.length < 2) return [...gateways]
+  const active = await data.activeRedundancy(gateways.map((g) => g.sn))
+  const isActive = (g: G) => (g.intName !== null && active.has(`${g.sn}|${g.intName}`) ? 0 : 1)
+  return [...gateways].sort((a, b) => isActive(a) - isActive(b))
 }

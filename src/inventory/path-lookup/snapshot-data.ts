@@ -141,6 +141,18 @@ export class SnapshotData {
     })
   }
 
+  /** The interfaces ("sn|intName") of the given devices on which a first-hop redundancy group of theirs is active (VRRP master): where a host's gateway address lives. */
+  activeRedundancy(sns: readonly string[]): Promise<Set<string>> {
+    const key = [...new Set(sns)].sort()
+    return this.once(`fhrp:${key.join(',')}`, async () => {
+      const r = await this.rows<{ sn: string; intName: string }>(
+        `SELECT DISTINCT sn, int_name AS "intName" FROM inventory.fhrp_groups WHERE snapshot_id = $1 AND sn = ANY($2::text[]) AND state = 'active' AND int_name IS NOT NULL`,
+        [key],
+      )
+      return new Set(r.map((x) => `${x.sn}|${x.intName}`))
+    })
+  }
+
   /** A device's ARP entry for an address. */
   arp(sn: string, ip: string): Promise<ArpRow | null> {
     return this.once(`arp:${sn}:${ip}`, async () => {
