@@ -235,4 +235,27 @@ export const STP_INSTANCES: StoredTableDef = {
   webPath: '/technology/spanning-tree/instances',
 }
 
-export const VLAN_TABLES: readonly TableDef[] = [VLAN_DEVICE_SUMMARY, VLAN_SITE_SUMMARY, VLAN_NETWORK_SUMMARY, VLAN_L3_GATEWAYS, STP_BRIDGES, STP_PORTS, STP_VLANS, STP_INSTANCES]
+export const STP_TOPOLOGY: StoredTableDef = {
+  path: 'spanning-tree/topology',
+  title: 'Spanning-tree stability',
+  description:
+    'How stable each spanning tree of each switch is: the topology changes it has seen since it started and how long before the discovery the last one was (a row per tree, as spanning-tree/ports has them: per VLAN on per-VLAN switches, per instance on MSTP ones). A tree that changes often is a port flapping or an edge port without edge configuration.',
+  snapshotScoped: true,
+  source: { kind: 'stored', table: 'inventory.stp_topology' },
+  columns: [
+    idColumn('tree of a switch'),
+    ...deviceColumns(),
+    col('vlanId', 'integer', 'VLAN of the tree on per-VLAN switches; null otherwise.'),
+    col('instance', 'integer', 'Instance of the tree on MSTP switches (0: the CIST); null otherwise.'),
+    col('topologyChanges', 'integer', 'Topology changes the switch has seen in the tree since it started; null where it does not say.'),
+    col('secondsSinceChange', 'integer', 'Seconds from the last topology change to the discovery; null where the switch does not say. Volatile: it grows between discoveries of an unchanged network.'),
+  ],
+  key: ['sn', 'vlanId', 'instance'],
+  nullableKey: ['vlanId', 'instance'],
+  volatile: ['secondsSinceChange'],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [['hostname', 'id']],
+  webPath: '/technology/spanning-tree/topology',
+}
+
+export const VLAN_TABLES: readonly TableDef[] = [VLAN_DEVICE_SUMMARY, VLAN_SITE_SUMMARY, VLAN_NETWORK_SUMMARY, VLAN_L3_GATEWAYS, STP_BRIDGES, STP_PORTS, STP_VLANS, STP_INSTANCES, STP_TOPOLOGY]

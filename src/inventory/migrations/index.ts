@@ -16,6 +16,7 @@ import { STP_PORTS_SQL } from './stp-ports.js'
 import { STP_VLANS_SQL } from './stp-vlans.js'
 import { STP_INSTANCES_SQL } from './stp-instances.js'
 import { VLAN_SETS_SQL } from './vlan-sets.js'
+import { STP_TOPOLOGY_SQL } from './stp-topology.js'
 
 export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'snapshots, jobs and settings', sql: BOOKKEEPING_SQL },
@@ -83,6 +84,7 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 470, name: 'spanning tree of each VLAN', sql: STP_VLANS_SQL },
   { id: 480, name: 'instances of MSTP switches', sql: STP_INSTANCES_SQL },
   { id: 490, name: 'VLAN sets of switch ports, for comparing the ends of a link', sql: VLAN_SETS_SQL },
+  { id: 500, name: 'topology changes of each spanning tree', sql: STP_TOPOLOGY_SQL },
 ]
 
 export async function migrateInventory(db: Db): Promise<number[]> {

@@ -18,6 +18,7 @@ export const str = (value: string): RecValue => ({ type: 'string', value })
 export const hex = (value: Buffer | number[]): RecValue => ({ type: 'hex', value: Buffer.from(value) })
 export const oid = (value: string): RecValue => ({ type: 'oid', value })
 export const gauge = (value: number): RecValue => ({ type: 'gauge32', value })
+export const counter32 = (value: number): RecValue => ({ type: 'counter32', value })
 export const ticks = (value: number): RecValue => ({ type: 'timeticks', value })
 export const counter64 = (value: number): RecValue => ({ type: 'counter64', value })
 

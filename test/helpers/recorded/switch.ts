@@ -4,7 +4,7 @@
  * vendor agent answers: SNMPv2-MIB, IF-MIB with ifStackTable, ENTITY-MIB, IEEE8023-LAG-MIB) and
  * the ground truth the discovered tables are held to.
  */
-import { counter64, gauge, hex, int, oid, str, ticks, type Varbind } from './snmprec.js'
+import { counter32, counter64, gauge, hex, int, oid, str, ticks, type Varbind } from './snmprec.js'
 
 export type MemberState = 'bundled' | 'standby' | 'suspended' | 'down'
 
@@ -89,6 +89,8 @@ export interface StpTreeRecording {
   rootPort: number
   rootCost?: number
   ports: StpPort[]
+  /** The topology changes seen in the tree and the time since the last, in hundredths of a second (dot1dStpTopChanges, dot1dStpTimeSinceTopologyChange); not answered where absent. */
+  changes?: { count: number; since: number }
 }
 
 export interface BridgeIdParts {
@@ -173,6 +175,7 @@ function treeVarbinds(sw: RecordedSwitch, tree: StpTreeRecording): Varbind[] {
     ['1.3.6.1.2.1.17.2.7.0', int(tree.rootPort)],
   ]
   if (tree.rootCost !== undefined) out.push(['1.3.6.1.2.1.17.2.6.0', int(tree.rootCost)])
+  if (tree.changes) out.push(['1.3.6.1.2.1.17.2.3.0', ticks(tree.changes.since)], ['1.3.6.1.2.1.17.2.4.0', counter32(tree.changes.count)])
   for (const p of tree.ports) {
     const bridgePort = bridgePortOf(sw, p.port)
     const x = `.${bridgePort}`
@@ -226,6 +229,7 @@ function mstpVarbinds(sw: RecordedSwitch): Varbind[] {
       [`${MSTP}.2.1.10${x}`, int(i.priority)],
       ...maps.map((m, n): Varbind => [`${MSTP}.2.1.${11 + n}${x}`, hex(m)]),
     )
+    if (i.changes) out.push([`${MSTP}.2.1.4${x}`, ticks(i.changes.since)], [`${MSTP}.2.1.5${x}`, counter64(i.changes.count)])
     for (const p of i.ports) {
       const y = `${x}.${bridgePortOf(sw, p.port)}`
       out.push(
@@ -559,6 +563,21 @@ export function stpVlanTruth(sw: RecordedSwitch): string[] {
     .sort()
 }
 
+/**
+ * What spanning-tree/topology must hold: "host vlanId instance topologyChanges secondsSinceChange"
+ * of every tree of the switch (VLAN 1's or the CIST, each further VLAN's, each MSTI).
+ */
+export function stpTopologyTruth(sw: RecordedSwitch): string[] {
+  if (!sw.stp) return []
+  const { mode } = sw.stp
+  const trees: Array<[string, StpTreeRecording]> = [
+    [mode === 'mstp' ? 'null 0' : '1 null', sw.stp],
+    ...(sw.stp.vlans ?? []).map((t): [string, StpTreeRecording] => [`${t.vlan} null`, t]),
+    ...(sw.stp.instances ?? []).map((t): [string, StpTreeRecording] => [`null ${t.instance}`, t]),
+  ]
+  return trees.map(([tree, t]) => `${sw.sysName} ${tree} ${t.changes?.count ?? null} ${t.changes ? Math.floor(t.changes.since / 100) : null}`).sort()
+}
+
 /** What addressing/mac must hold: "host vlan mac port" of every address learnt. */
 export function macTruth(sw: RecordedSwitch): string[] {
   return (sw.macs ?? []).map((m) => `${sw.sysName} ${m.vlan} ${m.mac} ${m.port}`).sort()
@@ -695,6 +714,7 @@ export const CATALYST_ACCESS: RecordedSwitch = {
     priority: 32769,
     root: { priority: 24577, mac: '00:1e:7a:00:04:00' },
     rootPort: 1,
+    changes: { count: 14, since: 360_017 },
     ports: [
       { port: 'Po1', role: 'root', state: 'forwarding', cost: 3, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 1 } },
       { port: 'Gi1/0/9', role: 'alternate', state: 'blocking', cost: 4, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 3 } },
@@ -712,6 +732,7 @@ export const CATALYST_ACCESS: RecordedSwitch = {
         root: { priority: 24586, mac: '00:1b:d4:a1:b2:00' },
         rootPort: 0,
         rootCost: 0,
+        changes: { count: 3, since: 86_400_050 },
         ports: [
           { port: 'Po1', role: 'designated', state: 'forwarding', cost: 3, priority: 128, designatedCost: 0, designatedBridge: { priority: 24586, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 1 } },
           { port: 'Po2', role: 'designated', state: 'forwarding', cost: 4, priority: 128, designatedCost: 0, designatedBridge: { priority: 24586, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 2 } },
@@ -786,6 +807,7 @@ export const CATALYST_CORE: RecordedSwitch = {
     priority: 24577,
     root: { priority: 24577, mac: '00:1e:7a:00:04:00' },
     rootPort: 0,
+    changes: { count: 2, since: 8_640_000 },
     ports: [
       { port: 'Te1/1/1', role: 'designated', state: 'forwarding', cost: 2, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 1 }, edge: false, p2p: true },
       { port: 'Te1/1/2', role: 'designated', state: 'forwarding', cost: 2, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 2 }, edge: false, p2p: true },
@@ -858,6 +880,7 @@ export const WHITEBOX_MSTP: RecordedSwitch = {
     root: { priority: 24577, mac: '00:1e:7a:00:04:00' },
     rootPort: 1,
     rootCost: 2000,
+    changes: { count: 5, since: 1_209_600_00 },
     ports: [
       { port: 'swp1', role: 'root', state: 'forwarding', cost: 2000, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 7 }, edge: false, p2p: true },
       { port: 'swp2', role: 'alternate', state: 'blocking', cost: 2000, priority: 128, designatedCost: 1000, designatedBridge: { priority: 28672, mac: '00:1e:7a:00:05:00' }, designatedPort: { priority: 128, number: 7 }, edge: false, p2p: true },
@@ -888,6 +911,8 @@ export const WHITEBOX_MSTP: RecordedSwitch = {
         root: { priority: 8194, mac: '00:1e:7a:00:05:00' },
         rootPort: 2,
         rootCost: 2000,
+        // a port of the instance flapping: many changes, the last two minutes ago
+        changes: { count: 27, since: 12_034 },
         ports: [
           { port: 'swp1', role: 'alternate', state: 'blocking', cost: 2000, priority: 128, designatedCost: 1000, designatedBridge: { priority: 24578, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 7 } },
           { port: 'swp2', role: 'root', state: 'forwarding', cost: 2000, priority: 128, designatedCost: 0, designatedBridge: { priority: 8194, mac: '00:1e:7a:00:05:00' }, designatedPort: { priority: 128, number: 7 } },

@@ -166,6 +166,10 @@ export interface StpTree {
   rootPort: number | null
   /** dot1dStpRootCost: the cost of the path to the root from this bridge. */
   rootCost: number | null
+  /** dot1dStpTopChanges: the topology changes the bridge has seen since it started (in this tree). */
+  topologyChanges: number | null
+  /** dot1dStpTimeSinceTopologyChange, in whole seconds, when it was read. */
+  secondsSinceChange: number | null
   /** dot1dStpPortTable, with RSTP-MIB dot1dStpExtPortTable where the device has it. */
   ports: StpPort[]
 }

@@ -18,6 +18,7 @@ import {
   portChannelTruth,
   stpInstanceTruth,
   stpPortTruth,
+  stpTopologyTruth,
   stpTruth,
   stpVlanTruth,
   switchRecordings,
@@ -161,6 +162,12 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
     t.equal(instances.length, 3, 'the CIST and two MSTIs of the MSTP switch, nothing of the per-VLAN ones')
     const neighbours = await client.call('POST', 'tables/spanning-tree/instances', { snapshot: id, columns: ['instance'], filters: { instance: ['eq', 2] } })
     t.same((neighbours.body as { data: Row[] }).data, [{ instance: 2 }], 'filtered by instance')
+  })
+
+  await t.test('topology changes of every tree: dot1dStpTopChanges and dot1dStpTimeSinceTopologyChange in each VLAN\'s instance, IEEE8021-MSTP-MIB for each MSTI', async (t) => {
+    const columns = ['hostname', 'vlanId', 'instance', 'topologyChanges', 'secondsSinceChange']
+    const trees = await rows(client, 'spanning-tree/topology', id, columns)
+    score(t, 'spanning-tree/topology', trees.map((x) => columns.map((c) => String(x[c])).join(' ')).sort(), SWITCHES.flatMap(stpTopologyTruth).sort())
   })
 
   await t.test('the MAC addresses of every VLAN: dot1dTpFdbTable of each VLAN\'s instance where the switch has no Q-BRIDGE-MIB forwarding table', async (t) => {

@@ -1,7 +1,7 @@
 /**
  * The instances of a Multiple Spanning Tree bridge (IEEE 802.1s, now 802.1Q), from the standard
  * IEEE8021-MSTP-MIB: each MSTI's tree (ieee8021MstpTable: the bridge's id and priority in it, the
- * root, the root port and cost, and the VLANs mapped to it as four 1,024-bit maps), each port's
+ * root, the root port and cost, its topology changes, and the VLANs mapped to it as four 1,024-bit maps), each port's
  * state and role in it (ieee8021MstpPortTable), and the MST region (ieee8021MstpConfigIdTable).
  * The CIST (instance 0) is the tree the BRIDGE-MIB answers for (stp.ts). Only the first bridge
  * component is read: a customer bridge has one, and its port numbers are the BRIDGE-MIB's bridge
@@ -10,11 +10,13 @@
 import type { MibReader } from '../snmp/client.js'
 import { int, str, type TableRow } from '../snmp/values.js'
 import type { MstInstance, StpPort, StpPortState } from '../model.js'
-import { bridgeId, portId } from './stp.js'
+import { bridgeId, centiseconds, portId } from './stp.js'
 
 /** ieee8021MstpTable; index: ieee8021MstpComponentId, ieee8021MstpId. */
 export const MSTP_INSTANCE = {
   bridgeId: '1.3.111.2.802.1.1.6.1.2.1.3',
+  timeSinceTopologyChange: '1.3.111.2.802.1.1.6.1.2.1.4',
+  topologyChanges: '1.3.111.2.802.1.1.6.1.2.1.5',
   designatedRoot: '1.3.111.2.802.1.1.6.1.2.1.7',
   rootPathCost: '1.3.111.2.802.1.1.6.1.2.1.8',
   rootPort: '1.3.111.2.802.1.1.6.1.2.1.9',
@@ -141,6 +143,8 @@ export async function collectMstp(client: MibReader): Promise<{ instances: MstIn
       priority: int(cells.priority),
       rootId: bridgeId(cells.designatedRoot?.value),
       rootCost: int(cells.rootPathCost),
+      topologyChanges: int(cells.topologyChanges),
+      secondsSinceChange: centiseconds(cells.timeSinceTopologyChange),
       rootPort: int(cells.rootPort),
       vlans: mappedVlans([cells.vids0?.value, cells.vids1?.value, cells.vids2?.value, cells.vids3?.value]),
       ports: designatedPorts(portsOf.get(instance) ?? [], own).sort((a, b) => a.port - b.port),

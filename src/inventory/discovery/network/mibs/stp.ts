@@ -13,6 +13,8 @@ import type { StpData, StpPort, StpPortState, StpTree } from '../model.js'
 /** The tree's scalars (BRIDGE-MIB dot1dStp), in every instance. */
 export const STP_TREE = {
   priority: '1.3.6.1.2.1.17.2.2.0',
+  timeSinceTopologyChange: '1.3.6.1.2.1.17.2.3.0',
+  topologyChanges: '1.3.6.1.2.1.17.2.4.0',
   designatedRoot: '1.3.6.1.2.1.17.2.5.0',
   rootCost: '1.3.6.1.2.1.17.2.6.0',
   rootPort: '1.3.6.1.2.1.17.2.7.0',
@@ -54,6 +56,12 @@ export function portId(value: unknown): string | null {
   if (!Buffer.isBuffer(value) || value.length !== 2) return null
   const id = value.readUInt16BE(0)
   return `${(id >> 12) * 16}.${id & 0xfff}`
+}
+
+/** A TimeTicks value (hundredths of a second) in whole seconds, or null. */
+export function centiseconds(vb: Vb | undefined): number | null {
+  const n = int(vb)
+  return n === null ? null : Math.floor(n / 100)
 }
 
 /** TruthValue: true(1), false(2), else null. */
@@ -98,7 +106,15 @@ export async function readTree(client: MibReader, got: ReadonlyMap<string, Vb>):
   const priority = int(got.get(STP_TREE.priority))
   const rootId = bridgeId(got.get(STP_TREE.designatedRoot)?.value)
   if (priority === null && rootId === null) return null
-  return { priority, rootId, rootPort: int(got.get(STP_TREE.rootPort)), rootCost: int(got.get(STP_TREE.rootCost)), ports: await collectStpPorts(client) }
+  return {
+    priority,
+    rootId,
+    rootPort: int(got.get(STP_TREE.rootPort)),
+    rootCost: int(got.get(STP_TREE.rootCost)),
+    topologyChanges: int(got.get(STP_TREE.topologyChanges)),
+    secondsSinceChange: centiseconds(got.get(STP_TREE.timeSinceTopologyChange)),
+    ports: await collectStpPorts(client),
+  }
 }
 
 /** The spanning tree, or null when the device runs none it reports. */

@@ -5,7 +5,8 @@
  * each bridge port's state, cost and designated bridge, with the role the standard rules give it,
  * in every tree of the switch (each VLAN's on a per-VLAN switch, each instance's on an MSTP one).
  * Rows of spanning-tree/vlans: the tree of each VLAN of a per-VLAN switch, its root and the
- * switch's way to it; of spanning-tree/instances: the same of each instance of an MSTP switch.
+ * switch's way to it; of spanning-tree/instances: the same of each instance of an MSTP switch; of
+ * spanning-tree/topology: the topology changes each tree of each switch has seen.
  */
 import type { Row } from '../../../simulator/index.js'
 import { ifName, type Device, type Network } from '../assemble.js'
@@ -213,6 +214,27 @@ export function* stpInstanceRows(net: Network): Generator<Row> {
         regionName: stp.region?.name ?? null,
         revision: stp.region?.revision ?? null,
         ...treeSummary(dev, tree),
+      }
+    }
+  }
+}
+
+/** Rows of spanning-tree/topology: each tree of each switch (as spanning-tree/ports has them) with the topology changes it has seen and how long ago the last was. */
+export function* stpTopologyRows(net: Network): Generator<Row> {
+  for (const dev of net.devices) {
+    const stp = dev.d.stp
+    const bridge = dev.d.bridge
+    if (!stp || !bridge) continue
+    for (const { tree, vlanId, instance, suffix } of treesOf(stp, bridge)) {
+      yield {
+        sn: dev.sn,
+        hostname: dev.hostname,
+        siteName: dev.siteName,
+        id: `${dev.sn}${suffix}`,
+        vlanId,
+        instance,
+        topologyChanges: tree.topologyChanges,
+        secondsSinceChange: tree.secondsSinceChange,
       }
     }
   }
