@@ -20,18 +20,26 @@ export const STP_NEIGHBOR_PORTS_VLAN_MISMATCH: TableDef = {
   source: {
     kind: 'derived',
     sql: [
-      'SELECT n.snapshot_id, n.id, a.sn, a.hostname, a.site_name, a.int_name AS src_int_name, a.mode AS src_mode,',
-      "CASE WHEN a.mode = 'trunk' THEN a.native_vlan END AS src_native_vlan, inventory.vlan_ranges(va.v) AS src_vlans, cardinality(va.v) AS src_vlan_count,",
-      'b.sn AS dst_sn, b.hostname AS dst_hostname, b.int_name AS dst_int_name, b.mode AS dst_mode,',
-      "CASE WHEN b.mode = 'trunk' THEN b.native_vlan END AS dst_native_vlan, inventory.vlan_ranges(vb.v) AS dst_vlans, cardinality(vb.v) AS dst_vlan_count,",
+      'SELECT x.snapshot_id, x.id, x.sn, x.hostname, x.site_name, x.src_int_name, x.src_mode,',
+      "CASE WHEN x.src_mode = 'trunk' THEN x.src_native END AS src_native_vlan, inventory.vlan_ranges(va.v) AS src_vlans, cardinality(va.v) AS src_vlan_count,",
+      'x.dst_sn, x.dst_hostname, x.dst_int_name, x.dst_mode,',
+      "CASE WHEN x.dst_mode = 'trunk' THEN x.dst_native END AS dst_native_vlan, inventory.vlan_ranges(vb.v) AS dst_vlans, cardinality(vb.v) AS dst_vlan_count,",
       'inventory.vlan_ranges(ARRAY(SELECT unnest(va.v) EXCEPT SELECT unnest(vb.v))) AS src_only_vlans,',
       'inventory.vlan_ranges(ARRAY(SELECT unnest(vb.v) EXCEPT SELECT unnest(va.v))) AS dst_only_vlans',
+      'FROM (',
+      // the links whose two ends are not configured alike, as written: only they can differ (the
+      // VLAN sets of the others are equal), and only theirs are read as sets
+      'SELECT n.snapshot_id, n.id, a.sn, a.hostname, a.site_name, a.int_name AS src_int_name, a.mode AS src_mode, a.native_vlan AS src_native,',
+      'a.acc_vlan AS src_acc, a.trunk_vlan AS src_trunk, b.sn AS dst_sn, b.hostname AS dst_hostname, b.int_name AS dst_int_name, b.mode AS dst_mode,',
+      'b.native_vlan AS dst_native, b.acc_vlan AS dst_acc, b.trunk_vlan AS dst_trunk',
       'FROM inventory.neighbors n',
       'JOIN inventory.switchports a ON a.snapshot_id = n.snapshot_id AND a.sn = n.local_sn AND a.int_name = n.local_int',
       'JOIN inventory.switchports b ON b.snapshot_id = n.snapshot_id AND b.sn = n.remote_sn AND b.int_name = n.remote_int',
-      'CROSS JOIN LATERAL (SELECT inventory.vlan_set(a.mode, a.acc_vlan, a.trunk_vlan) AS v) va',
-      'CROSS JOIN LATERAL (SELECT inventory.vlan_set(b.mode, b.acc_vlan, b.trunk_vlan) AS v) vb',
-      "WHERE va.v IS NOT NULL AND vb.v IS NOT NULL AND (va.v <> vb.v OR a.mode <> b.mode OR (a.mode = 'trunk' AND a.native_vlan IS DISTINCT FROM b.native_vlan))",
+      "WHERE (a.mode, a.acc_vlan, a.trunk_vlan, CASE WHEN a.mode = 'trunk' THEN a.native_vlan END) IS DISTINCT FROM (b.mode, b.acc_vlan, b.trunk_vlan, CASE WHEN b.mode = 'trunk' THEN b.native_vlan END)",
+      ') x',
+      'CROSS JOIN LATERAL (SELECT inventory.vlan_set(x.src_mode, x.src_acc, x.src_trunk) AS v) va',
+      'CROSS JOIN LATERAL (SELECT inventory.vlan_set(x.dst_mode, x.dst_acc, x.dst_trunk) AS v) vb',
+      "WHERE va.v IS NOT NULL AND vb.v IS NOT NULL AND (va.v <> vb.v OR x.src_mode <> x.dst_mode OR (x.src_mode = 'trunk' AND x.src_native IS DISTINCT FROM x.dst_native))",
     ].join(' '),
   },
   columns: [

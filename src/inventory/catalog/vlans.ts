@@ -258,4 +258,27 @@ export const STP_TOPOLOGY: StoredTableDef = {
   webPath: '/technology/spanning-tree/topology',
 }
 
-export const VLAN_TABLES: readonly TableDef[] = [VLAN_DEVICE_SUMMARY, VLAN_SITE_SUMMARY, VLAN_NETWORK_SUMMARY, VLAN_L3_GATEWAYS, STP_BRIDGES, STP_PORTS, STP_VLANS, STP_INSTANCES, STP_TOPOLOGY]
+export const STP_GUARDS: StoredTableDef = {
+  path: 'spanning-tree/guards',
+  title: 'Spanning-tree guards',
+  description:
+    'The spanning-tree protections of every bridge port of a switch that reports them (Cisco\'s CISCO-STP-EXTENSIONS-MIB): PortFast (an edge port from the start), BPDU guard and filter, root guard and loop guard, as they apply to the port (a port left at the default takes the switch-wide setting). An access port without BPDU guard, or an uplink to a switch that must never become root without root guard, reads here.',
+  snapshotScoped: true,
+  source: { kind: 'stored', table: 'inventory.stp_guards' },
+  columns: [
+    idColumn('port'),
+    ...deviceColumns(),
+    col('intName', 'string', 'Interface of the bridge port.'),
+    col('portFast', 'boolean', 'Whether PortFast is on (an edge port from the start); null where the switch does not say.'),
+    col('bpduGuard', 'boolean', 'Whether BPDU guard is on (a BPDU received shuts the port down).'),
+    col('bpduFilter', 'boolean', 'Whether BPDU filter is on (BPDUs neither sent nor received).'),
+    col('rootGuard', 'boolean', 'Whether root guard is on (a superior BPDU blocks the port instead of making its sender root).'),
+    col('loopGuard', 'boolean', 'Whether loop guard is on (a non-designated port that stops receiving BPDUs blocks instead of forwarding).'),
+  ],
+  key: ['sn', 'intName'],
+  defaultSort: { column: 'hostname', order: 'asc' },
+  indexes: [['hostname', 'intName', 'id']],
+  webPath: '/technology/spanning-tree/guards',
+}
+
+export const VLAN_TABLES: readonly TableDef[] = [VLAN_DEVICE_SUMMARY, VLAN_SITE_SUMMARY, VLAN_NETWORK_SUMMARY, VLAN_L3_GATEWAYS, STP_BRIDGES, STP_PORTS, STP_VLANS, STP_INSTANCES, STP_TOPOLOGY, STP_GUARDS]

@@ -78,8 +78,30 @@ export interface RecordedSwitch {
   }
   /** entPhysicalMfgName of its parts (default Cisco's). */
   manufacturer?: string
+  /** The ports' spanning-tree protections in CISCO-STP-EXTENSIONS-MIB (Cisco switches only). */
+  guards?: StpGuardRecording
   /** MAC addresses learnt, by VLAN: dot1dTpFdbTable of each VLAN's instance (VLAN 1's in the default one). */
   macs?: Array<{ vlan: number; mac: string; port: string }>
+}
+
+type Mode = 'enable' | 'disable' | 'default'
+
+/**
+ * Spanning-tree protections as configured (the switch-wide defaults and each port's modes, what
+ * the agent answers) and as `show spanning-tree interface detail` says they apply (`shows`: the
+ * truth).
+ */
+export interface StpGuardRecording {
+  defaults: { portFast: 'enable' | 'disable' | 'network'; bpduGuard: boolean; bpduFilter: boolean }
+  ports: Array<{
+    port: string
+    portFast: 'enable' | 'disable' | 'enableForTrunk' | 'default' | 'network'
+    bpduGuard: Mode
+    bpduFilter: Mode
+    rootGuard: boolean
+    loopGuard: Mode
+    shows: { portFast: boolean; bpduGuard: boolean; bpduFilter: boolean; rootGuard: boolean; loopGuard: boolean }
+  }>
 }
 
 /** One spanning tree: the bridge priority in it, the root, the root port (a bridge port number, 0 on the root), the path cost to the root, the ports. */
@@ -252,6 +274,38 @@ function mstpVarbinds(sw: RecordedSwitch): Varbind[] {
   return out
 }
 
+/** CISCO-STP-EXTENSIONS-MIB's protections: the switch-wide defaults, then each bridge port's row of the fast-start, root guard and loop guard tables. */
+function guardVarbinds(sw: RecordedSwitch): Varbind[] {
+  const g = sw.guards
+  if (!g) return []
+  const STPX = '1.3.6.1.4.1.9.9.82.1'
+  const truth = (b: boolean) => int(b ? 1 : 2)
+  const mode = { enable: 1, disable: 2, default: 3 } as const
+  const out: Varbind[] = [
+    [`${STPX}.9.1.0`, truth(g.defaults.bpduGuard)],
+    [`${STPX}.9.2.0`, truth(g.defaults.bpduFilter)],
+    [`${STPX}.9.4.0`, int({ enable: 1, disable: 2, network: 3 }[g.defaults.portFast])],
+  ]
+  for (const p of g.ports) {
+    const x = `.${bridgePortOf(sw, p.port)}`
+    out.push(
+      [`${STPX}.9.3.1.3${x}`, int({ enable: 1, disable: 2, enableForTrunk: 3, default: 4, network: 5 }[p.portFast])],
+      [`${STPX}.9.3.1.4${x}`, int(mode[p.bpduGuard])],
+      [`${STPX}.9.3.1.5${x}`, int(mode[p.bpduFilter])],
+      [`${STPX}.5.1.1.2${x}`, truth(p.rootGuard)],
+      // the older column says whether it applies, the newer how it is configured
+      [`${STPX}.8.1.1.2${x}`, truth(p.shows.loopGuard)],
+      [`${STPX}.8.1.1.3${x}`, int(mode[p.loopGuard])],
+    )
+  }
+  return out
+}
+
+/** What spanning-tree/guards must hold: "host port portFast bpduGuard bpduFilter rootGuard loopGuard". */
+export function stpGuardTruth(sw: RecordedSwitch): string[] {
+  return (sw.guards?.ports ?? []).map(({ port, shows: s }) => `${sw.sysName} ${port} ${s.portFast} ${s.bpduGuard} ${s.bpduFilter} ${s.rootGuard} ${s.loopGuard}`).sort()
+}
+
 /** dot1dTpFdbTable of one VLAN's instance: the learnt (3) addresses of the VLAN, on their bridge ports. */
 function fdbVarbinds(sw: RecordedSwitch, vlan: number): Varbind[] {
   return (sw.macs ?? [])
@@ -401,7 +455,7 @@ export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
   if (sw.stp) {
     const { mode } = sw.stp
     out.push(['1.3.6.1.2.1.17.2.1.0', int(3)], ['1.3.6.1.2.1.17.2.16.0', int(mode === 'mstp' ? 3 : mode === 'rpvst' ? 2 : 0)], ...treeVarbinds(sw, sw.stp), ...mstpVarbinds(sw))
-    if (sw.sysObjectId.startsWith('1.3.6.1.4.1.9.')) out.push(['1.3.6.1.4.1.9.9.82.1.6.1.0', int({ pvst: 1, mstp: 4, rpvst: 5 }[mode])])
+    if (sw.sysObjectId.startsWith('1.3.6.1.4.1.9.')) out.push(['1.3.6.1.4.1.9.9.82.1.6.1.0', int({ pvst: 1, mstp: 4, rpvst: 5 }[mode])], ...guardVarbinds(sw))
   }
   // dot1dTpFdbTable: the MAC addresses of VLAN 1 (the others are in each VLAN's instance)
   out.push(...fdbVarbinds(sw, 1))
@@ -753,6 +807,18 @@ export const CATALYST_ACCESS: RecordedSwitch = {
       },
     ],
   },
+  // the global BPDU guard protects the PortFast ports; the alternate uplink has loop guard; the
+  // desk switch's port has root guard and BPDU filter
+  guards: {
+    defaults: { portFast: 'disable', bpduGuard: true, bpduFilter: false },
+    ports: [
+      { port: 'Po1', portFast: 'disable', bpduGuard: 'default', bpduFilter: 'default', rootGuard: false, loopGuard: 'enable', shows: { portFast: false, bpduGuard: false, bpduFilter: false, rootGuard: false, loopGuard: true } },
+      { port: 'Gi1/0/6', portFast: 'enable', bpduGuard: 'default', bpduFilter: 'default', rootGuard: false, loopGuard: 'default', shows: { portFast: true, bpduGuard: true, bpduFilter: false, rootGuard: false, loopGuard: false } },
+      { port: 'Gi1/0/9', portFast: 'default', bpduGuard: 'default', bpduFilter: 'disable', rootGuard: false, loopGuard: 'enable', shows: { portFast: false, bpduGuard: false, bpduFilter: false, rootGuard: false, loopGuard: true } },
+      { port: 'Gi1/0/10', portFast: 'enable', bpduGuard: 'disable', bpduFilter: 'enable', rootGuard: true, loopGuard: 'disable', shows: { portFast: true, bpduGuard: false, bpduFilter: true, rootGuard: true, loopGuard: false } },
+      { port: 'Po3', portFast: 'network', bpduGuard: 'enable', bpduFilter: 'default', rootGuard: false, loopGuard: 'default', shows: { portFast: false, bpduGuard: true, bpduFilter: false, rootGuard: false, loopGuard: false } },
+    ],
+  },
   macs: [
     { vlan: 1, mac: '00:50:56:00:01:0a', port: 'Gi1/0/10' },
     { vlan: 10, mac: '00:50:56:00:0a:06', port: 'Gi1/0/6' },
@@ -828,6 +894,14 @@ export const CATALYST_CORE: RecordedSwitch = {
           { port: 'Te1/1/3', role: 'alternate', state: 'blocking', cost: 2, priority: 128, designatedCost: 0, designatedBridge: { priority: 24586, mac: '00:1b:d4:a1:b2:00' }, designatedPort: { priority: 128, number: 5 }, edge: false, p2p: true },
         ],
       },
+    ],
+  },
+  // PortFast on by default, with BPDU filter: the workstation's port takes both; root guard on it
+  guards: {
+    defaults: { portFast: 'enable', bpduGuard: false, bpduFilter: true },
+    ports: [
+      { port: 'Gi1/0/48', portFast: 'default', bpduGuard: 'default', bpduFilter: 'default', rootGuard: true, loopGuard: 'default', shows: { portFast: true, bpduGuard: false, bpduFilter: true, rootGuard: true, loopGuard: false } },
+      { port: 'Te1/1/1', portFast: 'disable', bpduGuard: 'default', bpduFilter: 'default', rootGuard: false, loopGuard: 'enable', shows: { portFast: false, bpduGuard: false, bpduFilter: false, rootGuard: false, loopGuard: true } },
     ],
   },
   macs: [{ vlan: 1, mac: '00:50:56:00:01:30', port: 'Gi1/0/48' }],

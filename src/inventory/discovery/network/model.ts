@@ -186,6 +186,18 @@ export interface StpData extends StpTree {
   instances: MstInstance[]
   /** The MST region of an MSTP bridge (ieee8021MstpConfigIdTable), null where the agent does not say. */
   region: { name: string | null; revision: number | null } | null
+  /** The protections of each bridge port (CISCO-STP-EXTENSIONS-MIB), by bridge port number; empty where the switch has none of them. */
+  guards: Map<number, StpGuards>
+}
+
+/** A bridge port's spanning-tree protections as they apply to it (a port's "default" resolved to the switch-wide setting); null where the switch does not say. */
+export interface StpGuards {
+  /** PortFast: the port is an edge port from the start. */
+  portFast: boolean | null
+  bpduGuard: boolean | null
+  bpduFilter: boolean | null
+  rootGuard: boolean | null
+  loopGuard: boolean | null
 }
 
 /** One MSTI of an MSTP bridge (ieee8021MstpTable, with its ports from ieee8021MstpPortTable). */

@@ -9,7 +9,7 @@ import { ARP, HOSTS, MAC, MANAGED_DEVS } from '../../catalog/addressing.js'
 import { CONNECTIVITY } from '../../catalog/discovery.js'
 import { DEVICES, INTERFACES, PART_NUMBERS, SITES } from '../../catalog/inventory.js'
 import { NEIGHBORS, SWITCHPORTS, VLANS } from '../../catalog/layer2.js'
-import { STP_BRIDGES, STP_INSTANCES, STP_PORTS, STP_TOPOLOGY, STP_VLANS } from '../../catalog/vlans.js'
+import { STP_BRIDGES, STP_GUARDS, STP_INSTANCES, STP_PORTS, STP_TOPOLOGY, STP_VLANS } from '../../catalog/vlans.js'
 import { BGP_NEIGHBORS, FHRP_GROUP_STATE, IPV6_ROUTES, OSPF_NEIGHBORS, OSPFV3_NEIGHBORS, ROUTES } from '../../catalog/routing.js'
 import { FANS, MODULES, POWER_SUPPLIES } from '../../catalog/environment.js'
 import { COUNTERS, PORT_CHANNEL_MEMBERS } from '../../catalog/interface-health.js'
@@ -46,7 +46,7 @@ import { ospfRows } from './rows/ospf.js'
 import { ospfv3Rows } from './rows/ospfv3.js'
 import { portChannelRows } from './rows/port-channels.js'
 import { switchportRows } from './rows/switchports.js'
-import { stpInstanceRows, stpPortRows, stpRows, stpTopologyRows, stpVlanRows } from './rows/stp.js'
+import { stpGuardRows, stpInstanceRows, stpPortRows, stpRows, stpTopologyRows, stpVlanRows } from './rows/stp.js'
 import { fanRows, moduleRows, powerSupplyRows } from './rows/environment.js'
 
 /** Each table a MIB fills and the module that maps the collected data to its rows. */
@@ -78,6 +78,7 @@ export const NETWORK_TABLES: ReadonlyArray<readonly [StoredTableDef, (net: Netwo
   [STP_VLANS, stpVlanRows],
   [STP_INSTANCES, stpInstanceRows],
   [STP_TOPOLOGY, stpTopologyRows],
+  [STP_GUARDS, stpGuardRows],
   [CONNECTIVITY, connectivityRows],
   [CONFIG_SAVED, configRows],
 ]

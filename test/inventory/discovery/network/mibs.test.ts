@@ -308,7 +308,7 @@ t.test('a Cisco switch without Q-BRIDGE-MIB: VLANs from CISCO-VTP-MIB, each VLAN
     { id: 20, name: 'vlan20', status: 'suspend' },
   ], 'the Ethernet VLANs of the VTP table')
   t.same(instanceVlans(bridge), [10], 'VLAN 1 is the default instance\'s, a suspended VLAN has none')
-  const stp: StpData = { priority: 32769, rootId: null, rootPort: 0, rootCost: 0, topologyChanges: null, secondsSinceChange: null, ports: [], mode: 'rpvst', vlans: [], instances: [], region: null }
+  const stp: StpData = { priority: 32769, rootId: null, rootPort: 0, rootCost: 0, topologyChanges: null, secondsSinceChange: null, ports: [], mode: 'rpvst', vlans: [], instances: [], region: null, guards: new Map() }
   t.ok(fdbPerVlan(bridge), 'no VLANs in the default instance\'s MAC table')
   applyVlanInstances(bridge, stp, await collectVlanInstances(agent, bridge))
   t.same(

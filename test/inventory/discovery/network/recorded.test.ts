@@ -17,6 +17,7 @@ import {
   macTruth,
   portChannelTruth,
   stpInstanceTruth,
+  stpGuardTruth,
   stpPortTruth,
   stpTopologyTruth,
   stpTruth,
@@ -168,6 +169,12 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
     const columns = ['hostname', 'vlanId', 'instance', 'topologyChanges', 'secondsSinceChange']
     const trees = await rows(client, 'spanning-tree/topology', id, columns)
     score(t, 'spanning-tree/topology', trees.map((x) => columns.map((c) => String(x[c])).join(' ')).sort(), SWITCHES.flatMap(stpTopologyTruth).sort())
+  })
+
+  await t.test('spanning-tree protections of each port from CISCO-STP-EXTENSIONS-MIB, a port\'s default resolved to the switch-wide setting', async (t) => {
+    const columns = ['hostname', 'intName', 'portFast', 'bpduGuard', 'bpduFilter', 'rootGuard', 'loopGuard']
+    const guards = await rows(client, 'spanning-tree/guards', id, columns)
+    score(t, 'spanning-tree/guards', guards.map((x) => columns.map((c) => String(x[c])).join(' ')).sort(), SWITCHES.flatMap(stpGuardTruth).sort())
   })
 
   await t.test('the MAC addresses of every VLAN: dot1dTpFdbTable of each VLAN\'s instance where the switch has no Q-BRIDGE-MIB forwarding table', async (t) => {

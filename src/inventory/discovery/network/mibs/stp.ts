@@ -2,13 +2,15 @@
  * Spanning tree: BRIDGE-MIB dot1dStp (bridge priority, the designated root, the root port, and
  * each port's state and designated bridge in dot1dStpPortTable), RSTP-MIB dot1dStpVersion and
  * dot1dStpExtPortTable (edge and point-to-point ports), and CISCO-STP-EXTENSIONS-MIB
- * stpxSpanningTreeType (the per-VLAN modes of Cisco switches). On a per-VLAN switch the
+ * stpxSpanningTreeType (the per-VLAN modes of Cisco switches; where it answers, the ports'
+ * protections: stp-guards.ts). On a per-VLAN switch the
  * BRIDGE-MIB answers for VLAN 1, and each further VLAN's tree is read in that VLAN's instance of
  * the MIB (community indexing: vlan-instances.ts).
  */
 import type { MibReader } from '../snmp/client.js'
 import { int, type Vb } from '../snmp/values.js'
 import type { StpData, StpPort, StpPortState, StpTree } from '../model.js'
+import { collectStpGuards } from './stp-guards.js'
 
 /** The tree's scalars (BRIDGE-MIB dot1dStp), in every instance. */
 export const STP_TREE = {
@@ -130,5 +132,7 @@ export async function collectStp(client: MibReader): Promise<StpData | null> {
     vlans: [],
     instances: [],
     region: null,
+    // CISCO-STP-EXTENSIONS-MIB only where the switch answers it
+    guards: cisco !== null ? await collectStpGuards(client) : new Map(),
   }
 }

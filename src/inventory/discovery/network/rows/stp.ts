@@ -6,7 +6,8 @@
  * in every tree of the switch (each VLAN's on a per-VLAN switch, each instance's on an MSTP one).
  * Rows of spanning-tree/vlans: the tree of each VLAN of a per-VLAN switch, its root and the
  * switch's way to it; of spanning-tree/instances: the same of each instance of an MSTP switch; of
- * spanning-tree/topology: the topology changes each tree of each switch has seen.
+ * spanning-tree/topology: the topology changes each tree of each switch has seen; of
+ * spanning-tree/guards: the protections of each port.
  */
 import type { Row } from '../../../simulator/index.js'
 import { ifName, type Device, type Network } from '../assemble.js'
@@ -236,6 +237,21 @@ export function* stpTopologyRows(net: Network): Generator<Row> {
         topologyChanges: tree.topologyChanges,
         secondsSinceChange: tree.secondsSinceChange,
       }
+    }
+  }
+}
+
+/** Rows of spanning-tree/guards: the protections of each bridge port of a switch that reports them, on the interface dot1dBasePortIfIndex names. */
+export function* stpGuardRows(net: Network): Generator<Row> {
+  for (const dev of net.devices) {
+    const stp = dev.d.stp
+    const bridge = dev.d.bridge
+    if (!stp || !bridge) continue
+    for (const [port, g] of [...stp.guards].sort((a, b) => a[0] - b[0])) {
+      const ifIndex = bridge.portIfIndex.get(port)
+      const name = ifIndex === undefined ? null : ifName(dev, ifIndex)
+      if (ifIndex === undefined || name === null) continue
+      yield { sn: dev.sn, hostname: dev.hostname, siteName: dev.siteName, id: `${dev.sn}/${ifIndex}`, intName: shortName(name), ...g }
     }
   }
 }
