@@ -11,6 +11,18 @@ import type { TableDef } from './types.js'
 
 const VLAN_MODES = ['access', 'trunk']
 
+/**
+ * The VLAN sets of the two ends of a link (inventory.vlan_set, migration 490), each also naming a
+ * column of the other end (never null after the join): where the table is the nullable side of an
+ * outer join (a comparison's), an expression of one end's columns only is computed on every row of
+ * that end's scan, before the join leaves the few links whose ends differ.
+ */
+const SRC = "CASE WHEN x.dst_sn IS NOT NULL THEN inventory.vlan_set(x.src_mode, x.src_acc, x.src_trunk) END"
+const DST = "CASE WHEN x.sn IS NOT NULL THEN inventory.vlan_set(x.dst_mode, x.dst_acc, x.dst_trunk) END"
+
+/** Whether a switch port's VLANs are known, as inventory.vlan_set (migration 490) says by not being null. */
+const knownVlans = (p: string) => `((${p}.mode = 'access' AND ${p}.acc_vlan BETWEEN 1 AND 4094) OR (${p}.mode = 'trunk' AND ${p}.trunk_vlan IS NOT NULL))`
+
 export const STP_NEIGHBOR_PORTS_VLAN_MISMATCH: TableDef = {
   path: 'spanning-tree/inconsistencies/neighbor-ports-vlan-mismatch',
   title: 'Neighbour ports with different VLANs',
@@ -21,11 +33,11 @@ export const STP_NEIGHBOR_PORTS_VLAN_MISMATCH: TableDef = {
     kind: 'derived',
     sql: [
       'SELECT x.snapshot_id, x.id, x.sn, x.hostname, x.site_name, x.src_int_name, x.src_mode,',
-      "CASE WHEN x.src_mode = 'trunk' THEN x.src_native END AS src_native_vlan, inventory.vlan_ranges(va.v) AS src_vlans, cardinality(va.v) AS src_vlan_count,",
+      `CASE WHEN x.src_mode = 'trunk' THEN x.src_native END AS src_native_vlan, inventory.vlan_ranges(${SRC}) AS src_vlans, cardinality(${SRC}) AS src_vlan_count,`,
       'x.dst_sn, x.dst_hostname, x.dst_int_name, x.dst_mode,',
-      "CASE WHEN x.dst_mode = 'trunk' THEN x.dst_native END AS dst_native_vlan, inventory.vlan_ranges(vb.v) AS dst_vlans, cardinality(vb.v) AS dst_vlan_count,",
-      'inventory.vlan_ranges(ARRAY(SELECT unnest(va.v) EXCEPT SELECT unnest(vb.v))) AS src_only_vlans,',
-      'inventory.vlan_ranges(ARRAY(SELECT unnest(vb.v) EXCEPT SELECT unnest(va.v))) AS dst_only_vlans',
+      `CASE WHEN x.dst_mode = 'trunk' THEN x.dst_native END AS dst_native_vlan, inventory.vlan_ranges(${DST}) AS dst_vlans, cardinality(${DST}) AS dst_vlan_count,`,
+      `inventory.vlan_ranges(ARRAY(SELECT unnest(${SRC}) EXCEPT SELECT unnest(${DST}))) AS src_only_vlans,`,
+      `inventory.vlan_ranges(ARRAY(SELECT unnest(${DST}) EXCEPT SELECT unnest(${SRC}))) AS dst_only_vlans`,
       'FROM (',
       // the links whose two ends are not configured alike, as written: only they can differ (the
       // VLAN sets of the others are equal), and only theirs are read as sets
@@ -35,11 +47,12 @@ export const STP_NEIGHBOR_PORTS_VLAN_MISMATCH: TableDef = {
       'FROM inventory.neighbors n',
       'JOIN inventory.switchports a ON a.snapshot_id = n.snapshot_id AND a.sn = n.local_sn AND a.int_name = n.local_int',
       'JOIN inventory.switchports b ON b.snapshot_id = n.snapshot_id AND b.sn = n.remote_sn AND b.int_name = n.remote_int',
-      "WHERE (a.mode, a.acc_vlan, a.trunk_vlan, CASE WHEN a.mode = 'trunk' THEN a.native_vlan END) IS DISTINCT FROM (b.mode, b.acc_vlan, b.trunk_vlan, CASE WHEN b.mode = 'trunk' THEN b.native_vlan END)",
+      // both ends' VLANs known (where inventory.vlan_set is not null), tested without calling it:
+      // a test of one end alone is made on every row of the table before the join
+      `WHERE ${knownVlans('a')} AND ${knownVlans('b')}`,
+      "AND (a.mode, a.acc_vlan, a.trunk_vlan, CASE WHEN a.mode = 'trunk' THEN a.native_vlan END) IS DISTINCT FROM (b.mode, b.acc_vlan, b.trunk_vlan, CASE WHEN b.mode = 'trunk' THEN b.native_vlan END)",
       ') x',
-      'CROSS JOIN LATERAL (SELECT inventory.vlan_set(x.src_mode, x.src_acc, x.src_trunk) AS v) va',
-      'CROSS JOIN LATERAL (SELECT inventory.vlan_set(x.dst_mode, x.dst_acc, x.dst_trunk) AS v) vb',
-      "WHERE va.v IS NOT NULL AND vb.v IS NOT NULL AND (va.v <> vb.v OR x.src_mode <> x.dst_mode OR (x.src_mode = 'trunk' AND x.src_native IS DISTINCT FROM x.dst_native))",
+      `WHERE ${SRC} <> ${DST} OR x.src_mode <> x.dst_mode OR (x.src_mode = 'trunk' AND x.src_native IS DISTINCT FROM x.dst_native)`,
     ].join(' '),
   },
   columns: [
