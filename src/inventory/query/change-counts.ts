@@ -50,6 +50,8 @@ async function keptChanges(db: Queryable, pair: ComparedSnapshots, volatile: boo
  * before `deadline`), or, when a snapshot changed while it was written, counted by the join.
  */
 export async function countChanges(db: Db, pair: ComparedSnapshots, volatile: boolean, deadline: Deadline): Promise<TableChanges[]> {
+  // a snapshot against itself differs in nothing: no join to run and nothing to keep
+  if (pair.older === pair.newer) return COMPARABLE_TABLES.map((table) => ({ table: table.path, added: 0, removed: 0, changed: 0 }))
   const kept = await keptChanges(db, pair, volatile)
   const missing = COMPARABLE_TABLES.filter((table) => !kept.has(table.path))
   if (missing.length > 0) for (const c of await countTables(db, pair, volatile, deadline, missing)) kept.set(c.table, c)

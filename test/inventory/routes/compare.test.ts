@@ -252,6 +252,9 @@ for (const engine of ENGINES) {
     t.match(last.body, { snapshot: another, against: first }, 'any two snapshots can be compared')
     const same = await call('GET', `snapshots/${second}/changes?against=${second}`)
     t.ok((same.body.tables as Row[]).every((x) => x.added === 0 && x.removed === 0 && x.changed === 0), 'a snapshot against itself has no change')
+    t.equal((same.body.tables as Row[]).length, (explicit.body.tables as Row[]).length, 'every table, as for two snapshots')
+    const keptSelf = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM inventory.snapshot_changes WHERE newer = older')
+    t.equal(keptSelf.rows[0]!.n, 0, 'without a comparison run or kept: there is nothing to compare')
 
     // $prev in a table request, and where there is none
     const prev = await call('POST', 'tables/inventory/devices', { snapshot: second, columns: ['sn'], compare: { snapshot: '$prev' }, pagination: { limit: 1000 } })
