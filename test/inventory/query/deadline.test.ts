@@ -29,12 +29,20 @@ function slowTable(rows: number): TableDef {
   }
 }
 
-/** Rows whose scan takes about 75% of the limit on this engine (the embedded one sleeps longer per call). */
+/**
+ * Rows whose scan takes about 75% of the limit on this engine (the embedded one sleeps longer per
+ * call), from the fastest of three timings: a machine busy for a moment only slows a timing, and
+ * one slow timing alone made the statements so short that page and count fitted in the limit.
+ */
 async function rowsForMostOfTheLimit(db: Db): Promise<number> {
   await db.query('SELECT 1')
-  const started = Date.now()
-  await db.query('SELECT count(pg_sleep(0.01)) FROM generate_series(1, 40)')
-  return Math.ceil((0.75 * LIMIT_MS * 40) / Math.max(400, Date.now() - started))
+  let fastest = Infinity
+  for (let i = 0; i < 3; i++) {
+    const started = Date.now()
+    await db.query('SELECT count(pg_sleep(0.01)) FROM generate_series(1, 40)')
+    fastest = Math.min(fastest, Date.now() - started)
+  }
+  return Math.ceil((0.75 * LIMIT_MS * 40) / Math.max(400, fastest))
 }
 
 /** A full page of one row: the count is a second statement, as long as the page. */
