@@ -542,19 +542,25 @@ export function stpTruth(sw: RecordedSwitch): string[] {
 }
 
 /**
+ * Every tree of a switch as "vlanId instance" (VLAN 1's or the CIST, each further VLAN's, each
+ * MSTI), the tree, and whether it is an MSTI (answered in IEEE8021-MSTP-MIB).
+ */
+function recordedTrees(sw: RecordedSwitch): Array<[string, StpTreeRecording, boolean]> {
+  if (!sw.stp) return []
+  return [
+    [sw.stp.mode === 'mstp' ? 'null 0' : '1 null', sw.stp, false],
+    ...(sw.stp.vlans ?? []).map((t): [string, StpTreeRecording, boolean] => [`${t.vlan} null`, t, false]),
+    ...(sw.stp.instances ?? []).map((t): [string, StpTreeRecording, boolean] => [`null ${t.instance}`, t, true]),
+  ]
+}
+
+/**
  * What spanning-tree/ports must hold: "host port vlanId instance role state cost priority
  * designatedRoot designatedCost designatedBridge designatedPort edge p2p" (the BRIDGE-MIB's tree
  * is VLAN 1 on a per-VLAN switch, the CIST on an MSTP one).
  */
 export function stpPortTruth(sw: RecordedSwitch): string[] {
-  if (!sw.stp) return []
-  const { mode } = sw.stp
-  const trees: Array<[string, StpTreeRecording, boolean]> = [
-    [mode === 'mstp' ? 'null 0' : '1 null', sw.stp, false],
-    ...(sw.stp.vlans ?? []).map((t): [string, StpTreeRecording, boolean] => [`${t.vlan} null`, t, false]),
-    ...(sw.stp.instances ?? []).map((t): [string, StpTreeRecording, boolean] => [`null ${t.instance}`, t, true]),
-  ]
-  return trees
+  return recordedTrees(sw)
     .flatMap(([tree, { root, ports }, msti]) =>
       ports.map((p) => {
         // IEEE8021-MSTP-MIB names a designated port by its number only: its priority is known on the switch's own ports
@@ -622,14 +628,7 @@ export function stpVlanTruth(sw: RecordedSwitch): string[] {
  * of every tree of the switch (VLAN 1's or the CIST, each further VLAN's, each MSTI).
  */
 export function stpTopologyTruth(sw: RecordedSwitch): string[] {
-  if (!sw.stp) return []
-  const { mode } = sw.stp
-  const trees: Array<[string, StpTreeRecording]> = [
-    [mode === 'mstp' ? 'null 0' : '1 null', sw.stp],
-    ...(sw.stp.vlans ?? []).map((t): [string, StpTreeRecording] => [`${t.vlan} null`, t]),
-    ...(sw.stp.instances ?? []).map((t): [string, StpTreeRecording] => [`null ${t.instance}`, t]),
-  ]
-  return trees.map(([tree, t]) => `${sw.sysName} ${tree} ${t.changes?.count ?? null} ${t.changes ? Math.floor(t.changes.since / 100) : null}`).sort()
+  return recordedTrees(sw).map(([tree, t]) => `${sw.sysName} ${tree} ${t.changes?.count ?? null} ${t.changes ? Math.floor(t.changes.since / 100) : null}`).sort()
 }
 
 /** What addressing/mac must hold: "host vlan mac port" of every address learnt. */
