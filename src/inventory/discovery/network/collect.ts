@@ -146,6 +146,11 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
   let bridgeDone = (): void => {}
   const bridgeRead = new Promise<void>((resolve) => (bridgeDone = resolve))
   let bridgeSilent: SnmpError | null = null
+  /** Waits for the bridge group (the other worker may still be reading it); a bridge group not answered is read again before the groups after it, which then follow it. */
+  const afterBridge = async (): Promise<void> => {
+    await bridgeRead
+    if (bridgeSilent !== null) throw bridgeSilent
+  }
   const groups: Array<[string, () => Promise<void>]> = [
     // first, so that the other groups' time counts toward the interval of the rates
     ...(counterIntervalMs > 0 ? [['counters', async () => void (reading.first = await readCounters(client))] as [string, () => Promise<void>]] : []),
@@ -191,9 +196,7 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
       // switch that does not answer its VLANs' instances loses nothing of the bridge's
       'bridge per VLAN',
       async () => {
-        await bridgeRead
-        // a bridge group not answered is read again before this one, which then follows it
-        if (bridgeSilent !== null) throw bridgeSilent
+        await afterBridge()
         const { bridge, stp } = device
         if (bridge && stp && perVlanTrees(stp)) applyVlanInstances(bridge, stp, await collectVlanInstances(client, bridge))
       },
@@ -203,8 +206,7 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
       // an agent that does not say its mode); one request where the agent has no IEEE8021-MSTP-MIB
       'mstp',
       async () => {
-        await bridgeRead
-        if (bridgeSilent !== null) throw bridgeSilent
+        await afterBridge()
         const { stp } = device
         if (!stp || perVlanTrees(stp) || stp.mode === 'rstp') return
         const { instances, region } = await collectMstp(client)

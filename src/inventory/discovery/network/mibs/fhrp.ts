@@ -8,7 +8,7 @@
  * the election runs) null.
  */
 import type { MibReader } from '../snmp/client.js'
-import { inetFromIndex, int, ipFromIndex, str } from '../snmp/values.js'
+import { inetFromIndex, int, ipFromIndex, str, truthValue } from '../snmp/values.js'
 import type { FhrpGroup } from '../model.js'
 
 export const VRRP3_OPER = { status: '1.3.6.1.2.1.207.1.1.1.1.6', priority: '1.3.6.1.2.1.207.1.1.1.1.7', preempt: '1.3.6.1.2.1.207.1.1.1.1.10' }
@@ -20,10 +20,6 @@ export const HSRP_GROUP = { priority: '1.3.6.1.4.1.9.9.106.1.2.1.1.3', preempt: 
 const VRRP_STATES: Readonly<Record<number, FhrpGroup['state']>> = { 1: 'init', 2: 'standby', 3: 'active' }
 const HSRP_STATES: Readonly<Record<number, FhrpGroup['state']>> = { 1: 'init', 2: 'init', 3: 'listen', 4: null, 5: 'standby', 6: 'active' }
 
-/** TruthValue: true(1), false(2). */
-function truth(n: number | null): boolean | null {
-  return n === 1 ? true : n === 2 ? false : null
-}
 
 /** The first address of each group (by the group's key) in walk order: index order, the numerically lowest. */
 function first(addresses: Array<[string, string]>): Map<string, string> {
@@ -45,7 +41,7 @@ async function vrrp3(client: MibReader): Promise<FhrpGroup[]> {
     const [ifIndex, groupId] = index
     if (ifIndex === undefined || groupId === undefined || index.length !== 3) return []
     const status = int(cells.status)
-    return [{ ifIndex, protocol: 'vrrp' as const, groupId, virtualIp: vip.get(index.join('.')) ?? null, state: status === null ? null : (VRRP_STATES[status] ?? null), priority: int(cells.priority), preempt: truth(int(cells.preempt)) }]
+    return [{ ifIndex, protocol: 'vrrp' as const, groupId, virtualIp: vip.get(index.join('.')) ?? null, state: status === null ? null : (VRRP_STATES[status] ?? null), priority: int(cells.priority), preempt: truthValue(cells.preempt) }]
   })
 }
 
@@ -62,7 +58,7 @@ async function vrrp2(client: MibReader): Promise<FhrpGroup[]> {
     const [ifIndex, groupId] = index
     if (ifIndex === undefined || groupId === undefined || index.length !== 2) return []
     const state = int(cells.state)
-    return [{ ifIndex, protocol: 'vrrp' as const, groupId, virtualIp: vip.get(index.join('.')) ?? null, state: state === null ? null : (VRRP_STATES[state] ?? null), priority: int(cells.priority), preempt: truth(int(cells.preempt)) }]
+    return [{ ifIndex, protocol: 'vrrp' as const, groupId, virtualIp: vip.get(index.join('.')) ?? null, state: state === null ? null : (VRRP_STATES[state] ?? null), priority: int(cells.priority), preempt: truthValue(cells.preempt) }]
   })
 }
 
@@ -72,7 +68,7 @@ async function hsrp(client: MibReader): Promise<FhrpGroup[]> {
     if (ifIndex === undefined || groupId === undefined || index.length !== 2) return []
     const state = int(cells.state)
     const vip = str(cells.virtualIp)
-    return [{ ifIndex, protocol: 'hsrp' as const, groupId, virtualIp: vip && vip !== '0.0.0.0' ? vip : null, state: state === null ? null : (HSRP_STATES[state] ?? null), priority: int(cells.priority), preempt: truth(int(cells.preempt)) }]
+    return [{ ifIndex, protocol: 'hsrp' as const, groupId, virtualIp: vip && vip !== '0.0.0.0' ? vip : null, state: state === null ? null : (HSRP_STATES[state] ?? null), priority: int(cells.priority), preempt: truthValue(cells.preempt) }]
   })
 }
 

@@ -8,9 +8,9 @@
  * ports (dot1dBasePortIfIndex names their interfaces).
  */
 import type { MibReader } from '../snmp/client.js'
-import { int, str, type TableRow } from '../snmp/values.js'
+import { int, seconds, str, type TableRow, type Vb } from '../snmp/values.js'
 import type { MstInstance, StpPort, StpPortState } from '../model.js'
-import { bridgeId, centiseconds, portId } from './stp.js'
+import { bridgeId, bridgeMac, portId } from './stp.js'
 
 /** ieee8021MstpTable; index: ieee8021MstpComponentId, ieee8021MstpId. */
 export const MSTP_INSTANCE = {
@@ -66,28 +66,19 @@ export function mappedVlans(maps: ReadonlyArray<unknown>): number[] {
   return vlans
 }
 
-/** A designated port given as a bridge port number (IEEE8021BridgePortNumber), kept as "#number" until its priority is known. */
-function numberOf(vb: { value: unknown } | undefined): string | null {
-  const n = typeof vb?.value === 'number' ? vb.value : null
-  return n !== null && n > 0 ? `#${n}` : null
-}
-
 /**
- * The designated ports of an instance as "priority.number", like the BRIDGE-MIB's port ids: the
- * MIB gives only the designated port's number, whose priority is known where the designated
- * bridge is this one (the port is one of its own); elsewhere the designated port stays null.
+ * A port's designated port as "priority.number", like the BRIDGE-MIB's port ids. The MIB gives
+ * the designated port's number only (IEEE8021BridgePortNumber; a two-octet port id is read as
+ * one): its priority is known where the designated bridge is this one, the port being one of its
+ * own (`priorityOf`); elsewhere the designated port is null.
  */
-function designatedPorts(ports: StpPort[], own: string | null): StpPort[] {
-  const priorityOf = new Map(ports.map((p) => [p.port, p.priority]))
-  const mac = (id: string) => id.slice(id.indexOf('.') + 1)
-  for (const p of ports) {
-    if (!p.designatedPort?.startsWith('#')) continue
-    const number = Number(p.designatedPort.slice(1))
-    const priority = priorityOf.get(number)
-    const self = own !== null && p.designatedBridge !== null && mac(p.designatedBridge) === mac(own)
-    p.designatedPort = self && priority !== undefined && priority !== null ? `${priority}.${number}` : null
-  }
-  return ports
+function designatedPort(vb: Vb | undefined, designatedBridge: string | null, own: string | null, priorityOf: ReadonlyMap<number, number | null>): string | null {
+  const id = portId(vb?.value)
+  if (id !== null) return id
+  const number = int(vb)
+  const priority = number === null || number <= 0 ? undefined : priorityOf.get(number)
+  const self = own !== null && designatedBridge !== null && bridgeMac(designatedBridge) === bridgeMac(own)
+  return self && priority !== undefined && priority !== null ? `${priority}.${number}` : null
 }
 
 /** The first bridge component's rows of a table (its first index). */
@@ -111,32 +102,37 @@ export async function collectMstp(client: MibReader): Promise<{ instances: MstIn
   if (rows.length === 0) return { instances: [], region: null }
   const [portRows, configRows] = await Promise.all([client.table(MSTP_PORT), client.table(MSTP_CONFIG_ID)])
   const component = rows[0]!.index[0]
-  const portsOf = new Map<number, StpPort[]>()
-  for (const { index, cells } of portRows) {
-    if (index.length !== 3 || index[0] !== component) continue
-    const [, mstId, port] = index as [number, number, number]
-    const state = int(cells.state)
-    const role = int(cells.role)
-    const list = portsOf.get(mstId) ?? []
-    list.push({
-      port,
-      priority: int(cells.priority),
-      state: state !== null ? (PORT_STATES[state] ?? null) : null,
-      enabled: null,
-      pathCost: int(cells.pathCost),
-      designatedRoot: bridgeId(cells.designatedRoot?.value),
-      designatedCost: int(cells.designatedCost),
-      designatedBridge: bridgeId(cells.designatedBridge?.value),
-      designatedPort: portId(cells.designatedPort?.value) ?? numberOf(cells.designatedPort),
-      edge: null,
-      p2p: null,
-      role: role !== null ? (PORT_ROLES[role] ?? null) : null,
-    })
-    portsOf.set(mstId, list)
+  const portRowsOf = new Map<number, TableRow[]>()
+  for (const row of portRows) {
+    if (row.index.length !== 3 || row.index[0] !== component) continue
+    const list = portRowsOf.get(row.index[1]!)
+    if (list) list.push(row)
+    else portRowsOf.set(row.index[1]!, [row])
   }
   const instances = rows.map(({ index, cells }): MstInstance => {
     const instance = index[1]!
     const own = bridgeId(cells.bridgeId?.value)
+    const mine = portRowsOf.get(instance) ?? []
+    const priorityOf = new Map(mine.map((r) => [r.index[2]!, int(r.cells.priority)]))
+    const ports = mine.map(({ index: [, , port], cells: c }): StpPort => {
+      const state = int(c.state)
+      const role = int(c.role)
+      const designatedBridge = bridgeId(c.designatedBridge?.value)
+      return {
+        port: port!,
+        priority: int(c.priority),
+        state: state !== null ? (PORT_STATES[state] ?? null) : null,
+        enabled: null,
+        pathCost: int(c.pathCost),
+        designatedRoot: bridgeId(c.designatedRoot?.value),
+        designatedCost: int(c.designatedCost),
+        designatedBridge,
+        designatedPort: designatedPort(c.designatedPort, designatedBridge, own, priorityOf),
+        edge: null,
+        p2p: null,
+        role: role !== null ? (PORT_ROLES[role] ?? null) : null,
+      }
+    })
     return {
       instance,
       bridgeId: own,
@@ -144,10 +140,10 @@ export async function collectMstp(client: MibReader): Promise<{ instances: MstIn
       rootId: bridgeId(cells.designatedRoot?.value),
       rootCost: int(cells.rootPathCost),
       topologyChanges: int(cells.topologyChanges),
-      secondsSinceChange: centiseconds(cells.timeSinceTopologyChange),
+      secondsSinceChange: seconds(cells.timeSinceTopologyChange),
       rootPort: int(cells.rootPort),
       vlans: mappedVlans([cells.vids0?.value, cells.vids1?.value, cells.vids2?.value, cells.vids3?.value]),
-      ports: designatedPorts(portsOf.get(instance) ?? [], own).sort((a, b) => a.port - b.port),
+      ports: ports.sort((a, b) => a.port - b.port),
     }
   })
   const config = configRows.find((r) => r.index[0] === component)?.cells

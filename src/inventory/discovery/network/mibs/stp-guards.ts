@@ -8,7 +8,7 @@
  * enabled column).
  */
 import type { MibReader } from '../snmp/client.js'
-import { int, type Vb } from '../snmp/values.js'
+import { int, truthValue, type Vb } from '../snmp/values.js'
 import type { StpGuards } from '../model.js'
 
 export const STP_GUARD_DEFAULTS = {
@@ -28,9 +28,6 @@ export const ROOT_GUARD = { enabled: '1.3.6.1.4.1.9.9.82.1.5.1.1.2' }
 /** stpxLoopGuardConfigTable; index: the bridge port. */
 export const LOOP_GUARD = { enabled: '1.3.6.1.4.1.9.9.82.1.8.1.1.2', mode: '1.3.6.1.4.1.9.9.82.1.8.1.1.3' }
 
-/** TruthValue: true(1), false(2), else null. */
-const truth = (vb: Vb | undefined): boolean | null => ({ 1: true, 2: false })[int(vb) ?? 0] ?? null
-
 /** A per-port mode of enable(1), disable(2), default(3): the switch-wide value where default. */
 function modeOr(vb: Vb | undefined, fallback: boolean | null): boolean | null {
   const n = int(vb)
@@ -45,8 +42,8 @@ export async function collectStpGuards(client: MibReader): Promise<Map<number, S
     client.table(ROOT_GUARD),
     client.table(LOOP_GUARD),
   ])
-  const bpduGuardDefault = truth(defaults.get(STP_GUARD_DEFAULTS.bpduGuard))
-  const bpduFilterDefault = truth(defaults.get(STP_GUARD_DEFAULTS.bpduFilter))
+  const bpduGuardDefault = truthValue(defaults.get(STP_GUARD_DEFAULTS.bpduGuard))
+  const bpduFilterDefault = truthValue(defaults.get(STP_GUARD_DEFAULTS.bpduFilter))
   // stpxFastStartGlobalDefaultMode: enable(1), disable(2), network(3)
   const globalMode = int(defaults.get(STP_GUARD_DEFAULTS.portFast))
   const portFastDefault = globalMode === 1 ? true : globalMode === 2 || globalMode === 3 ? false : null
@@ -67,11 +64,11 @@ export async function collectStpGuards(client: MibReader): Promise<Map<number, S
     g.bpduGuard = modeOr(cells.bpduGuard, onEdge(bpduGuardDefault))
     g.bpduFilter = modeOr(cells.bpduFilter, onEdge(bpduFilterDefault))
   }
-  for (const { index, cells } of root) if (index.length === 1) of(index[0]!).rootGuard = truth(cells.enabled)
+  for (const { index, cells } of root) if (index.length === 1) of(index[0]!).rootGuard = truthValue(cells.enabled)
   for (const { index, cells } of loop) {
     if (index.length !== 1) continue
     const mode = int(cells.mode)
-    of(index[0]!).loopGuard = mode === 1 ? true : mode === 2 ? false : truth(cells.enabled)
+    of(index[0]!).loopGuard = mode === 1 ? true : mode === 2 ? false : truthValue(cells.enabled)
   }
   return guards
 }

@@ -8,7 +8,7 @@
  * the MIB (community indexing: vlan-instances.ts).
  */
 import type { MibReader } from '../snmp/client.js'
-import { int, type Vb } from '../snmp/values.js'
+import { int, seconds, truthValue, type Vb } from '../snmp/values.js'
 import type { StpData, StpPort, StpPortState, StpTree } from '../model.js'
 import { collectStpGuards } from './stp-guards.js'
 
@@ -60,17 +60,8 @@ export function portId(value: unknown): string | null {
   return `${(id >> 12) * 16}.${id & 0xfff}`
 }
 
-/** A TimeTicks value (hundredths of a second) in whole seconds, or null. */
-export function centiseconds(vb: Vb | undefined): number | null {
-  const n = int(vb)
-  return n === null ? null : Math.floor(n / 100)
-}
-
-/** TruthValue: true(1), false(2), else null. */
-function truth(vb: Vb | undefined): boolean | null {
-  const n = int(vb)
-  return n === 1 ? true : n === 2 ? false : null
-}
+/** The MAC part of a bridge id ("priority.xxxx.xxxx.xxxx" → "xxxx.xxxx.xxxx"): two ids of one bridge in trees of different priorities share it. */
+export const bridgeMac = (id: string): string => id.slice(id.indexOf('.') + 1)
 
 /** Every port of dot1dStpPortTable, with RSTP-MIB's edge and point-to-point state where the agent has them. */
 export async function collectStpPorts(client: MibReader): Promise<StpPort[]> {
@@ -80,21 +71,20 @@ export async function collectStpPorts(client: MibReader): Promise<StpPort[]> {
   for (const { index, cells } of rows) {
     if (index.length !== 1) continue
     const port = index[0]!
-    const enable = int(cells.enable)
     const state = int(cells.state)
     const x = extOf.get(port)
     ports.push({
       port,
       priority: int(cells.priority),
       state: state !== null ? (PORT_STATES[state] ?? null) : null,
-      enabled: enable === 1 ? true : enable === 2 ? false : null,
+      enabled: truthValue(cells.enable),
       pathCost: int(cells.pathCost32) ?? int(cells.pathCost),
       designatedRoot: bridgeId(cells.designatedRoot?.value),
       designatedCost: int(cells.designatedCost),
       designatedBridge: bridgeId(cells.designatedBridge?.value),
       designatedPort: portId(cells.designatedPort?.value),
-      edge: truth(x?.operEdge),
-      p2p: truth(x?.operPointToPoint),
+      edge: truthValue(x?.operEdge),
+      p2p: truthValue(x?.operPointToPoint),
     })
   }
   return ports.sort((a, b) => a.port - b.port)
@@ -114,7 +104,7 @@ export async function readTree(client: MibReader, got: ReadonlyMap<string, Vb>):
     rootPort: int(got.get(STP_TREE.rootPort)),
     rootCost: int(got.get(STP_TREE.rootCost)),
     topologyChanges: int(got.get(STP_TREE.topologyChanges)),
-    secondsSinceChange: centiseconds(got.get(STP_TREE.timeSinceTopologyChange)),
+    secondsSinceChange: seconds(got.get(STP_TREE.timeSinceTopologyChange)),
     ports: await collectStpPorts(client),
   }
 }

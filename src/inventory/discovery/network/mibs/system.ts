@@ -1,6 +1,6 @@
 /** SNMPv2-MIB system group and the memory of HOST-RESOURCES-MIB. */
 import type { MibReader } from '../snmp/client.js'
-import { int, str, text } from '../snmp/values.js'
+import { int, seconds, str, text } from '../snmp/values.js'
 import type { Memory, SystemInfo } from '../model.js'
 
 export const SYSTEM = {
@@ -15,12 +15,11 @@ export const SYSTEM = {
 /** The first request to a device: proves the credential and names the device. */
 export async function collectSystem(client: MibReader): Promise<SystemInfo> {
   const v = await client.get(Object.values(SYSTEM))
-  const ticks = int(v.get(SYSTEM.uptime))
   return {
     name: text(v.get(SYSTEM.name)) || null,
     descr: text(v.get(SYSTEM.descr)) || null,
     objectId: str(v.get(SYSTEM.objectId)),
-    uptimeSeconds: ticks === null ? null : Math.floor(ticks / 100),
+    uptimeSeconds: seconds(v.get(SYSTEM.uptime)),
     location: text(v.get(SYSTEM.location)) || null,
     contact: text(v.get(SYSTEM.contact)) || null,
   }

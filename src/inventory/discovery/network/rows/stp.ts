@@ -13,6 +13,7 @@ import type { Row } from '../../../simulator/index.js'
 import { ifName, type Device, type Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
 import { perVlanTrees, type BridgeData, type StpData, type StpPort, type StpTree } from '../model.js'
+import { bridgeMac } from '../mibs/stp.js'
 import { vlanRanges } from './switchports.js'
 
 /** "priority.xxxx.xxxx.xxxx" of the bridge in a tree of the given priority, or null. */
@@ -57,8 +58,6 @@ export function* stpRows(net: Network): Generator<Row> {
 
 export type PortRole = 'root' | 'designated' | 'alternate' | 'backup' | 'disabled'
 
-/** The MAC part of a bridge id ("priority.xxxx.xxxx.xxxx" → "xxxx.xxxx.xxxx"). */
-const bridgeMac = (id: string): string => id.split('.').slice(1).join('.')
 
 /**
  * A port's role by the standard rules, from what the bridge reports: a port that is not enabled
@@ -117,12 +116,17 @@ function treesOf(stp: StpData, bridge: BridgeData): TreeOfSwitch[] {
   ]
 }
 
+/** The devices with a bridge that reports a spanning tree, with both. */
+function* switchesOf(net: Network): Generator<{ dev: Device; stp: StpData; bridge: BridgeData }> {
+  for (const dev of net.devices) {
+    const { stp, bridge } = dev.d
+    if (stp && bridge) yield { dev, stp, bridge }
+  }
+}
+
 /** Rows of spanning-tree/ports: every port of dot1dStpPortTable (of each tree) that names an interface through dot1dBasePortIfIndex. */
 export function* stpPortRows(net: Network): Generator<Row> {
-  for (const dev of net.devices) {
-    const stp = dev.d.stp
-    const bridge = dev.d.bridge
-    if (!stp || !bridge) continue
+  for (const { dev, stp, bridge } of switchesOf(net)) {
     for (const { tree, vlanId, instance, own, ifIndexOf, suffix } of treesOf(stp, bridge)) {
       for (const p of tree.ports) {
         const ifIndex = ifIndexOf(p.port)
@@ -171,10 +175,8 @@ function treeSummary(dev: Device, { tree, own, ifIndexOf }: TreeOfSwitch): Row {
 
 /** Rows of spanning-tree/vlans: the tree of each VLAN of a per-VLAN switch (VLAN 1's from the default instance). */
 export function* stpVlanRows(net: Network): Generator<Row> {
-  for (const dev of net.devices) {
-    const stp = dev.d.stp
-    const bridge = dev.d.bridge
-    if (!stp || !bridge || !perVlanTrees(stp)) continue
+  for (const { dev, stp, bridge } of switchesOf(net)) {
+    if (!perVlanTrees(stp)) continue
     const names = new Map(bridge.vlans.map((v) => [v.id, v.name]))
     for (const tree of treesOf(stp, bridge)) {
       const { vlanId } = tree
@@ -196,10 +198,8 @@ export function* stpVlanRows(net: Network): Generator<Row> {
  * BRIDGE-MIB, with every VLAN of the switch no MSTI has) and each MSTI, with the switch's MST region.
  */
 export function* stpInstanceRows(net: Network): Generator<Row> {
-  for (const dev of net.devices) {
-    const stp = dev.d.stp
-    const bridge = dev.d.bridge
-    if (!stp || !bridge || stp.mode !== 'mstp') continue
+  for (const { dev, stp, bridge } of switchesOf(net)) {
+    if (stp.mode !== 'mstp') continue
     const mapped = new Set(stp.instances.flatMap((i) => i.vlans))
     const cistVlans = bridge.vlans.map((v) => v.id).filter((id) => !mapped.has(id))
     for (const tree of treesOf(stp, bridge)) {
@@ -222,10 +222,7 @@ export function* stpInstanceRows(net: Network): Generator<Row> {
 
 /** Rows of spanning-tree/topology: each tree of each switch (as spanning-tree/ports has them) with the topology changes it has seen and how long ago the last was. */
 export function* stpTopologyRows(net: Network): Generator<Row> {
-  for (const dev of net.devices) {
-    const stp = dev.d.stp
-    const bridge = dev.d.bridge
-    if (!stp || !bridge) continue
+  for (const { dev, stp, bridge } of switchesOf(net)) {
     for (const { tree, vlanId, instance, suffix } of treesOf(stp, bridge)) {
       yield {
         sn: dev.sn,
@@ -243,10 +240,7 @@ export function* stpTopologyRows(net: Network): Generator<Row> {
 
 /** Rows of spanning-tree/guards: the protections of each bridge port of a switch that reports them, on the interface dot1dBasePortIfIndex names. */
 export function* stpGuardRows(net: Network): Generator<Row> {
-  for (const dev of net.devices) {
-    const stp = dev.d.stp
-    const bridge = dev.d.bridge
-    if (!stp || !bridge) continue
+  for (const { dev, stp, bridge } of switchesOf(net)) {
     for (const [port, g] of [...stp.guards].sort((a, b) => a[0] - b[0])) {
       const ifIndex = bridge.portIfIndex.get(port)
       const name = ifIndex === undefined ? null : ifName(dev, ifIndex)

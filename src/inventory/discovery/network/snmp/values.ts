@@ -42,6 +42,18 @@ export function int(vb: Vb | undefined): number | null {
   return null
 }
 
+/** A TruthValue (or any enumeration of true(1) and false(2), such as enabled(1), disabled(2)), or null. */
+export function truthValue(vb: Vb | undefined): boolean | null {
+  const n = int(vb)
+  return n === 1 ? true : n === 2 ? false : null
+}
+
+/** A TimeTicks value (hundredths of a second) in whole seconds, or null. */
+export function seconds(vb: Vb | undefined): number | null {
+  const n = int(vb)
+  return n === null ? null : Math.floor(n / 100)
+}
+
 export function macFromBytes(bytes: Buffer | readonly number[]): string | null {
   if (bytes.length !== 6) return null
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0'))
