@@ -1,8 +1,9 @@
 /**
  * Real SNMP agents replaying recordings: Debian's snmpsim (`snmpsimd`), one process per recorded
- * device, each on an address of its own in 127.0.0.0/8 on the SNMP port, answering the community
- * its data file is named after. The processes carry the test's owner mark (owned.ts) and die
- * with the test; their data lives in a directory of the test's own.
+ * device, each on an address of its own in 127.0.0.0/8 on the SNMP port, answering either the
+ * community its data file is named after (SNMPv2c, `recordedAgents`) or one SNMPv3 user only
+ * (`recordedV3Agents`). The processes carry the test's owner mark (owned.ts) and die with the
+ * test; their data lives in a directory of the test's own.
  */
 import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -32,6 +33,21 @@ export interface RecordedAgents {
   address: Map<string, string>
 }
 
+/** The SNMPv3 user (authPriv: SHA and AES-128) that agents of `recordedV3Agents` answer, as a credential of the settings API takes it. */
+export interface RecordedV3User {
+  user: string
+  authProtocol: 'SHA'
+  authPassword: string
+  privProtocol: 'AES'
+  privPassword: string
+}
+
+export interface RecordedV3Agents {
+  v3: RecordedV3User
+  /** Address of each recorded device, by the name it was given. */
+  address: Map<string, string>
+}
+
 /**
  * Starts one agent per recording and waits until each answers. `vlans`: the recordings of each
  * VLAN's instance of a device (by its name), answered to the community "community@vlan" as a Cisco
@@ -42,11 +58,72 @@ export async function recordedAgents(
   recordings: ReadonlyMap<string, readonly Varbind[]>,
   vlans: ReadonlyMap<string, ReadonlyMap<number, readonly Varbind[]>> = new Map(),
 ): Promise<RecordedAgents> {
+  const community = `rec${randomBytes(6).toString('hex')}`
+  const address = await startAgents(t, recordings, vlans, { community })
+  return { community, address }
+}
+
+/**
+ * The same agents answering SNMPv3 only, to one user of their own (random names and keys), as a
+ * Cisco switch answers SNMPv3: the device's default instance in the empty context, each VLAN's
+ * instance of `vlans` in the context "vlan-N" and nowhere else. Communities are silence.
+ */
+export async function recordedV3Agents(
+  t: Teardown,
+  recordings: ReadonlyMap<string, readonly Varbind[]>,
+  vlans: ReadonlyMap<string, ReadonlyMap<number, readonly Varbind[]>> = new Map(),
+): Promise<RecordedV3Agents> {
+  const v3: RecordedV3User = {
+    user: `rec${randomBytes(6).toString('hex')}`,
+    authProtocol: 'SHA',
+    authPassword: randomBytes(12).toString('hex'),
+    privProtocol: 'AES',
+    privPassword: randomBytes(12).toString('hex'),
+  }
+  return { v3, address: await startAgents(t, recordings, vlans, { v3 }) }
+}
+
+/**
+ * snmpsim 0.4.5 (snmpsimd, v3 architecture) names a data file's context after its path in the data
+ * directory without the extension, and picks the data file of a request from the candidates
+ * "context/transport/source", "context/transport", "context" (`probeContext`), the empty
+ * context left out: a request in the empty context is answered from the file named after the
+ * transport the request came in on ("1.3.6.1.6.1.1.0": snmpUDPDomain and the first UDP/IPv4
+ * endpoint's transport ID), and from nothing (no answer) without one.
+ */
+const EMPTY_CONTEXT_FILE = '1.3.6.1.6.1.1.0'
+
+/** The data file (without extension) of a device's default instance and of each VLAN's, for the mode. */
+function dataFiles(mode: { community: string } | { v3: RecordedV3User }): { main: string; vlan: (vlan: number) => string } {
+  if ('community' in mode) return { main: mode.community, vlan: (vlan) => `${mode.community}@${vlan}` }
+  return { main: EMPTY_CONTEXT_FILE, vlan: (vlan) => `vlan-${vlan}` }
+}
+
+/** snmpsimd's options for answering the mode: every community of the data files, or the SNMPv3 user only. */
+function modeOptions(mode: { community: string } | { v3: RecordedV3User }): string[] {
+  if ('community' in mode) return []
+  const { v3 } = mode
+  return ['--v3-only', `--v3-user=${v3.user}`, `--v3-auth-key=${v3.authPassword}`, `--v3-auth-proto=${v3.authProtocol}`, `--v3-priv-key=${v3.privPassword}`, `--v3-priv-proto=${v3.privProtocol}`]
+}
+
+/** snmpget's options for asking the device's default instance in the mode. */
+function probeOptions(mode: { community: string } | { v3: RecordedV3User }): string[] {
+  if ('community' in mode) return ['-v2c', '-c', mode.community]
+  const { v3 } = mode
+  return ['-v3', '-l', 'authPriv', '-u', v3.user, '-a', v3.authProtocol, '-A', v3.authPassword, '-x', v3.privProtocol, '-X', v3.privPassword]
+}
+
+async function startAgents(
+  t: Teardown,
+  recordings: ReadonlyMap<string, readonly Varbind[]>,
+  vlans: ReadonlyMap<string, ReadonlyMap<number, readonly Varbind[]>>,
+  mode: { community: string } | { v3: RecordedV3User },
+): Promise<Map<string, string>> {
   own()
   const dir = await mkdtemp(join(tmpdir(), `netinv-rec-${process.pid}-`))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   await chmod(dir, 0o755)
-  const community = `rec${randomBytes(6).toString('hex')}`
+  const files = dataFiles(mode)
   const net = `127.${100 + (randomBytes(1)[0]! % 100)}.${randomBytes(1)[0]! % 250}`
   const address = new Map<string, string>()
   let host = 1
@@ -56,15 +133,23 @@ export async function recordedAgents(
     const cache = join(dir, name, 'cache')
     await mkdir(data, { recursive: true })
     await mkdir(cache, { recursive: true })
-    await writeFile(join(data, `${community}.snmprec`), snmprec(varbinds), { mode: 0o644 })
-    for (const [vlan, vbs] of vlans.get(name) ?? []) await writeFile(join(data, `${community}@${vlan}.snmprec`), snmprec(vbs), { mode: 0o644 })
+    await writeFile(join(data, `${files.main}.snmprec`), snmprec(varbinds), { mode: 0o644 })
+    for (const [vlan, vbs] of vlans.get(name) ?? []) await writeFile(join(data, `${files.vlan(vlan)}.snmprec`), snmprec(vbs), { mode: 0o644 })
     // snmpsimd drops root for nobody: its data must be readable and its cache writable by it
     await chmod(join(dir, name), 0o755)
     await chmod(data, 0o755)
     await chmod(cache, 0o777)
     const child = spawnOwned(
       'snmpsimd',
-      [`--data-dir=${data}`, `--cache-dir=${cache}`, `--agent-udpv4-endpoint=${ip}:161`, '--process-user=nobody', '--process-group=nogroup', '--logging-method=null'],
+      [
+        `--data-dir=${data}`,
+        `--cache-dir=${cache}`,
+        `--agent-udpv4-endpoint=${ip}:161`,
+        '--process-user=nobody',
+        '--process-group=nogroup',
+        '--logging-method=null',
+        ...modeOptions(mode),
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     )
     let stderr = ''
@@ -76,12 +161,12 @@ export async function recordedAgents(
     // the first start indexes the data file; then it answers
     for (let i = 0; ; i++) {
       try {
-        await run('snmpget', ['-v2c', '-c', community, '-t', '1', '-r', '0', '-On', ip, '1.3.6.1.2.1.1.5.0'])
+        await run('snmpget', [...probeOptions(mode), '-t', '1', '-r', '0', '-On', ip, '1.3.6.1.2.1.1.5.0'])
         break
       } catch (err) {
         if (child.exitCode !== null || i >= 60) throw new Error(`snmpsimd for ${name} on ${ip} did not answer: ${(err as Error).message} ${stderr}`, { cause: err })
       }
     }
   }
-  return { community, address }
+  return address
 }

@@ -4,9 +4,10 @@
  * description of each device (test/helpers/recorded/), the same description that gives the
  * ground truth. Each table is held to precision and recall of 1.0 against that truth.
  */
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { freshPostgres } from '../../../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
+import { rows, score, type Row } from '../../../helpers/recorded/score.js'
 import {
   CATALYST_ACCESS,
   CATALYST_CORE,
@@ -27,25 +28,7 @@ import {
   vlanTruth,
 } from '../../../helpers/recorded/switch.js'
 import { testNeeding } from '../../../helpers/requirements.js'
-import { startApp, type Client } from '../../app.js'
-
-type Row = Record<string, unknown>
-
-async function rows(client: Client, table: string, snapshot: string, columns: string[]): Promise<Row[]> {
-  const r = await client.call('POST', `tables/${table}`, { snapshot, columns, pagination: { limit: 1000 } })
-  if (r.status !== 200) throw new Error(`${table}: ${r.status} ${r.text}`)
-  return (r.body as { data: Row[] }).data
-}
-
-/** Precision (what was found is true) and recall (what is true was found), with what differs. */
-function score(t: Test, table: string, found: readonly string[], truth: readonly string[]): void {
-  const f = new Set(found)
-  const want = new Set(truth)
-  const right = [...f].filter((x) => want.has(x))
-  t.equal(f.size === 0 ? 0 : right.length / f.size, 1, `${table}: precision 1.0 (wrong: ${JSON.stringify([...f].filter((x) => !want.has(x)))})`)
-  t.equal(want.size === 0 ? 1 : right.length / want.size, 1, `${table}: recall 1.0 (missed: ${JSON.stringify([...want].filter((x) => !f.has(x)))})`)
-  t.equal(found.length, f.size, `${table}: no row twice`)
-}
+import { startApp } from '../../app.js'
 
 testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agents', recordedAgentMissing(), async (t) => {
   const SWITCHES = [CATALYST_ACCESS, CATALYST_CORE, WHITEBOX_MSTP]
