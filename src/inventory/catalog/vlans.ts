@@ -119,7 +119,7 @@ export const VLAN_L3_GATEWAYS: TableDef = {
 }
 
 /** Roles and states of a spanning-tree port, as spanning-tree/ports and spanning-tree/neighbors name them. */
-export const STP_PORT_ROLES = ['root', 'designated', 'alternate', 'backup', 'disabled'] as const
+export const STP_PORT_ROLES = ['root', 'designated', 'alternate', 'backup', 'disabled', 'boundary', 'master'] as const
 export const STP_PORT_STATES = ['disabled', 'blocking', 'listening', 'learning', 'forwarding', 'broken'] as const
 
 export const STP_BRIDGES: StoredTableDef = {
@@ -158,7 +158,7 @@ export const STP_PORTS: StoredTableDef = {
     col('intName', 'string', 'Interface of the bridge port.'),
     col('vlanId', 'integer', 'VLAN of the tree the row describes on per-VLAN switches (pvst, rpvst); null otherwise.'),
     col('instance', 'integer', 'Spanning-tree instance of the row: 0 (the CIST) on MSTP switches; null otherwise.'),
-    col('portRole', 'string', 'Role of the port, derived from its state and designated bridge by the standard rules (docs/discovery.md); null when the rules do not place it (a port in transition).', {
+    col('portRole', 'string', 'Role of the port: in an MSTI as the switch reports it (with an MST region\'s master and boundary ports on Cisco switches), elsewhere derived from its state and designated bridge by the standard rules (docs/discovery.md); null when the rules do not place it (a port in transition).', {
       values: STP_PORT_ROLES,
     }),
     col('portStatus', 'string', 'Spanning-tree state of the port.', { values: STP_PORT_STATES }),
@@ -223,10 +223,10 @@ export const STP_INSTANCES: StoredTableDef = {
     col('priority', 'integer', 'Bridge priority of the switch in the instance (with the instance added, as the system id extension does).'),
     col('bridgeId', 'string', 'Bridge id of the switch in the instance, e.g. "32769.001c.7300.0a00".'),
     col('rootId', 'string', 'Bridge id of the root the switch sees: the CIST root for instance 0, the MSTI\'s regional root for the others.'),
-    col('isRoot', 'boolean', 'Whether the switch is that root.'),
+    col('isRoot', 'boolean', 'Whether the switch is that root; null where the switch does not say (a Cisco switch\'s MSTI without a root port).'),
     col('rootPort', 'string', 'Port toward the root, null on the root.'),
     col('rootCost', 'integer', 'Path cost from the switch to the root, 0 on the root.'),
-    col('forwardingPorts', 'integer', 'Ports of the instance forwarding.'),
+    col('forwardingPorts', 'integer', 'Ports of the instance forwarding; null where the switch reports no port states (a Cisco switch\'s MSTI).'),
     col('blockingPorts', 'integer', 'Ports of the instance blocking (alternate and backup ports).'),
   ],
   key: ['sn', 'instance'],

@@ -127,7 +127,8 @@ export interface BridgeIdParts {
  */
 export interface StpPort {
   port: string
-  role: 'root' | 'designated' | 'alternate' | 'backup' | 'disabled'
+  /** master: an MSTI's role of the CIST root port of a region's CIST regional root (MSTIs only). */
+  role: 'root' | 'designated' | 'alternate' | 'backup' | 'disabled' | 'master'
   state: 'disabled' | 'blocking' | 'listening' | 'learning' | 'forwarding' | 'broken'
   cost: number
   priority: number
@@ -263,7 +264,7 @@ function mstpVarbinds(sw: RecordedSwitch): Varbind[] {
         [`${MSTP}.4.1.10${y}`, bridgeIdValue(p.designatedBridge)],
         [`${MSTP}.4.1.11${y}`, gauge(p.designatedPort.number)],
       )
-      if (p.role !== 'disabled') out.push([`${MSTP}.4.1.12${y}`, int(MSTP_ROLES[p.role])])
+      if (p.role !== 'disabled' && p.role !== 'master') out.push([`${MSTP}.4.1.12${y}`, int(MSTP_ROLES[p.role])])
     }
   }
   if (stp.region) {
@@ -274,11 +275,44 @@ function mstpVarbinds(sw: RecordedSwitch): Varbind[] {
   return out
 }
 
+/** Whether the switch is a Cisco one (its agent answers CISCO-STP-EXTENSIONS-MIB). */
+const isCisco = (sw: RecordedSwitch) => sw.sysObjectId.startsWith('1.3.6.1.4.1.9.')
+
+const STPX = '1.3.6.1.4.1.9.9.82.1'
+/** stpxRSTPPortRoleValue. */
+const STPX_ROLES = { disabled: 1, root: 2, designated: 3, alternate: 4, backup: 5, master: 7 } as const
+
+/**
+ * CISCO-STP-EXTENSIONS-MIB of a Cisco switch in MST mode, which has no IEEE8021-MSTP-MIB: the
+ * region's name (stpxMSTRegionName) and revision (stpxSMSTRegionRevision), a row of
+ * stpxSMSTInstanceTable for the CIST (instance 0: every VLAN no MSTI has, the CIST regional root
+ * and internal cost) and for each MSTI (its VLANs in two maps of 2,048 VLANs, the remaining hops),
+ * and the role of every port in every instance in stpxRSTPPortRoleTable. That is all the MIB says
+ * of an MSTI.
+ */
+function ciscoMstVarbinds(sw: RecordedSwitch): Varbind[] {
+  const stp = sw.stp
+  if (!stp?.instances) return []
+  const out: Varbind[] = []
+  if (stp.region) out.push([`${STPX}.11.2.0`, str(stp.region.name)], [`${STPX}.14.3.0`, gauge(stp.region.revision)])
+  const mapped = new Set(stp.instances.flatMap((i) => i.vlans))
+  const cistVlans = Array.from({ length: 4094 }, (_, n) => n + 1).filter((v) => !mapped.has(v))
+  const trees: Array<[number, number[], StpTreeRecording]> = [[0, cistVlans, stp], ...stp.instances.map((i): [number, number[], StpTreeRecording] => [i.instance, i.vlans, i])]
+  for (const [instance, vlans, tree] of trees) {
+    const maps = [Buffer.alloc(256), Buffer.alloc(256)]
+    for (const v of vlans) maps[v >> 11]![(v & 2047) >> 3]! |= 0x80 >> (v & 7)
+    const x = `.${instance}`
+    out.push([`${STPX}.14.5.1.2${x}`, hex(maps[0]!)], [`${STPX}.14.5.1.3${x}`, hex(maps[1]!)], [`${STPX}.14.5.1.4${x}`, int(instance === 0 ? 19 : 20)])
+    if (instance === 0) out.push([`${STPX}.14.5.1.5${x}`, bridgeIdValue(stp.root)], [`${STPX}.14.5.1.6${x}`, gauge(stp.rootCost ?? 0)])
+    for (const p of tree.ports) out.push([`${STPX}.12.2.1.3${x}.${bridgePortOf(sw, p.port)}`, int(STPX_ROLES[p.role])])
+  }
+  return out
+}
+
 /** CISCO-STP-EXTENSIONS-MIB's protections: the switch-wide defaults, then each bridge port's row of the fast-start, root guard and loop guard tables. */
 function guardVarbinds(sw: RecordedSwitch): Varbind[] {
   const g = sw.guards
   if (!g) return []
-  const STPX = '1.3.6.1.4.1.9.9.82.1'
   const truth = (b: boolean) => int(b ? 1 : 2)
   const mode = { enable: 1, disable: 2, default: 3 } as const
   const out: Varbind[] = [
@@ -450,12 +484,13 @@ export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
       [`1.3.6.1.2.1.17.7.1.4.3.1.5${x}`, int(1)],
     )
   }
-  // BRIDGE-MIB dot1dStp with dot1dStpPortTable, RSTP-MIB dot1dStpVersion and dot1dStpExtPortTable,
-  // IEEE8021-MSTP-MIB on MSTP switches, CISCO-STP-EXTENSIONS-MIB stpxSpanningTreeType on Cisco's
+  // BRIDGE-MIB dot1dStp with dot1dStpPortTable, RSTP-MIB dot1dStpVersion and dot1dStpExtPortTable;
+  // CISCO-STP-EXTENSIONS-MIB on Cisco's (stpxSpanningTreeType, MST instances), IEEE8021-MSTP-MIB on other MSTP switches
   if (sw.stp) {
     const { mode } = sw.stp
-    out.push(['1.3.6.1.2.1.17.2.1.0', int(3)], ['1.3.6.1.2.1.17.2.16.0', int(mode === 'mstp' ? 3 : mode === 'rpvst' ? 2 : 0)], ...treeVarbinds(sw, sw.stp), ...mstpVarbinds(sw))
-    if (sw.sysObjectId.startsWith('1.3.6.1.4.1.9.')) out.push(['1.3.6.1.4.1.9.9.82.1.6.1.0', int({ pvst: 1, mstp: 4, rpvst: 5 }[mode])], ...guardVarbinds(sw))
+    out.push(['1.3.6.1.2.1.17.2.1.0', int(3)], ['1.3.6.1.2.1.17.2.16.0', int(mode === 'mstp' ? 3 : mode === 'rpvst' ? 2 : 0)], ...treeVarbinds(sw, sw.stp))
+    if (isCisco(sw)) out.push([`${STPX}.6.1.0`, int({ pvst: 1, mstp: 4, rpvst: 5 }[mode])], ...guardVarbinds(sw), ...ciscoMstVarbinds(sw))
+    else out.push(...mstpVarbinds(sw))
   }
   // dot1dTpFdbTable: the MAC addresses of VLAN 1 (the others are in each VLAN's instance)
   out.push(...fdbVarbinds(sw, 1))
@@ -541,16 +576,17 @@ export function stpTruth(sw: RecordedSwitch): string[] {
   return [`${sw.sysName} ${rootId} ${mode} ${priority} ${own} ${rootId} ${root.mac === bridgeMac(sw)}`]
 }
 
-/**
- * Every tree of a switch as "vlanId instance" (VLAN 1's or the CIST, each further VLAN's, each
- * MSTI), the tree, and whether it is an MSTI (answered in IEEE8021-MSTP-MIB).
- */
-function recordedTrees(sw: RecordedSwitch): Array<[string, StpTreeRecording, boolean]> {
+/** Where the agent answers a tree: the BRIDGE-MIB (VLAN 1's, the CIST, each VLAN's instance), IEEE8021-MSTP-MIB or, for a Cisco switch's MSTI, CISCO-STP-EXTENSIONS-MIB (the ports' roles alone). */
+type TreeSource = 'bridge' | 'mstp' | 'cisco'
+
+/** Every tree of a switch as "vlanId instance" (VLAN 1's or the CIST, each further VLAN's, each MSTI), the tree, and where the agent answers it. */
+function recordedTrees(sw: RecordedSwitch): Array<[string, StpTreeRecording, TreeSource]> {
   if (!sw.stp) return []
+  const msti: TreeSource = isCisco(sw) ? 'cisco' : 'mstp'
   return [
-    [sw.stp.mode === 'mstp' ? 'null 0' : '1 null', sw.stp, false],
-    ...(sw.stp.vlans ?? []).map((t): [string, StpTreeRecording, boolean] => [`${t.vlan} null`, t, false]),
-    ...(sw.stp.instances ?? []).map((t): [string, StpTreeRecording, boolean] => [`null ${t.instance}`, t, true]),
+    [sw.stp.mode === 'mstp' ? 'null 0' : '1 null', sw.stp, 'bridge'],
+    ...(sw.stp.vlans ?? []).map((t): [string, StpTreeRecording, TreeSource] => [`${t.vlan} null`, t, 'bridge']),
+    ...(sw.stp.instances ?? []).map((t): [string, StpTreeRecording, TreeSource] => [`null ${t.instance}`, t, msti]),
   ]
 }
 
@@ -561,11 +597,12 @@ function recordedTrees(sw: RecordedSwitch): Array<[string, StpTreeRecording, boo
  */
 export function stpPortTruth(sw: RecordedSwitch): string[] {
   return recordedTrees(sw)
-    .flatMap(([tree, { root, ports }, msti]) =>
+    .flatMap(([tree, { root, ports }, source]) =>
       ports.map((p) => {
+        if (source === 'cisco') return [sw.sysName, p.port, tree, p.role, ...Array<null>(9).fill(null)].map(String).join(' ')
         // IEEE8021-MSTP-MIB names a designated port by its number only: its priority is known on the switch's own ports
         const ownPort = p.designatedBridge.mac === bridgeMac(sw)
-        const designatedPort = !msti || ownPort ? `${p.designatedPort.priority}.${p.designatedPort.number}` : null
+        const designatedPort = source === 'bridge' || ownPort ? `${p.designatedPort.priority}.${p.designatedPort.number}` : null
         return [
           sw.sysName, p.port, tree, p.role, p.state, p.cost, p.priority, bridgeIdOf(root.priority, root.mac), p.designatedCost,
           bridgeIdOf(p.designatedBridge.priority, p.designatedBridge.mac), designatedPort, p.edge ?? null, p.p2p ?? null,
@@ -580,7 +617,8 @@ export function stpPortTruth(sw: RecordedSwitch): string[] {
 /**
  * What spanning-tree/instances must hold for an MSTP switch: "host instance vlans regionName
  * revision priority bridgeId rootId isRoot rootPort rootCost forwarding blocking" of the CIST
- * (instance 0, the switch's VLANs that no MSTI has) and each MSTI.
+ * (instance 0, the switch's VLANs that no MSTI has) and each MSTI. Of a Cisco switch's MSTI, only
+ * what its ports' roles say: the root port, and that the switch is not the root where it has one.
  */
 export function stpInstanceTruth(sw: RecordedSwitch): string[] {
   if (!sw.stp || sw.stp.mode !== 'mstp') return []
@@ -594,6 +632,9 @@ export function stpInstanceTruth(sw: RecordedSwitch): string[] {
     .map(([instance, vlans, t]) => {
       const isRoot = t.rootPort === 0
       const rootPort = isRoot ? null : sw.switchports[t.rootPort - 1]!.port
+      if (instance > 0 && isCisco(sw)) {
+        return [sw.sysName, instance, ranges(vlans), region?.name ?? null, region?.revision ?? null, null, null, null, isRoot ? null : false, rootPort, null, null, null].map(String).join(' ')
+      }
       const count = (state: StpPort['state']) => t.ports.filter((p) => p.state === state).length
       return [
         sw.sysName, instance, vlans.length === 0 ? null : ranges(vlans), region?.name ?? null, region?.revision ?? null, t.priority, bridgeIdOf(t.priority, bridgeMac(sw)),
@@ -628,7 +669,12 @@ export function stpVlanTruth(sw: RecordedSwitch): string[] {
  * of every tree of the switch (VLAN 1's or the CIST, each further VLAN's, each MSTI).
  */
 export function stpTopologyTruth(sw: RecordedSwitch): string[] {
-  return recordedTrees(sw).map(([tree, t]) => `${sw.sysName} ${tree} ${t.changes?.count ?? null} ${t.changes ? Math.floor(t.changes.since / 100) : null}`).sort()
+  return recordedTrees(sw)
+    .map(([tree, t, source]) => {
+      const changes = source === 'cisco' ? undefined : t.changes
+      return `${sw.sysName} ${tree} ${changes?.count ?? null} ${changes ? Math.floor(changes.since / 100) : null}`
+    })
+    .sort()
 }
 
 /** What addressing/mac must hold: "host vlan mac port" of every address learnt. */
@@ -990,6 +1036,92 @@ export const WHITEBOX_MSTP: RecordedSwitch = {
           { port: 'swp1', role: 'alternate', state: 'blocking', cost: 2000, priority: 128, designatedCost: 1000, designatedBridge: { priority: 24578, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 7 } },
           { port: 'swp2', role: 'root', state: 'forwarding', cost: 2000, priority: 128, designatedCost: 0, designatedBridge: { priority: 8194, mac: '00:1e:7a:00:05:00' }, designatedPort: { priority: 128, number: 7 } },
           { port: 'swp4', role: 'designated', state: 'forwarding', cost: 20000, priority: 128, designatedCost: 2000, designatedBridge: { priority: 32770, mac: '02:00:00:3a:0a:00' }, designatedPort: { priority: 128, number: 4 } },
+        ],
+      },
+    ],
+  },
+}
+
+/**
+ * A distribution switch of the Catalyst kind in MST mode, in region "campus-b": Cisco's agent has
+ * no IEEE8021-MSTP-MIB, it answers the instances in CISCO-STP-EXTENSIONS-MIB, with nothing of an
+ * MSTI but its VLANs and its ports' roles. The CIST's root is the core, outside the region, over
+ * the first uplink, which is the master port of both MSTIs; MSTI 1's regional root is another
+ * switch of the region, over the second uplink; it is MSTI 2's regional root itself, VLAN 3001
+ * (past the first map of 2,048 VLANs) with VLANs 30 and 40, its server port down.
+ */
+export const CATALYST_MST: RecordedSwitch = {
+  sysName: 'ber-dist-sw4',
+  sysDescr: 'Cisco IOS Software [Cupertino], Catalyst L3 Switch Software (CAT9K_IOSXE), Version 17.9.4, RELEASE SOFTWARE (fc5)',
+  sysObjectId: '1.3.6.1.4.1.9.1.2494',
+  serial: 'FOC2418L0QZ',
+  model: 'C9300-48P',
+  baseMac: '00:1e:7a:00:0b:00',
+  ports: [
+    { ifIndex: 9, name: 'Te1/1/1', descr: 'TenGigabitEthernet1/1/1', oper: 'up', alias: 'uplink ber-core-sw1' },
+    { ifIndex: 10, name: 'Te1/1/2', descr: 'TenGigabitEthernet1/1/2', oper: 'up', alias: 'uplink ber-dist-sw5' },
+    { ifIndex: 11, name: 'Gi1/0/1', descr: 'GigabitEthernet1/0/1', oper: 'up', alias: 'users' },
+    { ifIndex: 12, name: 'Gi1/0/2', descr: 'GigabitEthernet1/0/2', oper: 'down', alias: 'backup server' },
+  ],
+  channels: [],
+  vlans: [
+    { id: 1, name: 'default' },
+    { id: 10, name: 'users' },
+    { id: 20, name: 'voice' },
+    { id: 30, name: 'servers' },
+    { id: 40, name: 'storage' },
+    { id: 3001, name: 'backup' },
+  ],
+  switchports: [
+    { port: 'Te1/1/1', mode: 'trunk', native: 1, allowed: [1, 10, 20, 30, 40, 3001] },
+    { port: 'Te1/1/2', mode: 'trunk', native: 1, allowed: [1, 10, 20, 30, 40, 3001] },
+    { port: 'Gi1/0/1', mode: 'access', vlan: 10 },
+    { port: 'Gi1/0/2', mode: 'access', vlan: 3001 },
+  ],
+  parts: [{ class: 'powerSupply', name: 'Switch 1 - Power Supply A', descr: 'Switch 1 - Power Supply A', parent: 1, model: 'PWR-C1-715WAC', serial: 'DCB2310G1CC', hardwareRev: 'V01' }],
+  stp: {
+    mode: 'mstp',
+    region: { name: 'campus-b', revision: 1 },
+    // the CIST (VLAN 1): the core, outside the region, is its root, over the first uplink (so this
+    // switch is the region's CIST regional root); the second uplink blocks
+    priority: 32768,
+    root: { priority: 24577, mac: '00:1e:7a:00:04:00' },
+    rootPort: 1,
+    rootCost: 2000,
+    ports: [
+      { port: 'Te1/1/1', role: 'root', state: 'forwarding', cost: 2000, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 8 }, edge: false, p2p: true },
+      { port: 'Te1/1/2', role: 'alternate', state: 'blocking', cost: 2000, priority: 128, designatedCost: 2000, designatedBridge: { priority: 32768, mac: '00:1e:7a:00:0c:00' }, designatedPort: { priority: 128, number: 1 }, edge: false, p2p: true },
+      { port: 'Gi1/0/1', role: 'designated', state: 'forwarding', cost: 20000, priority: 128, designatedCost: 2000, designatedBridge: { priority: 32768, mac: '00:1e:7a:00:0b:00' }, designatedPort: { priority: 128, number: 3 }, edge: true, p2p: true },
+      { port: 'Gi1/0/2', role: 'disabled', state: 'disabled', cost: 20000, priority: 128, designatedCost: 2000, designatedBridge: { priority: 32768, mac: '00:1e:7a:00:0b:00' }, designatedPort: { priority: 128, number: 4 }, edge: false, p2p: false },
+    ],
+    instances: [
+      {
+        // MSTI 1: ber-dist-sw5 is the regional root, over the second uplink; the first, the CIST root
+        // port at the region's boundary, is the master port
+        instance: 1,
+        vlans: [10, 20],
+        priority: 32769,
+        root: { priority: 4097, mac: '00:1e:7a:00:0c:00' },
+        rootPort: 2,
+        rootCost: 2000,
+        ports: [
+          { port: 'Te1/1/1', role: 'master', state: 'forwarding', cost: 2000, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 8 } },
+          { port: 'Te1/1/2', role: 'root', state: 'forwarding', cost: 2000, priority: 128, designatedCost: 0, designatedBridge: { priority: 4097, mac: '00:1e:7a:00:0c:00' }, designatedPort: { priority: 128, number: 1 } },
+          { port: 'Gi1/0/1', role: 'designated', state: 'forwarding', cost: 20000, priority: 128, designatedCost: 2000, designatedBridge: { priority: 32769, mac: '00:1e:7a:00:0b:00' }, designatedPort: { priority: 128, number: 3 } },
+        ],
+      },
+      {
+        // MSTI 2: this switch is the regional root (priority 8192 + the instance); the first uplink is the master port
+        instance: 2,
+        vlans: [30, 40, 3001],
+        priority: 8194,
+        root: { priority: 8194, mac: '00:1e:7a:00:0b:00' },
+        rootPort: 0,
+        rootCost: 0,
+        ports: [
+          { port: 'Te1/1/1', role: 'master', state: 'forwarding', cost: 2000, priority: 128, designatedCost: 0, designatedBridge: { priority: 24577, mac: '00:1e:7a:00:04:00' }, designatedPort: { priority: 128, number: 8 } },
+          { port: 'Te1/1/2', role: 'designated', state: 'forwarding', cost: 2000, priority: 128, designatedCost: 0, designatedBridge: { priority: 8194, mac: '00:1e:7a:00:0b:00' }, designatedPort: { priority: 128, number: 2 } },
+          { port: 'Gi1/0/2', role: 'disabled', state: 'disabled', cost: 20000, priority: 128, designatedCost: 0, designatedBridge: { priority: 8194, mac: '00:1e:7a:00:0b:00' }, designatedPort: { priority: 128, number: 4 } },
         ],
       },
     ],

@@ -21,6 +21,7 @@ import { collectStp } from './mibs/stp.js'
 import { collectSwitchports } from './mibs/switchports.js'
 import { collectVrfs } from './mibs/vrf.js'
 import { applyVlanInstances, collectVlanInstances } from './mibs/vlan-instances.js'
+import { collectCiscoMst } from './mibs/cisco-mst.js'
 import { collectMstp } from './mibs/mstp.js'
 import { collectMemory, collectSystem } from './mibs/system.js'
 import { newDevice, perVlanTrees, type CollectedDevice, type SystemInfo } from './model.js'
@@ -203,13 +204,15 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     ],
     [
       // after the bridge group too: the MSTIs of a bridge with one tree for every VLAN (MSTP, or
-      // an agent that does not say its mode); one request where the agent has no IEEE8021-MSTP-MIB
+      // an agent that does not say its mode); one request where the agent has no IEEE8021-MSTP-MIB,
+      // and a Cisco switch in MST mode answers CISCO-STP-EXTENSIONS-MIB instead
       'mstp',
       async () => {
         await afterBridge()
         const { stp } = device
         if (!stp || perVlanTrees(stp) || stp.mode === 'rstp') return
-        const { instances, region } = await collectMstp(client)
+        let { instances, region } = await collectMstp(client)
+        if (instances.length === 0 && stp.mode === 'mstp') ({ instances, region } = await collectCiscoMst(client))
         stp.instances = instances
         stp.region = region
         if (instances.length > 0) stp.mode = 'mstp'

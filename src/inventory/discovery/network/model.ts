@@ -200,7 +200,7 @@ export interface StpGuards {
   loopGuard: boolean | null
 }
 
-/** One MSTI of an MSTP bridge (ieee8021MstpTable, with its ports from ieee8021MstpPortTable). */
+/** One MSTI of an MSTP bridge (ieee8021MstpTable, with its ports from ieee8021MstpPortTable; a Cisco switch's from CISCO-STP-EXTENSIONS-MIB). */
 export interface MstInstance extends StpTree {
   /** ieee8021MstpId, 1–4094. */
   instance: number
@@ -236,8 +236,12 @@ export interface StpPort {
   edge: boolean | null
   /** RSTP-MIB dot1dStpPortOperPointToPoint, null likewise. */
   p2p: boolean | null
-  /** The role the agent reports (ieee8021MstpPortRole); absent where it reports none (the BRIDGE-MIB), and the role is derived. */
-  role?: 'root' | 'alternate' | 'designated' | 'backup' | null
+  /**
+   * The role the agent reports (ieee8021MstpPortRole; Cisco's stpxRSTPPortRoleValue, with the MST
+   * region's boundary and master ports); absent where it reports none (the BRIDGE-MIB), and the
+   * role is derived.
+   */
+  role?: 'root' | 'alternate' | 'designated' | 'backup' | 'disabled' | 'boundary' | 'master' | null
 }
 
 export interface OspfData {

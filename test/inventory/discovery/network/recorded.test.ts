@@ -11,6 +11,7 @@ import { rows, score, type Row } from '../../../helpers/recorded/score.js'
 import {
   CATALYST_ACCESS,
   CATALYST_CORE,
+  CATALYST_MST,
   WHITEBOX_MSTP,
   ipv6Truth,
   partTruth,
@@ -31,7 +32,7 @@ import { testNeeding } from '../../../helpers/requirements.js'
 import { startApp } from '../../app.js'
 
 testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agents', recordedAgentMissing(), async (t) => {
-  const SWITCHES = [CATALYST_ACCESS, CATALYST_CORE, WHITEBOX_MSTP]
+  const SWITCHES = [CATALYST_ACCESS, CATALYST_CORE, WHITEBOX_MSTP, CATALYST_MST]
   const vendor = (sw: (typeof SWITCHES)[number]) => (sw === WHITEBOX_MSTP ? 'linux' : 'cisco')
   const agents = await recordedAgents(t, ...switchRecordings(SWITCHES))
   const catalyst = agents.address.get(CATALYST_ACCESS.sysName)!
@@ -139,13 +140,13 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
     t.same(report.map((r) => r.error), SWITCHES.map(() => null), 'every VLAN\'s instance answered')
   })
 
-  await t.test('the instances of an MSTP switch: the CIST from the BRIDGE-MIB, each MSTI with its VLANs and the MST region from IEEE8021-MSTP-MIB', async (t) => {
+  await t.test('the instances of an MSTP switch: the CIST from the BRIDGE-MIB, each MSTI with its VLANs and the MST region from IEEE8021-MSTP-MIB, or from CISCO-STP-EXTENSIONS-MIB on a Cisco switch', async (t) => {
     const columns = ['hostname', 'instance', 'vlans', 'regionName', 'revision', 'priority', 'bridgeId', 'rootId', 'isRoot', 'rootPort', 'rootCost', 'forwardingPorts', 'blockingPorts']
     const instances = await rows(client, 'spanning-tree/instances', id, columns)
     score(t, 'spanning-tree/instances', instances.map((i) => columns.map((c) => String(i[c])).join(' ')).sort(), SWITCHES.flatMap(stpInstanceTruth).sort())
-    t.equal(instances.length, 3, 'the CIST and two MSTIs of the MSTP switch, nothing of the per-VLAN ones')
-    const neighbours = await client.call('POST', 'tables/spanning-tree/instances', { snapshot: id, columns: ['instance'], filters: { instance: ['eq', 2] } })
-    t.same((neighbours.body as { data: Row[] }).data, [{ instance: 2 }], 'filtered by instance')
+    t.equal(instances.length, 6, 'the CIST and two MSTIs of each MSTP switch, nothing of the per-VLAN ones')
+    const second = await client.call('POST', 'tables/spanning-tree/instances', { snapshot: id, columns: ['hostname', 'instance'], filters: { instance: ['eq', 2] }, sort: { column: 'hostname', order: 'asc' } })
+    t.same((second.body as { data: Row[] }).data, [WHITEBOX_MSTP, CATALYST_MST].map((sw) => ({ hostname: sw.sysName, instance: 2 })), 'filtered by instance')
   })
 
   await t.test('topology changes of every tree: dot1dStpTopChanges and dot1dStpTimeSinceTopologyChange in each VLAN\'s instance, IEEE8021-MSTP-MIB for each MSTI', async (t) => {

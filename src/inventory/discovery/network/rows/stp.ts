@@ -12,7 +12,7 @@
 import type { Row } from '../../../simulator/index.js'
 import { ifName, type Device, type Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
-import { perVlanTrees, type BridgeData, type StpData, type StpPort, type StpTree } from '../model.js'
+import { perVlanTrees, type BridgeData, type StpData, type StpPort, type StpPortState, type StpTree } from '../model.js'
 import { bridgeMac } from '../mibs/stp.js'
 import { vlanRanges } from './switchports.js'
 
@@ -27,9 +27,15 @@ function bridgeIdIn(bridge: BridgeData | null, priority: number | null): string 
 /** "priority.xxxx.xxxx.xxxx" of the device's own bridge (in VLAN 1's tree or the CIST), or null. */
 export const ownBridgeId = (dev: Device): string | null => bridgeIdIn(dev.d.bridge, dev.d.stp?.priority ?? null)
 
-/** Whether a bridge is the root of a tree: it has no root port, or the root's MAC is its own. */
-function isRootOf(tree: StpTree, own: string | null): boolean {
-  return tree.rootPort === 0 || (own !== null && tree.rootId !== null && bridgeMac(own) === bridgeMac(tree.rootId))
+/**
+ * Whether a bridge is the root of a tree: it has no root port, or the root's MAC is its own; it is
+ * not where it has a root port. Null where the bridge says neither (a Cisco switch's MSTI without a
+ * root port: the MIB does not say whether it is the instance's root).
+ */
+function isRootOf(tree: StpTree, own: string | null): boolean | null {
+  if (tree.rootPort === 0) return true
+  if (own !== null && tree.rootId !== null) return bridgeMac(own) === bridgeMac(tree.rootId)
+  return tree.rootPort === null ? null : false
 }
 
 /** The spanning-tree domain of a device: the bridge id of the root it sees. */
@@ -56,7 +62,7 @@ export function* stpRows(net: Network): Generator<Row> {
   }
 }
 
-export type PortRole = 'root' | 'designated' | 'alternate' | 'backup' | 'disabled'
+export type PortRole = 'root' | 'designated' | 'alternate' | 'backup' | 'disabled' | 'boundary' | 'master'
 
 
 /**
@@ -69,7 +75,7 @@ export type PortRole = 'root' | 'designated' | 'alternate' | 'backup' | 'disable
  */
 export function portRole(port: StpPort, rootPort: number | null, own: string | null): PortRole | null {
   if (port.enabled === false || port.state === 'disabled') return 'disabled'
-  // an MSTI's port: the role its bridge reports (ieee8021MstpPortRole)
+  // an MSTI's port: the role its bridge reports (ieee8021MstpPortRole, stpxRSTPPortRoleValue)
   if (port.role !== undefined) return port.role
   if (rootPort !== null && rootPort !== 0 && port.port === rootPort) return 'root'
   const self = own !== null && port.designatedBridge !== null && bridgeMac(port.designatedBridge) === bridgeMac(own)
@@ -156,6 +162,12 @@ export function* stpPortRows(net: Network): Generator<Row> {
   }
 }
 
+/** The ports of a tree in a state; null where the switch reports its ports' roles but none of their states (a Cisco switch's MSTI). */
+function countState(tree: StpTree, state: StpPortState): number | null {
+  if (tree.ports.length > 0 && tree.ports.every((p) => p.state === null)) return null
+  return tree.ports.filter((p) => p.state === state).length
+}
+
 /** What spanning-tree/vlans and spanning-tree/instances say of one tree of a switch: its own id and priority in it, the root and its way there, its ports forwarding and blocking. */
 function treeSummary(dev: Device, { tree, own, ifIndexOf }: TreeOfSwitch): Row {
   const isRoot = isRootOf(tree, own)
@@ -168,8 +180,8 @@ function treeSummary(dev: Device, { tree, own, ifIndexOf }: TreeOfSwitch): Row {
     isRoot,
     rootPort: rootPort === null ? null : shortName(rootPort),
     rootCost: tree.rootCost,
-    forwardingPorts: tree.ports.filter((p) => p.state === 'forwarding').length,
-    blockingPorts: tree.ports.filter((p) => p.state === 'blocking').length,
+    forwardingPorts: countState(tree, 'forwarding'),
+    blockingPorts: countState(tree, 'blocking'),
   }
 }
 
