@@ -2,10 +2,12 @@
  * Configuration files of one lab router: snmpd (master agent, AgentX over TCP on the
  * namespace's own loopback), FRR's zebra, ospfd, bgpd and ospf6d when asked (AgentX subagents found through
  * SNMPCONFPATH), lldpd (AgentX subagent, port ids as interface names, fast timers) and the
- * script that starts them all in the router's namespace under its own host name.
+ * script that starts them all in the router's namespace under its own host name; of one lab
+ * switch, snmpd and lldpd the same way.
  */
 import { INET_CIDR_ROUTE_ENTRY } from './route-agent.js'
-import { bgpSessions, findRouter, routerEnds, type Topology } from './topology.js'
+import { DOT1D_BRIDGE } from './bridge-agent.js'
+import { bgpSessions, findRouter, findSwitch, routerEnds, switchAddresses, type RouterSnmp, type Topology } from './topology.js'
 
 export const AGENTX = 'tcp:127.0.0.1:705'
 export const FRR_DAEMONS = ['zebra', 'ospfd', 'bgpd'] as const
@@ -20,14 +22,25 @@ export const LAB_ADMIN_COMMUNITY = 'lab-admin'
 /** `routeAgent`: the program snmpd hands inetCidrRouteTable to (route-agent.ts). */
 export function snmpdConf(topo: Topology, router: string, routeAgent?: string): string {
   const r = findRouter(topo, router)
+  // every next hop and the blackhole routes, as a vendor's agent answers them (ahead of snmpd's own table)
+  const pass = routeAgent === undefined ? [] : [`pass_persist -p 1 .${INET_CIDR_ROUTE_ENTRY.split('.').slice(0, -1).join('.')} ${routeAgent}`]
+  return agentConf(topo, r.name, r.location, r.snmp ?? 'v2c', pass)
+}
+
+/** A switch's snmpd: the lab's community and SNMPv3 user, BRIDGE-MIB answered by `bridgeAgent` (bridge-agent.ts). */
+export function switchSnmpdConf(topo: Topology, name: string, bridgeAgent: string): string {
+  const s = findSwitch(topo, name)
+  return agentConf(topo, s.name, s.location, 'v2c', [`pass_persist .${DOT1D_BRIDGE} ${bridgeAgent}`])
+}
+
+function agentConf(topo: Topology, name: string, location: string, access: RouterSnmp, pass: string[]): string {
   const { v3 } = topo.credentials
-  const access = r.snmp ?? 'v2c'
   const lines = [
     'agentAddress udp:161',
     'master agentx',
     `agentXSocket ${AGENTX}`,
-    `sysName ${r.name}`,
-    `sysLocation ${r.location}`,
+    `sysName ${name}`,
+    `sysLocation ${location}`,
     'sysContact noc@lab.invalid',
   ]
   if (access === 'v2c') lines.push(`rocommunity ${topo.credentials.community} default`)
@@ -36,8 +49,7 @@ export function snmpdConf(topo: Topology, router: string, routeAgent?: string): 
   if (typeof access !== 'object') lines.push(`createUser ${v3.user} ${v3.authProtocol} ${v3.authPassword} ${v3.privProtocol} ${v3.privPassword}`, `rouser ${v3.user} priv`)
   // the lab itself, from inside the namespace only, shortens the agent's caches (see CACHE_SECONDS)
   lines.push(`rwcommunity ${LAB_ADMIN_COMMUNITY} 127.0.0.1`)
-  // every next hop and the blackhole routes, as a vendor's agent answers them (ahead of snmpd's own table)
-  if (routeAgent !== undefined) lines.push(`pass_persist -p 1 .${INET_CIDR_ROUTE_ENTRY.split('.').slice(0, -1).join('.')} ${routeAgent}`)
+  lines.push(...pass)
   return `${lines.join('\n')}\n`
 }
 
@@ -116,6 +128,21 @@ export function startScript(topo: Topology, router: string, dir: string): string
     `for i in $(seq 1 100); do [ -S ${dir}/zserv.api ] && break; sleep 0.05; done`,
     ...frr.slice(1),
     `lldpd -u ${dir}/lldpd.socket -X ${AGENTX} -I 'eth*' -m ${r.loopback} -O ${dir}/lldpd.conf`,
+    '',
+  ].join('\n')
+}
+
+/** Shell script run in a switch's namespace (and a UTS namespace of its own): snmpd and lldpd, no forwarding of IP. */
+export function switchStartScript(topo: Topology, name: string, dir: string): string {
+  const { address } = switchAddresses(topo, name)
+  return [
+    'set -e',
+    `hostname ${name}`,
+    'ip link set lo up',
+    'sysctl -qw net.ipv4.ip_forward=0',
+    'sysctl -qw net.ipv6.conf.all.forwarding=0',
+    `SNMP_PERSISTENT_DIR=${dir}/snmp-state snmpd -C -c ${dir}/snmpd.conf -Lf ${dir}/snmpd.log -p ${dir}/snmpd.pid`,
+    `lldpd -u ${dir}/lldpd.socket -X ${AGENTX} -I 'eth*' -m ${address} -O ${dir}/lldpd.conf`,
     '',
   ].join('\n')
 }

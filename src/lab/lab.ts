@@ -1,18 +1,20 @@
 /**
  * A lab of real network software in network namespaces: every router runs FRR (zebra, ospfd,
- * bgpd), lldpd and snmpd; end hosts are namespaces with an address and a default route; veth
- * pairs are the links; a management link joins the machine's own namespace to one router and a
+ * bgpd), lldpd and snmpd; end hosts are namespaces with an address and a default route; a
+ * switch is a namespace with a Linux bridge between a router and its hosts, lldpd and snmpd;
+ * veth pairs are the links; a management link joins the machine's own namespace to one router and a
  * route for the lab's supernet points at it. Addresses exist only inside the lab's namespaces and
  * on the root end of the management link. `down()` (or `teardown(prefix)` after a crash)
  * removes all of it.
  */
 import { chown, mkdir, writeFile } from 'node:fs/promises'
-import { LAB_ADMIN_COMMUNITY, bgpNeighborLines, bgpdConf, lldpdConf, ospf6dConf, ospfdConf, snmpdConf, startScript, subagentConf, zebraConf } from './configs.js'
+import { LAB_ADMIN_COMMUNITY, bgpNeighborLines, bgpdConf, lldpdConf, ospf6dConf, ospfdConf, snmpdConf, startScript, subagentConf, switchSnmpdConf, switchStartScript, zebraConf } from './configs.js'
+import { DOT1D_BRIDGE, bridgeAgentScript } from './bridge-agent.js'
 import { PERSISTENT, checkPrefix, inNs, labNamespaces, mgmtLink, nsName, run, runDir, staleLabs, teardown } from './netns.js'
 import { waitReady } from './ready.js'
 import { ensureSshUser, hostKeyFingerprint, newHostKey, startSshd, stopSshd, writeSshd, type SshdFiles } from './ssh.js'
 import { INET_CIDR_ROUTE_ENTRY, routeAgentScript } from './route-agent.js'
-import { bgpSessions, checkTopology, findRouter, hostAddresses, linkEnds, managementAddresses, splitEnd, type LabLink, type LabRouter, type Topology } from './topology.js'
+import { bgpSessions, checkTopology, findRouter, hostAddresses, linkEnds, managementAddresses, splitEnd, switchAddresses, switchPorts, type LabLink, type LabRouter, type LabSwitch, type Topology } from './topology.js'
 
 export interface LabOptions {
   /** Name prefix of the lab's namespaces (`<prefix>-r1`) and of its management link. */
@@ -29,6 +31,12 @@ export interface LabOptions {
 /** NET-SNMP-AGENT-MIB nsCacheTimeout: seconds each of snmpd's caches stays valid. */
 const NS_CACHE_TIMEOUT = '1.3.6.1.4.1.8072.1.5.3.1.2'
 const CACHE_SECONDS = 1
+/**
+ * The switches' MAC address ageing, in hundredths of a second as the kernel takes it: an hour
+ * (the kernel's default is 300 s), so that what a test's traffic taught a switch is still in
+ * its table when a discovery reads it minutes later.
+ */
+const SWITCH_AGEING_CENTISECONDS = 360_000
 
 /** Runs `fn` over `items`, at most `limit` at a time. */
 async function each<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -41,9 +49,9 @@ async function each<T>(items: readonly T[], limit: number, fn: (item: T) => Prom
 
 export class Lab {
   readonly prefix: string
-  /** Number of routers and hosts, for the command line's summary. */
-  get size(): { routers: number; hosts: number } {
-    return { routers: this.topology.routers.length, hosts: this.topology.hosts.length }
+  /** Number of routers, hosts and switches, for the command line's summary. */
+  get size(): { routers: number; hosts: number; switches: number } {
+    return { routers: this.topology.routers.length, hosts: this.topology.hosts.length, switches: (this.topology.switches ?? []).length }
   }
 
   /** The topology as it is now (changes applied): the ground truth. */
@@ -96,19 +104,24 @@ export class Lab {
     const topo = this.topology
     await mkdir(runDir(this.prefix), { recursive: true })
     await writeFile(`${runDir(this.prefix)}/owner`, this.persistent ? PERSISTENT : String(process.pid))
-    this.log(`creating ${topo.routers.length} routers and ${topo.hosts.length} hosts`)
-    await each([...topo.routers.map((r) => r.name), ...topo.hosts.map((h) => h.name)], 8, async (name) => {
+    const switches = topo.switches ?? []
+    this.log(`creating ${topo.routers.length} routers, ${topo.hosts.length} hosts and ${switches.length} switches`)
+    await each([...topo.routers.map((r) => r.name), ...topo.hosts.map((h) => h.name), ...switches.map((s) => s.name)], 8, async (name) => {
       await run('ip', ['netns', 'add', this.ns(name)])
       await run('ip', ['-n', this.ns(name), 'link', 'set', 'lo', 'up'])
     })
     await each(topo.links, 8, (l) => this.addLink(l))
+    await each(switches, 8, (s) => this.addSwitch(s))
     await each(topo.hosts, 8, async (h) => {
       const { gateway, address, prefix } = hostAddresses(h)
       const host = this.ns(h.name)
       const router = this.ns(h.router)
-      await run('ip', ['link', 'add', 'name', h.interface, 'netns', router, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', host])
-      await run('ip', ['-n', router, 'addr', 'add', `${gateway}/${prefix}`, 'dev', h.interface])
-      await run('ip', ['-n', router, 'link', 'set', h.interface, 'up'])
+      // a host behind a switch is wired to its port (addSwitch)
+      if (h.switch === undefined) {
+        await run('ip', ['link', 'add', 'name', h.interface, 'netns', router, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', host])
+        await run('ip', ['-n', router, 'addr', 'add', `${gateway}/${prefix}`, 'dev', h.interface])
+        await run('ip', ['-n', router, 'link', 'set', h.interface, 'up'])
+      }
       await run('ip', ['-n', host, 'addr', 'add', `${address}/${prefix}`, 'dev', 'eth0'])
       await run('ip', ['-n', host, 'link', 'set', 'eth0', 'up'])
       await run('ip', ['-n', host, 'route', 'add', 'default', 'via', gateway])
@@ -123,7 +136,48 @@ export class Lab {
     await run('ip', ['route', 'add', topo.supernet, 'via', m.router, 'dev', mgmtLink(this.prefix)])
     this.log('starting snmpd, FRR and lldpd on every router')
     await each(topo.routers, 6, (r) => this.startRouter(r))
+    await each(switches, 6, (s) => this.startSwitch(s))
     await this.ready()
+  }
+
+  /**
+   * A switch: a bridge (no spanning tree, the kernel's default) with its management address
+   * and default route, its uplink port linked to the router's interface (which gets the
+   * gateway address of the hosts' network) and a port for each of its hosts (the host's `eth0`).
+   */
+  private async addSwitch(s: LabSwitch): Promise<void> {
+    const ns = this.ns(s.name)
+    await run('ip', ['-n', ns, 'link', 'add', 'br0', 'type', 'bridge', 'ageing_time', String(SWITCH_AGEING_CENTISECONDS)])
+    const { address, gateway, prefix } = switchAddresses(this.topology, s.name)
+    for (const p of switchPorts(this.topology, s.name)) {
+      const router = this.topology.routers.some((r) => r.name === p.peer)
+      await run('ip', ['link', 'add', 'name', p.port, 'netns', ns, 'type', 'veth', 'peer', 'name', p.interface, 'netns', this.ns(p.peer)])
+      await run('ip', ['-n', ns, 'link', 'set', p.port, 'master', 'br0'])
+      await run('ip', ['-n', ns, 'link', 'set', p.port, 'up'])
+      if (router) {
+        await run('ip', ['-n', this.ns(p.peer), 'addr', 'add', `${gateway}/${prefix}`, 'dev', p.interface])
+        await run('ip', ['-n', this.ns(p.peer), 'link', 'set', p.interface, 'up'])
+      }
+    }
+    await run('ip', ['-n', ns, 'addr', 'add', `${address}/${prefix}`, 'dev', 'br0'])
+    await run('ip', ['-n', ns, 'link', 'set', 'br0', 'up'])
+    await run('ip', ['-n', ns, 'route', 'add', 'default', 'via', gateway])
+  }
+
+  /** snmpd (BRIDGE-MIB from bridge-agent.ts) and lldpd in a switch's namespace, under its own host name. */
+  private async startSwitch(s: LabSwitch): Promise<void> {
+    const dir = this.dir(s.name)
+    await mkdir(`${dir}/snmp-state`, { recursive: true })
+    const files: Array<[string, string]> = [
+      ['snmpd.conf', switchSnmpdConf(this.topology, s.name, `${dir}/bridge-agent.sh`)],
+      ['bridge-agent.mjs', bridgeAgentScript()],
+      ['bridge-agent.sh', `#!/bin/sh\nexec ${process.execPath} ${dir}/bridge-agent.mjs\n`],
+      ['lldpd.conf', lldpdConf()],
+      ['start.sh', switchStartScript(this.topology, s.name, dir)],
+    ]
+    for (const [name, text] of files) await writeFile(`${dir}/${name}`, text, { mode: name === 'bridge-agent.sh' ? 0o750 : 0o640 })
+    await run('ip', ['netns', 'exec', this.ns(s.name), 'unshare', '--uts', 'sh', `${dir}/start.sh`])
+    await this.shortenCaches(s.name, DOT1D_BRIDGE)
   }
 
   private async addLink(l: LabLink): Promise<void> {
@@ -158,24 +212,25 @@ export class Lab {
     for (const [name] of files) if (name !== 'start.sh' && name !== 'snmpd.conf') await chown(`${dir}/${name}`, uid, gid)
     await run('ip', ['-n', this.ns(r.name), 'addr', 'add', `${r.loopback}/32`, 'dev', 'lo'])
     await run('ip', ['netns', 'exec', this.ns(r.name), 'unshare', '--uts', 'sh', `${dir}/start.sh`])
-    await this.shortenCaches(r.name)
+    await this.shortenCaches(r.name, INET_CIDR_ROUTE_ENTRY)
   }
 
   /**
    * snmpd keeps what it reads from the kernel (interfaces, routes, ARP) for up to a minute;
    * the lab shortens every cache of each agent to CACHE_SECONDS, so that a change shows in the
-   * next discovery as it would on a device polled a minute later.
+   * next discovery as it would on a device polled a minute later. `agentOid`: the subtree of
+   * the device's `pass_persist` agent, which snmpd starts on its first request.
    */
-  private async shortenCaches(router: string): Promise<void> {
-    const ns = this.ns(router)
+  private async shortenCaches(device: string, agentOid: string): Promise<void> {
+    const ns = this.ns(device)
     const auth = ['-v2c', '-c', LAB_ADMIN_COMMUNITY, '-t', '2', '-r', '3']
     const out = await inNs(ns, 'snmpbulkwalk', [...auth, '-On', '-Oq', '127.0.0.1', NS_CACHE_TIMEOUT])
     const oids = out.split('\n').map((l) => l.split(' ')[0] ?? '').filter((o) => o.startsWith(`.${NS_CACHE_TIMEOUT}.`))
     for (let i = 0; i < oids.length; i += 20) {
       await inNs(ns, 'snmpset', [...auth, '-Oq', '127.0.0.1', ...oids.slice(i, i + 20).flatMap((o) => [o, 'i', String(CACHE_SECONDS)])])
     }
-    // snmpd starts its route agent on the first request: started now, not on discovery's first (short) timeout
-    await inNs(ns, 'snmpgetnext', [...auth, '-Oq', '127.0.0.1', `.${INET_CIDR_ROUTE_ENTRY}`])
+    // snmpd starts its route or bridge agent on the first request: started now, not on discovery's first (short) timeout
+    await inNs(ns, 'snmpgetnext', [...auth, '-Oq', '127.0.0.1', `.${agentOid}`])
   }
 
   /** Waits until routing, BGP, LLDP and the AgentX subagents match the topology. */
@@ -337,10 +392,22 @@ export class Lab {
     await this.ready()
   }
 
-  /** What `ip -j` says in a router's or host's namespace (e.g. ["-6", "route", "show", "table", "main"]). */
+  /** What `ip -j` says in a router's, host's or switch's namespace (e.g. ["-6", "route", "show", "table", "main"]). */
   async ipJson(name: string, args: readonly string[]): Promise<Array<Record<string, unknown>>> {
-    if (!this.topology.routers.some((r) => r.name === name) && !this.topology.hosts.some((h) => h.name === name)) throw new Error(`no ${name} in the topology`)
+    const all = [...this.topology.routers, ...this.topology.hosts, ...(this.topology.switches ?? [])]
+    if (!all.some((x) => x.name === name)) throw new Error(`no ${name} in the topology`)
     return JSON.parse((await run('ip', ['-n', this.ns(name), '-j', ...args])) || '[]') as Array<Record<string, unknown>>
+  }
+
+  /**
+   * A switch's forwarding database as the kernel has it (`bridge fdb`, the bridge's own entries):
+   * each MAC address with the port it is on and whether it was learned (dynamic) or is the
+   * switch's own (permanent).
+   */
+  async fdb(name: string): Promise<Array<{ mac: string; port: string; dynamic: boolean }>> {
+    if (!(this.topology.switches ?? []).some((s) => s.name === name)) throw new Error(`no switch ${name} in the topology`)
+    const out = JSON.parse((await inNs(this.ns(name), 'bridge', ['-j', 'fdb', 'show', 'br', 'br0'])) || '[]') as Array<{ mac: string; ifname: string; master?: string; state?: string }>
+    return out.filter((e) => e.master === 'br0').map((e) => ({ mac: e.mac, port: e.ifname, dynamic: e.state !== 'permanent' && e.state !== 'static' }))
   }
 
   /** Sends one UDP datagram to an IPv6 address from a router's namespace: neighbour discovery on the way fills the neighbour caches. */

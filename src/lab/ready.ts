@@ -1,11 +1,12 @@
 /**
  * When a lab has converged: on every router the AgentX subagents are connected, OSPF has a
  * route to every loopback it can reach, the BGP sessions that should be up are established,
- * LLDP sees exactly one neighbour per link that is up, and (OSPFv3 labs)
- * ospf6d holds one full adjacency per link that is up.
+ * LLDP sees exactly one neighbour per link that is up (and per switch hanging off the router),
+ * and (OSPFv3 labs) ospf6d holds one full adjacency per link that is up; on every switch lldpd
+ * is connected to snmpd and sees its uplink router.
  */
 import { inNs } from './netns.js'
-import { bgpSessions, linkEnds, routerEnds, type Topology } from './topology.js'
+import { bgpSessions, linkEnds, routerEnds, routerSwitches, type Topology } from './topology.js'
 
 /** AgentX subagents per router: zebra, ospfd, bgpd, lldpd, and ospf6d when the topology runs OSPFv3. */
 const subagents = (topo: Topology) => (topo.ospfv3 === true ? 5 : 4)
@@ -29,11 +30,28 @@ export function reachable(topo: Topology, start: string): Set<string> {
   return seen
 }
 
-async function problems(topo: Topology, router: string, ns: string, dir: string): Promise<string[]> {
-  const out: string[] = []
+async function agentxProblems(ns: string, wanted: number): Promise<string[]> {
   const agentx = await inNs(ns, 'ss', ['-Htn', 'state', 'established', '( dport = :705 )'])
   const connected = agentx.split('\n').filter((l) => l.trim() !== '').length
-  if (connected < subagents(topo)) out.push(`${connected}/${subagents(topo)} AgentX subagents connected`)
+  return connected < wanted ? [`${connected}/${wanted} AgentX subagents connected`] : []
+}
+
+async function lldpNeighbours(ns: string, dir: string): Promise<number> {
+  const lldp = JSON.parse(await inNs(ns, 'lldpcli', ['-u', `${dir}/lldpd.socket`, '-f', 'json', 'show', 'neighbors'])) as { lldp?: { interface?: unknown } }
+  const ifaces = lldp.lldp?.interface
+  return Array.isArray(ifaces) ? ifaces.length : ifaces && typeof ifaces === 'object' ? Object.keys(ifaces).length : 0
+}
+
+/** A switch: lldpd connected to snmpd, and its uplink router seen over LLDP. */
+async function switchProblems(ns: string, dir: string): Promise<string[]> {
+  const out = await agentxProblems(ns, 1)
+  const seen = await lldpNeighbours(ns, dir)
+  if (seen !== 1) out.push(`LLDP sees ${seen} neighbours, not its uplink router only`)
+  return out
+}
+
+async function problems(topo: Topology, router: string, ns: string, dir: string): Promise<string[]> {
+  const out = await agentxProblems(ns, subagents(topo))
 
   const routes = new Set((await inNs(ns, 'ip', ['-4', 'route', 'show'])).split('\n').map((l) => l.split(' ')[0]))
   for (const other of reachable(topo, router)) {
@@ -59,22 +77,22 @@ async function problems(topo: Topology, router: string, ns: string, dir: string)
     const full = (ospf6.neighbors ?? []).filter((n) => n.state === 'Full').length
     if (full !== upLinks) out.push(`OSPFv3 has ${full} full adjacencies, ${upLinks} links are up`)
   }
-  const lldp = JSON.parse(await inNs(ns, 'lldpcli', ['-u', `${dir}/lldpd.socket`, '-f', 'json', 'show', 'neighbors'])) as { lldp?: { interface?: unknown } }
-  const ifaces = lldp.lldp?.interface
-  const seen = Array.isArray(ifaces) ? ifaces.length : ifaces && typeof ifaces === 'object' ? Object.keys(ifaces).length : 0
-  if (seen !== upLinks) out.push(`LLDP sees ${seen} neighbours, ${upLinks} links are up`)
+  const seen = await lldpNeighbours(ns, dir)
+  const switches = routerSwitches(topo, router).length
+  if (seen !== upLinks + switches) out.push(`LLDP sees ${seen} neighbours, ${upLinks} links are up${switches > 0 ? ` and ${switches} switches hang off it` : ''}`)
   return out
 }
 
-/** Polls every router until none has a problem left; throws listing them after `timeoutMs`. */
+/** Polls every router and switch until none has a problem left; throws listing them after `timeoutMs`. */
 export async function waitReady(topo: Topology, ns: (device: string) => string, dir: (device: string) => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs
-  let pending = topo.routers.map((r) => r.name)
+  const switches = new Set((topo.switches ?? []).map((s) => s.name))
+  let pending = [...topo.routers.map((r) => r.name), ...switches]
   let last: Map<string, string[]>
   for (;;) {
     const found = new Map<string, string[]>()
     for (const r of pending) {
-      const p = await problems(topo, r, ns(r), dir(r)).catch((err: unknown) => [err instanceof Error ? err.message : String(err)])
+      const p = await (switches.has(r) ? switchProblems(ns(r), dir(r)) : problems(topo, r, ns(r), dir(r))).catch((err: unknown) => [err instanceof Error ? err.message : String(err)])
       if (p.length > 0) found.set(r, p)
     }
     pending = [...found.keys()]

@@ -8,6 +8,7 @@
  * (a link-local IPv6 next hop as an ipv6z address whose zone is the interface's index).
  * It is plain JavaScript run by the same Node as netinv, written into the router's run directory.
  */
+import { PASS_PERSIST_LOOP } from './pass-persist.js'
 
 /** inetCidrRouteTable's entry; the agent answers every column under it. */
 export const INET_CIDR_ROUTE_ENTRY = '1.3.6.1.2.1.4.24.7.1'
@@ -76,47 +77,7 @@ function load() {
       for (const [column, value] of Object.entries(cells)) out.push({ oid: [...ENTRY, Number(column), ...index], value })
     }
   }
-  const seen = new Set()
-  rows = out.sort((a, b) => compare(a.oid, b.oid)).filter((r) => {
-    const key = r.oid.join('.')
-    if (seen.has(key)) return false
-    seen.add(key)
-    return true
-  })
+  rows = sortRows(out)
 }
-
-function compare(a, b) {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i]
-  return a.length - b.length
-}
-
-const parse = (text) => text.trim().replace(/^\./, '').split('.').filter((x) => x !== '').map(Number)
-const answer = (row) => (row ? '.' + row.oid.join('.') + '\n' + row.value[0] + '\n' + row.value[1] + '\n' : 'NONE\n')
-
-const lines = createInterface({ input: process.stdin })
-let pending = null
-lines.on('line', (line) => {
-  if (pending === null) {
-    const cmd = line.trim()
-    if (cmd === 'PING') process.stdout.write('PONG\n')
-    else if (cmd === 'get' || cmd === 'getnext' || cmd === 'set') pending = { cmd, lines: [] }
-    else if (cmd === '') process.exit(0)
-    return
-  }
-  pending.lines.push(line)
-  if (pending.cmd === 'set' && pending.lines.length < 2) return
-  const { cmd, lines: args } = pending
-  pending = null
-  if (cmd === 'set') return void process.stdout.write('not-writable\n')
-  try {
-    load()
-  } catch {
-    return void process.stdout.write('NONE\n')
-  }
-  const oid = parse(args[0])
-  if (cmd === 'get') process.stdout.write(answer(rows.find((r) => compare(r.oid, oid) === 0)))
-  else process.stdout.write(answer(rows.find((r) => compare(r.oid, oid) > 0)))
-})
-lines.on('close', () => process.exit(0))
-`
+${PASS_PERSIST_LOOP}`
 }

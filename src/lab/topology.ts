@@ -1,6 +1,7 @@
 /**
  * The lab's topology as data: routers (FRR, lldpd, snmpd each), links between them, BGP
- * sessions, end hosts and the management link from the machine's own namespace. The same
+ * sessions, end hosts, switches (a Linux bridge, lldpd and snmpd each) between a router and its
+ * hosts, and the management link from the machine's own namespace. The same
  * object is the ground truth tests compare discovery against (`truth.ts`).
  */
 import { ipToInt, intToIp, parseCidr } from '../shared/ipv4.js'
@@ -31,6 +32,22 @@ export interface LabHost {
   interface: string
   /** The router takes the first address, the host the tenth. */
   network: string
+  /** The switch the host hangs off (its uplink is the router's `interface`); none: the host is wired to the router. */
+  switch?: string
+}
+
+/**
+ * A switch: a namespace holding a Linux bridge (`br0`, no VLANs, no spanning tree) whose first
+ * port (`eth1`) is linked to a router's interface and whose further ports (`eth2`...) lead to
+ * the hosts naming it, in the order of the topology's hosts. It is managed in its hosts' network
+ * (the second address, on `br0`, with the router as default gateway) and runs lldpd and snmpd
+ * (the lab's credentials; BRIDGE-MIB from bridge-agent.ts).
+ */
+export interface LabSwitch {
+  name: string
+  /** "router:interface" the switch's `eth1` is linked to: the gateway interface of its hosts' network. */
+  uplink: string
+  location: string
 }
 
 export interface Topology {
@@ -49,6 +66,8 @@ export interface Topology {
   /** Sessions configured towards a peer that does not exist (never established). */
   bgpDown: Array<{ router: string; peer: string; as: number }>
   hosts: LabHost[]
+  /** Switches between a router and hosts (none: every host is wired to its router). */
+  switches?: LabSwitch[]
   /**
    * OSPFv3 as well (FRR's ospf6d, an AgentX subagent like the others) on every link between
    * routers, in area 0 over the links' link-local addresses: the IPv6 addresses given to those
@@ -92,6 +111,45 @@ export function routerEnds(topo: Topology, router: string): LinkEnd[] {
 export function hostAddresses(host: LabHost): { gateway: string; address: string; prefix: number } {
   const { base, prefix } = parseCidr(host.network)
   return { gateway: intToIp(base + 1), address: intToIp(base + 10), prefix }
+}
+
+/** A switch's port: `eth1` to its uplink router, `eth2`... to its hosts. */
+export interface SwitchPort {
+  port: string
+  /** The router ("r1", with `interface`) or host at the other end. */
+  peer: string
+  /** The router's interface; `eth0` for a host. */
+  interface: string
+}
+
+export function findSwitch(topo: Topology, name: string): LabSwitch {
+  const s = (topo.switches ?? []).find((x) => x.name === name)
+  if (!s) throw new Error(`no switch ${name} in the topology`)
+  return s
+}
+
+/** The hosts behind a switch, in the topology's order. */
+export function switchHosts(topo: Topology, name: string): LabHost[] {
+  return topo.hosts.filter((h) => h.switch === name)
+}
+
+/** A switch's ports in order: the uplink first, then one per host. */
+export function switchPorts(topo: Topology, name: string): SwitchPort[] {
+  const up = splitEnd(findSwitch(topo, name).uplink)
+  return [{ port: 'eth1', peer: up.router, interface: up.interface }, ...switchHosts(topo, name).map((h, i) => ({ port: `eth${i + 2}`, peer: h.name, interface: 'eth0' }))]
+}
+
+/** A switch's management address (on its bridge: the second of its hosts' network) and its gateway (the router's, the first). */
+export function switchAddresses(topo: Topology, name: string): { address: string; gateway: string; prefix: number } {
+  const host = switchHosts(topo, name)[0]
+  if (!host) throw new Error(`switch ${name} has no host (its management address is in its hosts' network)`)
+  const { base, prefix } = parseCidr(host.network)
+  return { address: intToIp(base + 2), gateway: intToIp(base + 1), prefix }
+}
+
+/** The switches hanging off a router. */
+export function routerSwitches(topo: Topology, router: string): LabSwitch[] {
+  return (topo.switches ?? []).filter((s) => splitEnd(s.uplink).router === router)
 }
 
 export function managementAddresses(topo: Topology): { root: string; router: string; prefix: number } {
@@ -158,6 +216,25 @@ export function checkTopology(topo: Topology): Topology {
     names.add(h.name)
     findRouter(topo, h.router)
     if (!inside(hostAddresses(h).address)) throw new Error(`network of ${h.name} is outside ${topo.supernet}`)
+  }
+  const uplinks = new Set<string>()
+  for (const s of topo.switches ?? []) {
+    if (!/^[a-z][a-z0-9]{0,7}$/.test(s.name)) throw new Error(`switch name ${JSON.stringify(s.name)} must be 1-8 lower-case letters and digits`)
+    if (names.has(s.name)) throw new Error(`name ${s.name} appears twice`)
+    names.add(s.name)
+    const up = splitEnd(s.uplink)
+    findRouter(topo, up.router)
+    if (uplinks.has(s.uplink)) throw new Error(`two switches hang off ${s.uplink}`)
+    uplinks.add(s.uplink)
+    if (topo.links.some((l) => l.a === s.uplink || l.b === s.uplink)) throw new Error(`${s.uplink} of switch ${s.name} is a link between routers`)
+    const hosts = switchHosts(topo, s.name)
+    if (hosts.length === 0) throw new Error(`switch ${s.name} has no host (its management address is in its hosts' network)`)
+    if (hosts.length > 1) throw new Error(`switch ${s.name} has ${hosts.length} hosts; the lab gives every host of a network the same address, so a switch has one`)
+  }
+  for (const h of topo.hosts) {
+    const uplink = `${h.router}:${h.interface}`
+    if (h.switch !== undefined && findSwitch(topo, h.switch).uplink !== uplink) throw new Error(`host ${h.name} is behind switch ${h.switch}, whose uplink is not ${uplink}`)
+    if (h.switch === undefined && uplinks.has(uplink)) throw new Error(`host ${h.name} is wired to ${uplink}, where a switch hangs off`)
   }
   for (const l of topo.links) {
     for (const e of linkEnds(l)) {

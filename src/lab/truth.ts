@@ -1,11 +1,11 @@
 /**
- * What a complete discovery of the lab must find, from the topology alone: devices, LLDP
- * neighbour pairs, interface states, connected routes, BGP sessions with their states, end hosts.
+ * What a complete discovery of the lab must find, from the topology alone: devices (routers and
+ * switches), LLDP neighbour pairs, interface states, connected routes, BGP sessions with their states, end hosts.
  * Each is a sorted list of strings so that two can be compared (and diffed) directly.
  */
 import { intToIp, parseCidr } from '../shared/ipv4.js'
 import { reachable } from './ready.js'
-import { bgpSessions, hostAddresses, linkEnds, managementAddresses, routerEnds, type Topology } from './topology.js'
+import { bgpSessions, hostAddresses, linkEnds, managementAddresses, routerEnds, splitEnd, switchAddresses, type Topology } from './topology.js'
 
 export interface Truth {
   devices: string[]
@@ -44,13 +44,17 @@ export function truthOf(topo: Topology, reachableFrom?: string): Truth {
     for (const h of topo.hosts.filter((x) => x.router === r.name)) connected.push(`${r.name}:${h.network}`)
   }
   connected.push(`${topo.management.router}:${topo.management.network}`)
+  // a switch hanging off a reachable router: a device, an LLDP neighbour of its uplink router both ways, and in the router's ARP cache
+  const switches = (topo.switches ?? []).map((s) => ({ ...s, up: splitEnd(s.uplink) })).filter((s) => seen.has(s.up.router))
+  const switchNeighbors = switches.flatMap((s) => [`${s.uplink}>${s.name}:eth1`, `${s.name}:eth1>${s.uplink}`])
+  const switchArp = switches.map((s) => `${s.uplink}=${switchAddresses(topo, s.name).address}`)
   const loopbackRoutes: string[] = []
   for (const r of routers) {
     for (const other of reachable(topo, r.name)) if (other !== r.name) loopbackRoutes.push(`${r.name}>${topo.routers.find((x) => x.name === other)!.loopback}`)
   }
   return {
-    devices: sorted(routers.map((r) => r.name)),
-    neighbors: sorted(ends.filter((e) => e.up).map((e) => `${e.router}:${e.interface}>${e.peer.router}:${e.peer.interface}`)),
+    devices: sorted([...routers.map((r) => r.name), ...switches.map((s) => s.name)]),
+    neighbors: sorted([...ends.filter((e) => e.up).map((e) => `${e.router}:${e.interface}>${e.peer.router}:${e.peer.interface}`), ...switchNeighbors]),
     interfaces: sorted(interfaces),
     connected: sorted(connected),
     loopbackRoutes: sorted(loopbackRoutes),
@@ -59,6 +63,7 @@ export function truthOf(topo: Topology, reachableFrom?: string): Truth {
     arp: sorted([
       ...topo.hosts.filter((h) => seen.has(h.router)).map((h) => `${h.router}:${h.interface}=${hostAddresses(h).address}`),
       `${topo.management.router}:mgmt0=${m.root}`,
+      ...switchArp,
     ]),
   }
 }

@@ -1,6 +1,6 @@
 /**
- * A lab whose builder crashed is found by its name prefix and removed whole: namespaces, every
- * process that ran in them, the management link and its route.
+ * A lab whose builder crashed is found by its name prefix and removed whole: namespaces (a
+ * switch's too), every process that ran in them, the management link and its route.
  */
 import t from 'tap'
 import { existsSync } from 'node:fs'
@@ -21,14 +21,14 @@ testNeeding(t, 'a crashed builder leaves a lab that teardown by prefix removes w
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   const namespaces = (await run('ip', ['netns', 'list'])).split('\n').map((l) => l.split(' ')[0]!).filter((n) => n.startsWith(`${prefix}-`))
-  t.same(namespaces.sort(), [`${prefix}-g1`, `${prefix}-g2`, `${prefix}-h1`])
+  t.same(namespaces.sort(), [`${prefix}-g1`, `${prefix}-g2`, `${prefix}-h1`, `${prefix}-s1`])
   const pids = (await Promise.all(namespaces.map((ns) => run('ip', ['netns', 'pids', ns])))).join(' ').split(/\s+/).filter(Boolean)
-  t.ok(pids.length >= 10, `snmpd, zebra, ospfd, bgpd and lldpd run in each router (${pids.length} processes)`)
+  t.ok(pids.length >= 12, `snmpd, zebra, ospfd, bgpd and lldpd run in each router, snmpd and lldpd in the switch (${pids.length} processes)`)
   child.kill('SIGKILL')
   await once(child, 'exit')
   t.ok(pids.every((p) => existsSync(`/proc/${p}`)), 'the lab outlives its builder')
   t.ok((await staleLabs()).includes(prefix), 'and is known as stale')
-  t.same(await teardown(prefix), { namespaces: 3, processes: pids.length })
+  t.same(await teardown(prefix), { namespaces: 4, processes: pids.length })
   t.ok(pids.every((p) => !existsSync(`/proc/${p}`)), 'every process is gone')
   const left = (await run('ip', ['netns', 'list'])).split('\n').filter((l) => l.startsWith(`${prefix}-`))
   t.same(left, [], 'every namespace is gone')
