@@ -14,7 +14,7 @@ export async function rows(client: Client, path: string, body: Row): Promise<Row
 }
 
 export interface Branch {
-  hops: Array<{ kind: string; device: { hostname: string } }>
+  hops: Array<{ kind: string; device: { hostname: string; devType?: string | null }; ingress: string | null; egress: string | null; mac?: { mac: string; intName: string } }>
   end: string
   detail: string
 }
@@ -28,10 +28,12 @@ export async function branches(client: Client, snapshot: string, src: string, ds
 /**
  * The path labs' square, in a supernet of its own (10.<octet>.0.0/16, so that the labs run beside
  * each other): four routers, r1 to r4 two equal-cost ways (over r2 or r3), r5 behind r4 in
- * another AS (eBGP), a host on r1, r4 and r5.
+ * another AS (eBGP), a host on r1, r4 and r5. `switched`: h1 hangs off switch sw1 (a Linux
+ * bridge: uplink eth1 to r1's eth3, eth2 to h1) instead of r1's eth3 itself.
  */
-export function squareTopology(name: string, octet: number): Topology {
+export function squareTopology(name: string, octet: number, options: { switched?: boolean } = {}): Topology {
   const n = (x: string) => `10.${octet}.${x}`
+  const switched = options.switched === true
   return checkTopology({
     name,
     supernet: n('0.0/16'),
@@ -48,9 +50,10 @@ export function squareTopology(name: string, octet: number): Topology {
     bgp: [{ a: 'r1', b: 'r4' }, { a: 'r4', b: 'r5' }],
     bgpDown: [],
     hosts: [
-      { name: 'h1', router: 'r1', interface: 'eth3', network: n('101.0/24') },
+      { name: 'h1', router: 'r1', interface: 'eth3', network: n('101.0/24'), ...(switched ? { switch: 'sw1' } : {}) },
       { name: 'h2', router: 'r4', interface: 'eth4', network: n('102.0/24') },
       { name: 'h3', router: 'r5', interface: 'eth2', network: n('103.0/24') },
     ],
+    ...(switched ? { switches: [{ name: 'sw1', uplink: 'r1:eth3', location: 'Path lab, rack 1' }] } : {}),
   })
 }
