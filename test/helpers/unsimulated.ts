@@ -2,7 +2,7 @@
  * Collected tables a simulated snapshot has no rows in: the simulator models no wireless
  * controller, no IPv6 interface address or neighbour cache (only IPv6 routes), and no EIGRP,
  * IS-IS or RIP route, and of spanning tree only the tree of VLAN 1 (spanning-tree/ports), none per
- * VLAN, no MSTP instance, no topology change and no port protection. Discovery tests cover them. Its networks are also consistent: no link
+ * VLAN, no MSTP instance, no topology change and no port protection, and no optics levels. Discovery tests cover them. Its networks are also consistent: no link
  * whose ends carry different VLANs, no spanning-tree port with several neighbours or BPDUs from
  * another bridge than its neighbour's; the
  * inconsistency tables have a hand-made snapshot of their own (catalog/stp-inconsistencies).
@@ -19,6 +19,7 @@ export const UNSIMULATED: readonly string[] = [
   'spanning-tree/instances',
   'spanning-tree/topology',
   'spanning-tree/guards',
+  'interfaces/transceivers/statistics',
   'spanning-tree/inconsistencies/neighbor-ports-vlan-mismatch',
   'spanning-tree/inconsistencies/ports-multiple-neighbors',
   'spanning-tree/inconsistencies/stp-cdp-ports-mismatch',

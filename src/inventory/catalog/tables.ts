@@ -24,6 +24,7 @@ import { FHRP_GROUP_MEMBERS } from './fhrp-members.js'
 import { GATEWAY_REDUNDANCY } from './gateway-redundancy.js'
 import { INTERFACE_MTU } from './mtu.js'
 import { DISCOVERY_HISTORY } from './discovery-history.js'
+import { TRANSCEIVER_STATISTICS } from './transceivers.js'
 import type { StoredTableDef, TableDef } from './types.js'
 
 export const TABLES: readonly TableDef[] = [
@@ -42,6 +43,7 @@ export const TABLES: readonly TableDef[] = [
   ...STP_INCONSISTENCY_TABLES,
   ...NEIGHBOR_TABLES,
   ...INTERFACE_HEALTH_TABLES,
+  TRANSCEIVER_STATISTICS,
   ...INTERFACE_RATE_TABLES,
   INTERFACE_MTU,
   OSPF_INTERFACES,

@@ -18,6 +18,7 @@ import { STP_INSTANCES_SQL } from './stp-instances.js'
 import { VLAN_SETS_SQL } from './vlan-sets.js'
 import { STP_TOPOLOGY_SQL } from './stp-topology.js'
 import { STP_GUARDS_SQL } from './stp-guards.js'
+import { TRANSCEIVER_STATISTICS_SQL } from './transceiver-statistics.js'
 
 export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'snapshots, jobs and settings', sql: BOOKKEEPING_SQL },
@@ -87,6 +88,7 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 490, name: 'VLAN sets of switch ports, for comparing the ends of a link', sql: VLAN_SETS_SQL },
   { id: 500, name: 'topology changes of each spanning tree', sql: STP_TOPOLOGY_SQL },
   { id: 510, name: 'spanning-tree protections of each port', sql: STP_GUARDS_SQL },
+  { id: 520, name: 'optics levels of transceivers', sql: TRANSCEIVER_STATISTICS_SQL },
 ]
 
 export async function migrateInventory(db: Db): Promise<number[]> {

@@ -82,6 +82,24 @@ export interface RecordedSwitch {
   guards?: StpGuardRecording
   /** MAC addresses learnt, by VLAN: dot1dTpFdbTable of each VLAN's instance (VLAN 1's in the default one). */
   macs?: Array<{ vlan: number; mac: string; port: string }>
+  /** Optics levels of its transceivers: sensors in CISCO-ENTITY-SENSOR-MIB on a Cisco switch, ENTITY-SENSOR-MIB on others (whose agents also tie each port entry to its interface in entAliasMappingTable). */
+  optics?: OpticRecording[]
+}
+
+/**
+ * A transceiver's optics levels (digital optical monitoring) as `show interfaces transceiver`
+ * shows them: the module's temperature (°C) and supply voltage (V), and per lane (one for a
+ * single-lane optic, whose sensors name no lane) the laser bias current (mA) and the transmitted
+ * and received power (dBm; null: the sensor has no reading, unavailable).
+ */
+export interface OpticRecording {
+  /** Name of the ENTITY-MIB port entry (one of `parts`) that holds the optic; its sensors are entries contained in it. */
+  part: string
+  /** The interface the optic is plugged into. */
+  port: string
+  temperature: number
+  voltage: number
+  lanes: Array<{ txBias: number; txPower: number; rxPower: number | null }>
 }
 
 type Mode = 'enable' | 'disable' | 'default'
@@ -526,7 +544,92 @@ export function switchVarbinds(sw: RecordedSwitch): Varbind[] {
       [`${ENT}.13${x}`, str(e.model ?? '')],
     )
   }
+  out.push(...sensorVarbinds(sw, entities.length + 1, ifIndexOf))
   return out
+}
+
+/** ENTITY-SENSOR-MIB's entPhySensorTable, or CISCO-ENTITY-SENSOR-MIB's entSensorValueTable (the same columns): type, scale, precision, value, status. */
+const SENSOR_TABLE = { standard: '1.3.6.1.2.1.99.1.1.1', cisco: '1.3.6.1.4.1.9.9.91.1.1.1.1' } as const
+/** EntitySensorDataType and EntitySensorDataScale. */
+const SENSOR_TYPE = { voltsDC: 4, amperes: 5, watts: 6, celsius: 8, dBm: 14 } as const
+const SCALE = { micro: 7, milli: 8, units: 9 } as const
+
+/**
+ * A whitebox agent's optical power, in watts as ENTITY-SENSOR-MIB has it: tenths of a microwatt
+ * (scale micro, precision 1), for a power given in dBm.
+ */
+export const powerInWatts = (dbm: number) => Math.round(10 ** (dbm / 10) * 10_000)
+
+/**
+ * The sensors of the switch's optics, ENTITY-MIB entries from `first` on, each contained in the
+ * port entry that holds its optic, and their readings: as a Cisco agent answers them (names such
+ * as "GigabitEthernet1/0/49 Receive Power Sensor"; °C and volts in units with 1 and 2 decimals,
+ * the bias in milliamperes with 1, the power in dBm with 1) or a whitebox's (names such as "DOM
+ * RX Power for Port 1 Lane 2"; millidegrees, millivolts, microamperes, the power in watts:
+ * tenths of a microwatt), which also maps each port entry to its interface in entAliasMappingTable.
+ */
+function sensorVarbinds(sw: RecordedSwitch, first: number, ifIndexOf: ReadonlyMap<string, number>): Varbind[] {
+  const out: Varbind[] = []
+  const cisco = isCisco(sw)
+  const table = cisco ? SENSOR_TABLE.cisco : SENSOR_TABLE.standard
+  let index = first
+  for (const o of sw.optics ?? []) {
+    const part = sw.parts.findIndex((p) => p.name === o.part) + 2
+    if (part === 1) throw new Error(`${sw.sysName}: no part ${o.part}`)
+    const sensor = (name: string, type: keyof typeof SENSOR_TYPE, scale: keyof typeof SCALE, precision: number, value: number | null) => {
+      const x = `.${index++}`
+      out.push(
+        [`${ENT}.2${x}`, str(name)],
+        [`${ENT}.4${x}`, int(part)],
+        [`${ENT}.5${x}`, int(8)],
+        [`${ENT}.7${x}`, str(name)],
+        [`${table}.1${x}`, int(SENSOR_TYPE[type])],
+        [`${table}.2${x}`, int(SCALE[scale])],
+        [`${table}.3${x}`, int(precision)],
+        [`${table}.4${x}`, int(value ?? 0)],
+        // ok(1), unavailable(2)
+        [`${table}.5${x}`, int(value === null ? 2 : 1)],
+      )
+    }
+    const lanes = o.lanes.length > 1
+    if (cisco) {
+      sensor(`${o.part} Temperature Sensor`, 'celsius', 'units', 1, Math.round(o.temperature * 10))
+      sensor(`${o.part} Supply Voltage Sensor`, 'voltsDC', 'units', 2, Math.round(o.voltage * 100))
+      o.lanes.forEach((l, n) => {
+        const lane = lanes ? ` Lane ${n + 1}` : ''
+        sensor(`${o.part}${lane} Bias Current Sensor`, 'amperes', 'milli', 1, Math.round(l.txBias * 10))
+        sensor(`${o.part}${lane} Transmit Power Sensor`, 'dBm', 'units', 1, Math.round(l.txPower * 10))
+        sensor(`${o.part}${lane} Receive Power Sensor`, 'dBm', 'units', 1, l.rxPower === null ? null : Math.round(l.rxPower * 10))
+      })
+    } else {
+      sensor(`DOM Temperature for ${o.part}`, 'celsius', 'units', 3, Math.round(o.temperature * 1000))
+      sensor(`DOM Voltage for ${o.part}`, 'voltsDC', 'milli', 0, Math.round(o.voltage * 1000))
+      o.lanes.forEach((l, n) => {
+        const lane = lanes ? ` Lane ${n + 1}` : ''
+        sensor(`DOM TX Bias for ${o.part}${lane}`, 'amperes', 'micro', 0, Math.round(l.txBias * 1000))
+        sensor(`DOM TX Power for ${o.part}${lane}`, 'watts', 'micro', 1, powerInWatts(l.txPower))
+        sensor(`DOM RX Power for ${o.part}${lane}`, 'watts', 'micro', 1, l.rxPower === null ? null : powerInWatts(l.rxPower))
+      })
+      const ifIndex = ifIndexOf.get(o.port)
+      if (ifIndex === undefined) throw new Error(`${sw.sysName}: no interface ${o.port}`)
+      out.push([`1.3.6.1.2.1.47.1.3.2.1.2.${part}.0`, oid(`1.3.6.1.2.1.2.2.1.1.${ifIndex}`)])
+    }
+  }
+  return out
+}
+
+/**
+ * What interfaces/transceivers/statistics must hold: "host port channel temperature voltage
+ * txBias txPower rxPower" of each optic (a row per lane of a multi-lane one, channel null for a
+ * single-lane one); a whitebox's power as its watts give it back in dBm.
+ */
+export function opticsTruth(sw: RecordedSwitch): string[] {
+  const dbm = (p: number | null) => (p === null ? null : isCisco(sw) ? p : Number((10 * Math.log10(powerInWatts(p) / 10_000)).toFixed(2)))
+  return (sw.optics ?? [])
+    .flatMap((o) =>
+      o.lanes.map((l, n) => [sw.sysName, o.port, o.lanes.length > 1 ? n + 1 : null, o.temperature, o.voltage, l.txBias, dbm(l.txPower), dbm(l.rxPower)].map(String).join(' ')),
+    )
+    .sort()
 }
 
 /** What interfaces/port-channel/member-status must hold for the switch. */
@@ -743,6 +846,7 @@ export const CATALYST_ACCESS: RecordedSwitch = {
     { ifIndex: 10110, name: 'Gi1/0/10', descr: 'GigabitEthernet1/0/10', oper: 'up', alias: 'desk switch room 3.14' },
     { ifIndex: 10111, name: 'Gi1/0/11', descr: 'GigabitEthernet1/0/11', oper: 'up', alias: 'desk switch room 3.14' },
     { ifIndex: 10112, name: 'Gi1/0/12', descr: 'GigabitEthernet1/0/12', oper: 'down' },
+    { ifIndex: 10149, name: 'Gi1/0/49', descr: 'GigabitEthernet1/0/49', oper: 'up', alias: 'fiber to building B' },
   ],
   channels: [
     {
@@ -805,6 +909,8 @@ export const CATALYST_ACCESS: RecordedSwitch = {
     { class: 'port', name: 'GigabitEthernet1/0/49', descr: '1000BaseLX SFP', parent: 1, model: 'GLC-LH-SMD', serial: 'AVD1234ABCD', hardwareRev: 'V01' },
     { class: 'port', name: 'GigabitEthernet1/0/50', descr: 'Gigabit Ethernet Port', parent: 1 },
   ],
+  // the 1000BASE-LX optic's levels, as `show interfaces transceiver` shows them
+  optics: [{ part: 'GigabitEthernet1/0/49', port: 'Gi1/0/49', temperature: 31.4, voltage: 3.29, lanes: [{ txBias: 6.5, txPower: -5.8, rxPower: -9.3 }] }],
   // VLAN 1 runs over the uplink channel (root port) and a second uplink to the core, which
   // blocks (alternate); a desk switch hangs off two ports, the second of which hears the first's
   // BPDUs and blocks (backup); one port is down. No RSTP-MIB: edge and p2p are not said.
@@ -990,7 +1096,25 @@ export const WHITEBOX_MSTP: RecordedSwitch = {
     { port: 'swp4', mode: 'access', vlan: 30 },
     { port: 'swp5', mode: 'access', vlan: 50 },
   ],
-  parts: [{ class: 'powerSupply', name: 'PSU1', descr: 'Power supply 1', parent: 1, model: 'YM-2651Y', serial: 'SA070U331733000123' }],
+  parts: [
+    { class: 'powerSupply', name: 'PSU1', descr: 'Power supply 1', parent: 1, model: 'YM-2651Y', serial: 'SA070U331733000123' },
+    { class: 'port', name: 'Port 1', descr: 'QSFP28 100GBASE-SR4', parent: 1, model: 'QSFP-100G-SR4', serial: 'F2231Q0045' },
+  ],
+  // the uplink's 4-lane optic: lane 3 receives no light its sensor can read
+  optics: [
+    {
+      part: 'Port 1',
+      port: 'swp1',
+      temperature: 38.125,
+      voltage: 3.284,
+      lanes: [
+        { txBias: 7.252, txPower: -0.5, rxPower: -1.21 },
+        { txBias: 7.31, txPower: -0.62, rxPower: -1.4 },
+        { txBias: 7.108, txPower: -0.41, rxPower: null },
+        { txBias: 7.4, txPower: -0.7, rxPower: -2.05 },
+      ],
+    },
+  ],
   stp: {
     mode: 'mstp',
     region: { name: 'campus-a', revision: 3 },

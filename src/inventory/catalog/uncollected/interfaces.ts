@@ -20,7 +20,6 @@ export const INTERFACES_TABLES: readonly TableDef[] = [
   uncollected({ path: 'interfaces/storm-control/unicast', title: 'Storm control unicast', what: 'Storm control unicast.', columns: [] }),
   uncollected({ path: 'interfaces/transceivers/errors', title: 'Transceivers errors', what: 'Transceivers errors.', columns: [] }),
   uncollected({ path: 'interfaces/transceivers/inventory', title: 'Transceivers', what: 'Transceivers.', columns: [] }),
-  uncollected({ path: 'interfaces/transceivers/statistics', title: 'Transceivers statistics', what: 'Transceivers statistics.', columns: [] }),
   uncollected({ path: 'interfaces/tunnels/ipv4', title: 'Tunnels IPv4', what: 'Tunnels IPv4.', columns: [] }),
   uncollected({ path: 'interfaces/tunnels/ipv6', title: 'Tunnels IPv6', what: 'Tunnels IPv6.', columns: [] }),
 ]

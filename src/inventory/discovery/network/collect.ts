@@ -8,6 +8,7 @@ import { collectBridge } from './mibs/bridge.js'
 import { collectCdp } from './mibs/cdp.js'
 import { counterRates, readCounters, type CounterReading } from './mibs/counters.js'
 import { collectEntity } from './mibs/entity.js'
+import { collectSensors } from './mibs/sensors.js'
 import { collectFhrp } from './mibs/fhrp.js'
 import { collectInterfaces } from './mibs/interfaces.js'
 import { collectAddresses, collectArp, collectForwarding } from './mibs/ip.js'
@@ -157,6 +158,14 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
     ...(counterIntervalMs > 0 ? [['counters', async () => void (reading.first = await readCounters(client))] as [string, () => Promise<void>]] : []),
     ['interfaces', async () => void (device.interfaces = await collectInterfaces(client))],
     ['entity', async () => void (device.entity = await collectEntity(client))],
+    [
+      'sensors',
+      async () => {
+        const { sensors, ports } = await collectSensors(client)
+        device.sensors = sensors
+        device.entityPorts = ports
+      },
+    ],
     ['addresses', async () => void (device.addresses = await collectAddresses(client))],
     ['arp', async () => void (device.arp = await collectArp(client))],
     ['forwarding', async () => void (device.ipForwarding = await collectForwarding(client))],

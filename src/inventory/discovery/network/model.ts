@@ -328,12 +328,27 @@ export interface InterfaceRates {
   outDropPkts: number | null
 }
 
+/** The kinds of sensor reading an optic reports (EntitySensorDataType). */
+export type SensorType = 'voltsDC' | 'amperes' | 'watts' | 'celsius' | 'dBm'
+
+/** A sensor's reading (ENTITY-SENSOR-MIB, CISCO-ENTITY-SENSOR-MIB), in its type's unit (volts, amperes, watts, °C, dBm); null unless the sensor is ok. */
+export interface SensorReading {
+  /** entPhysicalIndex of the sensor (its ENTITY-MIB entry names what it measures). */
+  index: number
+  type: SensorType
+  value: number | null
+}
+
 export interface CollectedDevice {
   /** Address the device answered on. */
   address: string
   credential: { id: string; name: string }
   system: SystemInfo
   entity: EntityPart[]
+  /** Sensor readings of the kinds optics report. */
+  sensors: SensorReading[]
+  /** The interface (ifIndex) of each physical port entAliasMappingTable ties to one, by entPhysicalIndex. */
+  entityPorts: Map<number, number>
   interfaces: Iface[]
   addresses: IpAddr[]
   arp: ArpEntry[]
@@ -369,6 +384,8 @@ export function newDevice(address: string, credential: { id: string; name: strin
     credential,
     system,
     entity: [],
+    sensors: [],
+    entityPorts: new Map(),
     interfaces: [],
     addresses: [],
     arp: [],

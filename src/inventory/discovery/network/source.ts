@@ -13,6 +13,7 @@ import { STP_BRIDGES, STP_GUARDS, STP_INSTANCES, STP_PORTS, STP_TOPOLOGY, STP_VL
 import { BGP_NEIGHBORS, FHRP_GROUP_STATE, IPV6_ROUTES, OSPF_NEIGHBORS, OSPFV3_NEIGHBORS, ROUTES } from '../../catalog/routing.js'
 import { FANS, MODULES, POWER_SUPPLIES } from '../../catalog/environment.js'
 import { COUNTERS, PORT_CHANNEL_MEMBERS } from '../../catalog/interface-health.js'
+import { TRANSCEIVER_STATISTICS } from '../../catalog/transceivers.js'
 import { CONFIG_SAVED } from '../../catalog/consistency.js'
 import type { SshCredential } from '../../settings/ssh-credentials.js'
 import { collectConfigs, SSH_ERROR_TYPES, type ConfigCollection } from './ssh/collect.js'
@@ -48,6 +49,7 @@ import { portChannelRows } from './rows/port-channels.js'
 import { switchportRows } from './rows/switchports.js'
 import { stpGuardRows, stpInstanceRows, stpPortRows, stpRows, stpTopologyRows, stpVlanRows } from './rows/stp.js'
 import { fanRows, moduleRows, powerSupplyRows } from './rows/environment.js'
+import { opticsRows } from './rows/optics.js'
 
 /** Each table a MIB fills and the module that maps the collected data to its rows. */
 export const NETWORK_TABLES: ReadonlyArray<readonly [StoredTableDef, (net: Network) => Iterable<Row>]> = [
@@ -79,6 +81,7 @@ export const NETWORK_TABLES: ReadonlyArray<readonly [StoredTableDef, (net: Netwo
   [STP_INSTANCES, stpInstanceRows],
   [STP_TOPOLOGY, stpTopologyRows],
   [STP_GUARDS, stpGuardRows],
+  [TRANSCEIVER_STATISTICS, opticsRows],
   [CONNECTIVITY, connectivityRows],
   [CONFIG_SAVED, configRows],
 ]

@@ -17,6 +17,7 @@ import {
   partTruth,
   partsOfClass,
   macTruth,
+  opticsTruth,
   portChannelTruth,
   stpInstanceTruth,
   stpGuardTruth,
@@ -159,6 +160,13 @@ testNeeding(t, 'discovery of recorded vendor devices replayed by real SNMP agent
     const columns = ['hostname', 'intName', 'portFast', 'bpduGuard', 'bpduFilter', 'rootGuard', 'loopGuard']
     const guards = await rows(client, 'spanning-tree/guards', id, columns)
     score(t, 'spanning-tree/guards', guards.map((x) => columns.map((c) => String(x[c])).join(' ')).sort(), SWITCHES.flatMap(stpGuardTruth).sort())
+  })
+
+  await t.test('optics levels of each transceiver from CISCO-ENTITY-SENSOR-MIB or ENTITY-SENSOR-MIB, per lane of a multi-lane optic, power in watts as dBm', async (t) => {
+    const columns = ['hostname', 'intName', 'channel', 'temperature', 'voltage', 'txBias', 'txPower', 'rxPower']
+    const optics = await rows(client, 'interfaces/transceivers/statistics', id, columns)
+    score(t, 'interfaces/transceivers/statistics', optics.map((x) => columns.map((c) => String(x[c])).join(' ')).sort(), SWITCHES.flatMap(opticsTruth).sort())
+    t.equal(optics.length, 5, 'the Catalyst\'s optic and each lane of the whitebox\'s')
   })
 
   await t.test('the MAC addresses of every VLAN: dot1dTpFdbTable of each VLAN\'s instance where the switch has no Q-BRIDGE-MIB forwarding table', async (t) => {
