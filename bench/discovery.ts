@@ -4,7 +4,10 @@
  * configured concurrency and at concurrency 1 (the baseline, same run), and (2) end to end
  * through the inventory's HTTP API into a fresh database (crawl, rows, COPY, indexes, attach).
  * For each: wall time, devices per second, collector CPU time per device, and the longest
- * event-loop delay meanwhile. Prints one JSON line. Needs root and the lab's packages.
+ * event-loop delay meanwhile. The floor beside them, in the same run: Debian's `snmpbulkwalk` of
+ * each discovered device's mib-2 subtree (its default), as many at once as the discovery's
+ * concurrency, with the varbinds they returned. And the rows of each table the end-to-end
+ * discovery filled. Prints one JSON line. Needs root and the lab's packages.
  *
  *   npm run bench:discovery -- [--routers 52] [--concurrency 16] [--engine postgres|pglite] [--keep]
  */
@@ -23,6 +26,8 @@ import { INTERNAL_HEADER, encodeInternal, encodePrincipal } from '../src/shared/
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { openBenchDb } from './db.js'
+import { spawn } from 'node:child_process'
+import { NETWORK_TABLES } from '../src/inventory/discovery/network/source.js'
 
 const { values } = parseArgs({
   options: {
@@ -83,6 +88,30 @@ async function measure(fn: () => Promise<number>): Promise<Measure> {
   }
 }
 
+/** The varbinds of one `snmpbulkwalk` of an agent's mib-2 subtree (its default), as it prints them one a line. */
+function bulkwalk(address: string, community: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('snmpbulkwalk', ['-v2c', '-c', community, '-t', '2', '-r', '1', '-Cr25', '-On', '-Oq', address], { stdio: ['ignore', 'pipe', 'ignore'] })
+    let lines = 0
+    child.stdout.on('data', (chunk: Buffer) => {
+      for (const b of chunk) if (b === 10) lines++
+    })
+    child.once('error', reject)
+    child.once('close', (code) => (code === 0 ? resolve(lines) : reject(new Error(`snmpbulkwalk ${address} exited with ${code}`))))
+  })
+}
+
+/** `snmpbulkwalk` of every address, `concurrency` at once: the varbinds in all. */
+async function bulkwalkAll(addresses: readonly string[], community: string, concurrency: number): Promise<number> {
+  let next = 0
+  let varbinds = 0
+  const worker = async () => {
+    while (next < addresses.length) varbinds += await bulkwalk(addresses[next++]!, community)
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, addresses.length) }, worker))
+  return varbinds
+}
+
 const topology = generatedTopology(routers)
 const built = performance.now()
 const lab = await Lab.up({ prefix: values.prefix!, topology, readyTimeoutMs: 180_000 })
@@ -91,16 +120,24 @@ const credentials = [{ id: 'bench', name: 'lab', networks: [], version: '2c' as 
 const run = (c: number) => ({ seeds: [lab.seed], include: [topology.supernet], exclude: [], allowedSpecialNetworks: [], limits: { concurrency: c, timeoutMs: 2000, retries: 1, maxDevices: 5000 }, siteRules: [], defaultSite: 'lab' })
 
 try {
+  let addresses: string[] = []
   const collect = (c: number) => async () => {
     const r = await collectNetwork({ run: run(c), policy: new AddressPolicy(run(c)), credentials, remembered: new Map(), signal: new AbortController().signal, taskKey: 'bench' })
+    addresses = r.network.devices.map((d) => d.d.address)
     return r.network.devices.length
   }
   await collect(concurrency)() // warm-up: the agents' first answers (caches, AgentX) are slower
   const collector = await measure(collect(concurrency))
   const baseline = await measure(collect(1))
+  let walked = 0
+  const bulk = await measure(async () => {
+    walked = await bulkwalkAll(addresses, topology.credentials.community, concurrency)
+    return addresses.length
+  })
 
   const { db, drop } = await openBenchDb(values.engine!)
   let endToEnd: Measure
+  const rowsPerTable: Record<string, number> = {}
   try {
     await migrateInventory(db)
     const app = await createInventoryApp({ db, config: compileConfig({}), log: silentLogger(), internalSecret: 'bench-secret-0123456789', credentialKey: randomBytes(32) })
@@ -113,6 +150,7 @@ try {
     await call('POST', 'settings/snmp', { name: 'lab', version: '2c', community: topology.credentials.community })
     await call('PATCH', 'settings', { include: [topology.supernet], limits: { concurrency } })
     await call('PUT', 'settings/seed', [lab.seed])
+    let snapshot = ''
     endToEnd = await measure(async () => {
       const { id, jobId } = (await call('POST', 'snapshots', {})) as { id: string; jobId: string }
       for (;;) {
@@ -120,8 +158,13 @@ try {
         if (job.isDone) break
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
+      snapshot = id
       return Number((await call('GET', `snapshots/${id}`)).totalDevCount)
     })
+    for (const [table] of NETWORK_TABLES) {
+      const page = (await call('POST', `tables/${table.path}`, { snapshot, columns: ['id'], pagination: { limit: 1 } })) as { _meta?: { count?: number } }
+      rowsPerTable[table.path] = Number(page._meta?.count)
+    }
     await app.close()
     server.close()
   } finally {
@@ -137,7 +180,10 @@ try {
       collector,
       baselineConcurrency1: baseline,
       speedup: Math.round((baseline.wallMs / collector.wallMs) * 10) / 10,
+      snmpbulkwalk: { ...bulk, concurrency, subtree: 'mib-2', varbinds: walked },
+      collectorOverBulkwalk: Math.round((collector.wallMs / bulk.wallMs) * 100) / 100,
       endToEnd: { ...endToEnd, engine: values.engine },
+      rowsPerTable,
       target: { devices: 50, wallMs: 20_000, eventLoopMaxMs: 50 },
     }),
   )
