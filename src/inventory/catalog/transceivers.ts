@@ -6,14 +6,14 @@ export const TRANSCEIVER_STATISTICS: StoredTableDef = {
   path: 'interfaces/transceivers/statistics',
   title: 'Transceivers statistics',
   description:
-    'The optics levels of every transceiver that reports them (digital optical monitoring): temperature, supply voltage, laser bias current, transmitted and received optical power, from the device\'s sensors (ENTITY-SENSOR-MIB, Cisco\'s CISCO-ENTITY-SENSOR-MIB). A multi-lane optic has a row per lane. The readings change from one discovery to the next; a comparison shows them only when asked. Column names are netinv\'s (the API family\'s clients name none for this table).',
+    'The optics levels of every transceiver that reports them (digital optical monitoring): temperature, supply voltage, laser bias current, transmitted and received optical power, from the device\'s sensors (ENTITY-SENSOR-MIB, Cisco\'s CISCO-ENTITY-SENSOR-MIB) or Juniper\'s JUNIPER-DOM-MIB. A multi-lane optic has a row per lane. The readings change from one discovery to the next; a comparison shows them only when asked. Column names are netinv\'s (the API family\'s clients name none for this table).',
   snapshotScoped: true,
   source: { kind: 'stored', table: 'inventory.transceiver_statistics' },
   columns: [
     idColumn('transceiver (or lane)'),
     ...deviceColumns(),
     col('intName', 'string', 'Interface the transceiver is plugged into (as in inventory/interfaces).'),
-    col('channel', 'integer', 'Lane of a multi-lane optic (1, 2, ...), null for an optic reported as a whole.'),
+    col('channel', 'integer', 'Lane of a multi-lane optic as the device numbers it (from 1 in sensor names, from 0 on Junos), null for an optic reported as a whole.'),
     col('temperature', 'number', 'Module temperature in °C.'),
     col('voltage', 'number', 'Module supply voltage in volts.'),
     col('txBias', 'number', 'Laser bias current in mA.'),

@@ -74,6 +74,13 @@ export interface RecordedRouter {
   routes: RecordedRoute[]
   neighbours: Neighbour[]
   fhrp: FhrpGroup[]
+  /**
+   * Optics levels as `show interfaces diagnostics optics` shows them, answered in JUNIPER-DOM-MIB
+   * (Juniper only): the module's temperature (whole °C) and voltage (V), and per lane, numbered
+   * from 0 as Junos does (one entry: a single-lane optic, without lane rows), the laser bias (mA)
+   * and the powers (dBm; null: no reading).
+   */
+  dom?: Array<{ port: string; temperature: number; voltage: number; lanes: Array<{ txBias: number; txPower: number; rxPower: number | null }> }>
 }
 
 const IF = '1.3.6.1.2.1.2.2.1'
@@ -228,6 +235,7 @@ export function routerVarbinds(r: RecordedRouter): Varbind[] {
       for (const a of g.addresses) out.push([`${base}.4.1.2${x}.${a}`, int(1)])
     }
   }
+  out.push(...domVarbinds(r, ifIndexOf))
   return out
 }
 
@@ -354,6 +362,37 @@ export const ARISTA_LEAF: RecordedRouter = {
   ],
 }
 
+/**
+ * JUNIPER-DOM-MIB: jnxDomCurrentTable of each optic (hundredths of a dBm, microamperes, whole °C,
+ * millivolts; the first lane's power and bias for a multi-lane one) and jnxDomModuleLaneTable of
+ * each lane of a multi-lane one.
+ */
+function domVarbinds(r: RecordedRouter, ifIndexOf: (name: string) => number): Varbind[] {
+  const out: Varbind[] = []
+  const cur = '1.3.6.1.4.1.2636.3.60.1.1.1.1'
+  const lane = '1.3.6.1.4.1.2636.3.60.1.2.1.1'
+  for (const o of r.dom ?? []) {
+    const x = `.${ifIndexOf(o.port)}`
+    const first = o.lanes[0]!
+    out.push([`${cur}.6${x}`, int(Math.round(first.txBias * 1000))], [`${cur}.7${x}`, int(Math.round(first.txPower * 100))], [`${cur}.8${x}`, int(o.temperature)], [`${cur}.25${x}`, int(Math.round(o.voltage * 1000))])
+    if (first.rxPower !== null) out.push([`${cur}.5${x}`, int(Math.round(first.rxPower * 100))])
+    if (o.lanes.length === 1) continue
+    o.lanes.forEach((l, n) => {
+      const y = `${x}.${n}`
+      out.push([`${lane}.7${y}`, int(Math.round(l.txBias * 1000))], [`${lane}.8${y}`, int(Math.round(l.txPower * 100))])
+      if (l.rxPower !== null) out.push([`${lane}.6${y}`, int(Math.round(l.rxPower * 100))])
+    })
+  }
+  return out
+}
+
+/** What interfaces/transceivers/statistics must hold: "host port channel temperature voltage txBias txPower rxPower", a row per lane (numbered as Junos does) of a multi-lane optic. */
+export function domTruth(r: RecordedRouter): string[] {
+  return (r.dom ?? [])
+    .flatMap((o) => o.lanes.map((l, n) => [r.sysName, o.port, o.lanes.length > 1 ? n : null, o.temperature, o.voltage, l.txBias, l.txPower, l.rxPower].map(String).join(' ')))
+    .sort()
+}
+
 /** A Juniper PE router: two L3VPN routing instances (the same prefix in both, and in the global table), their IPv4 and IPv6 routes with ECMP and a discard, VRRP on an IRB interface. */
 export const JUNIPER_PE: RecordedRouter = {
   sysName: 'fra-pe1',
@@ -375,6 +414,22 @@ export const JUNIPER_PE: RecordedRouter = {
     { ifIndex: 16, name: 'lo0.0', descr: 'lo0.0', oper: 'up', type: 24 },
     { ifIndex: 33, name: 'lo0.1', descr: 'lo0.1', oper: 'up', type: 24, vrf: 'CUST-A' },
     { ifIndex: 540, name: 'irb.300', descr: 'irb.300', oper: 'up', type: 53 },
+    { ifIndex: 650, name: 'et-0/0/0', descr: 'et-0/0/0', oper: 'up' },
+  ],
+  // an SFP+ on the core uplink and a 100G QSFP28 whose lane 2 receives no light the module can read
+  dom: [
+    { port: 'xe-0/1/0', temperature: 36, voltage: 3.301, lanes: [{ txBias: 32.864, txPower: -2.31, rxPower: -3.07 }] },
+    {
+      port: 'et-0/0/0',
+      temperature: 41,
+      voltage: 3.268,
+      lanes: [
+        { txBias: 6.75, txPower: 0.52, rxPower: -0.88 },
+        { txBias: 6.812, txPower: 0.47, rxPower: -1.02 },
+        { txBias: 6.698, txPower: 0.61, rxPower: null },
+        { txBias: 6.903, txPower: 0.39, rxPower: -1.35 },
+      ],
+    },
   ],
   ipv4: [
     { port: 'xe-0/1/0.0', address: '10.1.0.1', prefix: 30 },

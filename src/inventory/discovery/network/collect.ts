@@ -9,6 +9,7 @@ import { collectCdp } from './mibs/cdp.js'
 import { counterRates, readCounters, type CounterReading } from './mibs/counters.js'
 import { collectEntity } from './mibs/entity.js'
 import { collectSensors } from './mibs/sensors.js'
+import { collectJuniperDom } from './mibs/juniper-dom.js'
 import { collectFhrp } from './mibs/fhrp.js'
 import { collectInterfaces } from './mibs/interfaces.js'
 import { collectAddresses, collectArp, collectForwarding } from './mibs/ip.js'
@@ -164,6 +165,8 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
         const { sensors, ports } = await collectSensors(client)
         device.sensors = sensors
         device.entityPorts = ports
+        // Junos answers its optics in JUNIPER-DOM-MIB, by interface
+        if (sensors.length === 0 && device.system.objectId?.startsWith('1.3.6.1.4.1.2636.')) device.dom = await collectJuniperDom(client)
       },
     ],
     ['addresses', async () => void (device.addresses = await collectAddresses(client))],

@@ -339,6 +339,21 @@ export interface SensorReading {
   value: number | null
 }
 
+/** An optic's levels (digital optical monitoring): °C, volts, milliamperes, dBm; null where it does not say. */
+export interface OpticLevels {
+  temperature: number | null
+  voltage: number | null
+  txBias: number | null
+  txPower: number | null
+  rxPower: number | null
+}
+
+/** An optic's levels as a whole and, for a multi-lane optic, each lane's (by the lane's number as the device gives it). */
+export interface OpticReadings {
+  module: OpticLevels
+  lanes: Map<number, OpticLevels>
+}
+
 export interface CollectedDevice {
   /** Address the device answered on. */
   address: string
@@ -349,6 +364,8 @@ export interface CollectedDevice {
   sensors: SensorReading[]
   /** The interface (ifIndex) of each physical port entAliasMappingTable ties to one, by entPhysicalIndex. */
   entityPorts: Map<number, number>
+  /** Optics levels a vendor MIB gives by interface (JUNIPER-DOM-MIB), by ifIndex. */
+  dom: Map<number, OpticReadings>
   interfaces: Iface[]
   addresses: IpAddr[]
   arp: ArpEntry[]
@@ -386,6 +403,7 @@ export function newDevice(address: string, credential: { id: string; name: strin
     entity: [],
     sensors: [],
     entityPorts: new Map(),
+    dom: new Map(),
     interfaces: [],
     addresses: [],
     arp: [],

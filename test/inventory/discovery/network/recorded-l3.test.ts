@@ -16,6 +16,7 @@ import {
   JUNIPER_PE,
   addressTruth,
   fhrpTruth,
+  domTruth,
   neighbourTruth,
   routeTruth,
   routerVarbinds,
@@ -142,6 +143,12 @@ testNeeding(t, 'discovery of recorded layer 3 devices: IPv6, VRFs, ECMP, first-h
     const vrfOf = (r: RecordedRouter, port: string) => r.ports.find((p) => p.name === port)?.vrf ?? ''
     const hostTruth = ROUTERS.flatMap((r) => r.neighbours.filter((n) => n.type !== 'local' && !n.ip.includes(':') && !own.has(n.ip)).map((n) => `${vrfOf(r, n.port)} ${n.ip}`))
     score(t, 'addressing/hosts', hosts.map((h) => `${String(h.vrf)} ${String(h.ip)}`).sort(), [...new Set(hostTruth)].sort())
+  })
+
+  await t.test('optics levels of a Juniper device from JUNIPER-DOM-MIB, per lane of a multi-lane optic', async (t) => {
+    const columns = ['hostname', 'intName', 'channel', 'temperature', 'voltage', 'txBias', 'txPower', 'rxPower']
+    const optics = await rows(client, 'interfaces/transceivers/statistics', id, columns)
+    score(t, 'interfaces/transceivers/statistics', optics.map((x) => columns.map((c) => String(x[c])).join(' ')).sort(), ROUTERS.flatMap(domTruth).sort())
   })
 
   await t.test('first-hop redundancy groups: VRRPv3-MIB, VRRP-MIB, CISCO-HSRP-MIB', async (t) => {

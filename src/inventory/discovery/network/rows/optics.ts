@@ -6,22 +6,16 @@
  * What it measures is its type (°C: temperature, volts: supply voltage, amperes: laser bias
  * current) and, for optical power (dBm, or watts turned into dBm), its name: receive or transmit
  * ("Rx", "Receive", "Tx", "Transmit"). A name with "Lane N" is one lane of a multi-lane optic: such
- * an optic has a row per lane (`channel`), each with the module's temperature and voltage.
+ * an optic has a row per lane (`channel`), each with the module's temperature and voltage. A
+ * Juniper device's optics come by interface from JUNIPER-DOM-MIB (mibs/juniper-dom.ts), lanes as
+ * Junos numbers them.
  */
 import type { Row } from '../../../simulator/index.js'
 import type { Device, Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
-import type { EntityPart, SensorReading } from '../model.js'
+import type { EntityPart, OpticLevels, OpticReadings, SensorReading } from '../model.js'
 
-type Measure = 'temperature' | 'voltage' | 'txBias' | 'txPower' | 'rxPower'
-
-interface Levels {
-  temperature: number | null
-  voltage: number | null
-  txBias: number | null
-  txPower: number | null
-  rxPower: number | null
-}
+type Measure = keyof OpticLevels
 
 const RX = /\b(rx|receive|receiver|input)\b/i
 const TX = /\b(tx|transmit|transmitter|output)\b/i
@@ -70,35 +64,45 @@ function interfaceOf(dev: Device, byIndex: ReadonlyMap<number, EntityPart>, byNa
   return undefined
 }
 
-const empty = (): Levels => ({ temperature: null, voltage: null, txBias: null, txPower: null, rxPower: null })
+const empty = (): OpticLevels => ({ temperature: null, voltage: null, txBias: null, txPower: null, rxPower: null })
+
+/** The optics of a device's sensors, by ifIndex: a sensor naming a lane is that lane's, the others the module's. */
+function sensorOptics(dev: Device): Map<number, OpticReadings> {
+  const optics = new Map<number, OpticReadings>()
+  if (dev.d.sensors.length === 0) return optics
+  const byIndex = new Map(dev.d.entity.map((e) => [e.index, e]))
+  const byName = new Map<string, number>()
+  for (const i of dev.d.interfaces) {
+    for (const text of [i.name, i.descr]) if (text && !byName.has(text.toLowerCase())) byName.set(text.toLowerCase(), i.index)
+  }
+  for (const sensor of dev.d.sensors) {
+    const entry = byIndex.get(sensor.index)
+    const name = `${entry?.name ?? ''} ${entry?.descr ?? ''}`
+    const measure = measureOf(sensor, name)
+    const ifIndex = interfaceOf(dev, byIndex, byName, entry?.parent ?? sensor.index)
+    if (!measure || ifIndex === undefined) continue
+    let optic = optics.get(ifIndex)
+    if (!optic) optics.set(ifIndex, (optic = { module: empty(), lanes: new Map() }))
+    const lane = LANE.exec(name)?.[1]
+    let levels = optic.module
+    if (lane !== undefined) {
+      const n = Number(lane)
+      levels = optic.lanes.get(n) ?? empty()
+      optic.lanes.set(n, levels)
+    }
+    levels[measure[0]] = measure[1]
+  }
+  return optics
+}
 
 export function* opticsRows(net: Network): Generator<Row> {
   for (const dev of net.devices) {
-    if (dev.d.sensors.length === 0) continue
-    const byIndex = new Map(dev.d.entity.map((e) => [e.index, e]))
-    const byName = new Map<string, number>()
-    for (const i of dev.d.interfaces) {
-      for (const text of [i.name, i.descr]) if (text && !byName.has(text.toLowerCase())) byName.set(text.toLowerCase(), i.index)
-    }
-    // per interface: the module's levels (lane 0) and each lane's
-    const optics = new Map<number, Map<number, Levels>>()
-    for (const sensor of dev.d.sensors) {
-      const entry = byIndex.get(sensor.index)
-      const name = `${entry?.name ?? ''} ${entry?.descr ?? ''}`
-      const measure = measureOf(sensor, name)
-      const ifIndex = interfaceOf(dev, byIndex, byName, entry?.parent ?? sensor.index)
-      if (!measure || ifIndex === undefined) continue
-      const lane = Number(LANE.exec(name)?.[1] ?? 0)
-      let lanes = optics.get(ifIndex)
-      if (!lanes) optics.set(ifIndex, (lanes = new Map()))
-      let levels = lanes.get(lane)
-      if (!levels) lanes.set(lane, (levels = empty()))
-      levels[measure[0]] = measure[1]
-    }
-    for (const [ifIndex, lanes] of [...optics].sort((a, b) => a[0] - b[0])) {
-      const iface = dev.ifByIndex.get(ifIndex)!
-      const module = lanes.get(0) ?? empty()
-      const rows: Array<[number | null, Levels]> = lanes.size === 1 && lanes.has(0) ? [[null, module]] : [...lanes].filter(([n]) => n > 0).sort((a, b) => a[0] - b[0])
+    const optics = new Map([...sensorOptics(dev), ...dev.d.dom])
+    for (const [ifIndex, { module, lanes }] of [...optics].sort((a, b) => a[0] - b[0])) {
+      const iface = dev.ifByIndex.get(ifIndex)
+      if (!iface) continue
+      // a multi-lane optic: a row per lane, with the module's temperature and voltage
+      const rows: Array<[number | null, OpticLevels]> = lanes.size === 0 ? [[null, module]] : [...lanes].sort((a, b) => a[0] - b[0])
       for (const [channel, levels] of rows) {
         yield {
           sn: dev.sn,
