@@ -7,7 +7,7 @@
  * inetCidrRouteTable, a VRF, CISCO-HSRP-MIB). Each table is held to precision and recall of 1.0,
  * and a second discovery of the same devices differs from the first in nothing.
  */
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { freshPostgres } from '../../../helpers/db.js'
 import { recordedAgentMissing, recordedAgents } from '../../../helpers/recorded/agent.js'
 import {
@@ -26,25 +26,7 @@ import {
 import { testNeeding } from '../../../helpers/requirements.js'
 import { shortName } from '../../../../src/inventory/discovery/network/ifname.js'
 import { startApp, type Client } from '../../app.js'
-
-type Row = Record<string, unknown>
-
-async function rows(client: Client, table: string, snapshot: string, columns: string[]): Promise<Row[]> {
-  const r = await client.call('POST', `tables/${table}`, { snapshot, columns, pagination: { limit: 1000 } })
-  if (r.status !== 200) throw new Error(`${table}: ${r.status} ${r.text}`)
-  return (r.body as { data: Row[] }).data
-}
-
-/** Precision (what was found is true) and recall (what is true was found), with what differs. */
-function score(t: Test, table: string, found: readonly string[], truth: readonly string[]): void {
-  const f = new Set(found)
-  const want = new Set(truth)
-  const right = [...f].filter((x) => want.has(x))
-  t.ok(want.size > 0, `${table}: the recordings hold rows of it`)
-  t.equal(f.size === 0 ? 0 : right.length / f.size, 1, `${table}: precision 1.0 (wrong: ${JSON.stringify([...f].filter((x) => !want.has(x)))})`)
-  t.equal(want.size === 0 ? 1 : right.length / want.size, 1, `${table}: recall 1.0 (missed: ${JSON.stringify([...want].filter((x) => !f.has(x)))})`)
-  t.equal(found.length, f.size, `${table}: no row twice`)
-}
+import { rows, score, type Row } from '../../../helpers/recorded/score.js'
 
 async function discover(client: Client, seeds: string[]): Promise<string> {
   const r = await client.call('POST', 'snapshots', { source: 'network', seeds })
