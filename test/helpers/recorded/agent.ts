@@ -93,24 +93,20 @@ export async function recordedV3Agents(
  */
 const EMPTY_CONTEXT_FILE = '1.3.6.1.6.1.1.0'
 
-/** The data file (without extension) of a device's default instance and of each VLAN's, for the mode. */
-function dataFiles(mode: { community: string } | { v3: RecordedV3User }): { main: string; vlan: (vlan: number) => string } {
-  if ('community' in mode) return { main: mode.community, vlan: (vlan) => `${mode.community}@${vlan}` }
-  return { main: EMPTY_CONTEXT_FILE, vlan: (vlan) => `vlan-${vlan}` }
-}
-
-/** snmpsimd's options for answering the mode: every community of the data files, or the SNMPv3 user only. */
-function modeOptions(mode: { community: string } | { v3: RecordedV3User }): string[] {
-  if ('community' in mode) return []
+/**
+ * How agents answer in a mode: the data file (without extension) of a device's default instance
+ * and of each VLAN's, snmpsimd's options (every community of the data files, or the SNMPv3 user
+ * only), and snmpget's options for asking the default instance.
+ */
+function modeOf(mode: { community: string } | { v3: RecordedV3User }): { main: string; vlan: (vlan: number) => string; daemon: string[]; probe: string[] } {
+  if ('community' in mode) return { main: mode.community, vlan: (vlan) => `${mode.community}@${vlan}`, daemon: [], probe: ['-v2c', '-c', mode.community] }
   const { v3 } = mode
-  return ['--v3-only', `--v3-user=${v3.user}`, `--v3-auth-key=${v3.authPassword}`, `--v3-auth-proto=${v3.authProtocol}`, `--v3-priv-key=${v3.privPassword}`, `--v3-priv-proto=${v3.privProtocol}`]
-}
-
-/** snmpget's options for asking the device's default instance in the mode. */
-function probeOptions(mode: { community: string } | { v3: RecordedV3User }): string[] {
-  if ('community' in mode) return ['-v2c', '-c', mode.community]
-  const { v3 } = mode
-  return ['-v3', '-l', 'authPriv', '-u', v3.user, '-a', v3.authProtocol, '-A', v3.authPassword, '-x', v3.privProtocol, '-X', v3.privPassword]
+  return {
+    main: EMPTY_CONTEXT_FILE,
+    vlan: (vlan) => `vlan-${vlan}`,
+    daemon: ['--v3-only', `--v3-user=${v3.user}`, `--v3-auth-key=${v3.authPassword}`, `--v3-auth-proto=${v3.authProtocol}`, `--v3-priv-key=${v3.privPassword}`, `--v3-priv-proto=${v3.privProtocol}`],
+    probe: ['-v3', '-l', 'authPriv', '-u', v3.user, '-a', v3.authProtocol, '-A', v3.authPassword, '-x', v3.privProtocol, '-X', v3.privPassword],
+  }
 }
 
 async function startAgents(
@@ -123,7 +119,7 @@ async function startAgents(
   const dir = await mkdtemp(join(tmpdir(), `netinv-rec-${process.pid}-`))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   await chmod(dir, 0o755)
-  const files = dataFiles(mode)
+  const how = modeOf(mode)
   const net = `127.${100 + (randomBytes(1)[0]! % 100)}.${randomBytes(1)[0]! % 250}`
   const address = new Map<string, string>()
   let host = 1
@@ -133,8 +129,8 @@ async function startAgents(
     const cache = join(dir, name, 'cache')
     await mkdir(data, { recursive: true })
     await mkdir(cache, { recursive: true })
-    await writeFile(join(data, `${files.main}.snmprec`), snmprec(varbinds), { mode: 0o644 })
-    for (const [vlan, vbs] of vlans.get(name) ?? []) await writeFile(join(data, `${files.vlan(vlan)}.snmprec`), snmprec(vbs), { mode: 0o644 })
+    await writeFile(join(data, `${how.main}.snmprec`), snmprec(varbinds), { mode: 0o644 })
+    for (const [vlan, vbs] of vlans.get(name) ?? []) await writeFile(join(data, `${how.vlan(vlan)}.snmprec`), snmprec(vbs), { mode: 0o644 })
     // snmpsimd drops root for nobody: its data must be readable and its cache writable by it
     await chmod(join(dir, name), 0o755)
     await chmod(data, 0o755)
@@ -148,7 +144,7 @@ async function startAgents(
         '--process-user=nobody',
         '--process-group=nogroup',
         '--logging-method=null',
-        ...modeOptions(mode),
+        ...how.daemon,
       ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     )
@@ -161,7 +157,7 @@ async function startAgents(
     // the first start indexes the data file; then it answers
     for (let i = 0; ; i++) {
       try {
-        await run('snmpget', [...probeOptions(mode), '-t', '1', '-r', '0', '-On', ip, '1.3.6.1.2.1.1.5.0'])
+        await run('snmpget', [...how.probe, '-t', '1', '-r', '0', '-On', ip, '1.3.6.1.2.1.1.5.0'])
         break
       } catch (err) {
         if (child.exitCode !== null || i >= 60) throw new Error(`snmpsimd for ${name} on ${ip} did not answer: ${(err as Error).message} ${stderr}`, { cause: err })

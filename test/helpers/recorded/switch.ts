@@ -242,6 +242,13 @@ function treeVarbinds(sw: RecordedSwitch, tree: StpTreeRecording): Varbind[] {
   return out
 }
 
+/** VLANs as `count` consecutive bit maps of `perMap` VLANs each, the first octet's high bit the first VLAN of its range (IEEE8021-MSTP-MIB's Vids0..3, Cisco's VlansMapped1k2k and 3k4k). */
+function vlanMaps(vlans: readonly number[], count: number, perMap: number): Buffer[] {
+  const maps = Array.from({ length: count }, () => Buffer.alloc(perMap / 8))
+  for (const v of vlans) maps[Math.floor(v / perMap)]![(v % perMap) >> 3]! |= 0x80 >> (v & 7)
+  return maps
+}
+
 const MSTP = '1.3.111.2.802.1.1.6.1'
 /** ieee8021MstpPortState: its own numbering (blocking is 5). */
 const MSTP_STATES = { disabled: 1, listening: 2, learning: 3, forwarding: 4, blocking: 5 } as const
@@ -260,8 +267,7 @@ function mstpVarbinds(sw: RecordedSwitch): Varbind[] {
   const out: Varbind[] = []
   for (const i of stp.instances) {
     const x = `.1.${i.instance}`
-    const maps = [0, 1, 2, 3].map(() => Buffer.alloc(128))
-    for (const v of i.vlans) maps[v >> 10]![(v & 1023) >> 3]! |= 0x80 >> (v & 7)
+    const maps = vlanMaps(i.vlans, 4, 1024)
     out.push(
       [`${MSTP}.2.1.3${x}`, bridgeIdValue({ priority: i.priority, mac: bridgeMac(sw) })],
       [`${MSTP}.2.1.7${x}`, bridgeIdValue(i.root)],
@@ -317,8 +323,7 @@ function ciscoMstVarbinds(sw: RecordedSwitch): Varbind[] {
   const cistVlans = Array.from({ length: 4094 }, (_, n) => n + 1).filter((v) => !mapped.has(v))
   const trees: Array<[number, number[], StpTreeRecording]> = [[0, cistVlans, stp], ...stp.instances.map((i): [number, number[], StpTreeRecording] => [i.instance, i.vlans, i])]
   for (const [instance, vlans, tree] of trees) {
-    const maps = [Buffer.alloc(256), Buffer.alloc(256)]
-    for (const v of vlans) maps[v >> 11]![(v & 2047) >> 3]! |= 0x80 >> (v & 7)
+    const maps = vlanMaps(vlans, 2, 2048)
     const x = `.${instance}`
     out.push([`${STPX}.14.5.1.2${x}`, hex(maps[0]!)], [`${STPX}.14.5.1.3${x}`, hex(maps[1]!)], [`${STPX}.14.5.1.4${x}`, int(instance === 0 ? 19 : 20)])
     if (instance === 0) out.push([`${STPX}.14.5.1.5${x}`, bridgeIdValue(stp.root)], [`${STPX}.14.5.1.6${x}`, gauge(stp.rootCost ?? 0)])

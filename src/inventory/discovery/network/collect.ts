@@ -10,6 +10,7 @@ import { counterRates, readCounters, type CounterReading } from './mibs/counters
 import { collectEntity } from './mibs/entity.js'
 import { collectSensors } from './mibs/sensors.js'
 import { collectJuniperDom } from './mibs/juniper-dom.js'
+import { ENTERPRISES, enterpriseOf } from './vendor.js'
 import { collectFhrp } from './mibs/fhrp.js'
 import { collectInterfaces } from './mibs/interfaces.js'
 import { collectAddresses, collectArp, collectForwarding } from './mibs/ip.js'
@@ -166,7 +167,7 @@ export async function collectDevice(address: string, credentials: readonly SnmpC
         device.sensors = sensors
         device.entityPorts = ports
         // Junos answers its optics in JUNIPER-DOM-MIB, by interface
-        if (sensors.length === 0 && device.system.objectId?.startsWith('1.3.6.1.4.1.2636.')) device.dom = await collectJuniperDom(client)
+        if (sensors.length === 0 && ENTERPRISES[enterpriseOf(device.system.objectId) ?? 0] === 'juniper') device.dom = await collectJuniperDom(client)
       },
     ],
     ['addresses', async () => void (device.addresses = await collectAddresses(client))],

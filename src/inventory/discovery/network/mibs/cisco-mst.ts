@@ -9,7 +9,7 @@
  * whose role is root.
  */
 import type { MibReader } from '../snmp/client.js'
-import { int, str, type TableRow } from '../snmp/values.js'
+import { int, rowsBy, str } from '../snmp/values.js'
 import type { MstInstance, StpPort } from '../model.js'
 import type { MstRegion } from './mstp.js'
 import { mappedVlans } from './mstp.js'
@@ -39,9 +39,6 @@ const ROLES: Readonly<Record<number, NonNullable<StpPort['role']>>> = {
   7: 'master',
 }
 
-/** A map of 2,048 VLANs (256 octets, shorter where the rest is zero) as the two 1,024-VLAN maps mappedVlans reads. */
-const halves = (map: unknown): unknown[] => (Buffer.isBuffer(map) ? [map.subarray(0, 128), map.subarray(128, 256)] : [undefined, undefined])
-
 /** A port known by its role alone. */
 const rolePort = (port: number, role: StpPort['role']): StpPort => ({
   port,
@@ -63,13 +60,7 @@ export async function collectCiscoMst(client: MibReader): Promise<{ instances: M
   const rows = (await client.table(CISCO_MST_INSTANCE)).filter((r) => r.index.length === 1 && r.index[0]! > 0)
   if (rows.length === 0) return { instances: [], region: null }
   const [roleRows, region] = await Promise.all([client.table(CISCO_PORT_ROLE), client.get(Object.values(CISCO_MST_REGION))])
-  const rolesOf = new Map<number, TableRow[]>()
-  for (const row of roleRows) {
-    if (row.index.length !== 2) continue
-    const list = rolesOf.get(row.index[0]!)
-    if (list) list.push(row)
-    else rolesOf.set(row.index[0]!, [row])
-  }
+  const rolesOf = rowsBy(roleRows.filter((r) => r.index.length === 2), 0)
   const instances = rows.map(({ index: [instance], cells }): MstInstance => {
     const ports = (rolesOf.get(instance!) ?? []).map(({ index: [, port], cells: c }) => {
       const role = int(c.role)
@@ -84,7 +75,7 @@ export async function collectCiscoMst(client: MibReader): Promise<{ instances: M
       topologyChanges: null,
       secondsSinceChange: null,
       rootPort: ports.find((p) => p.role === 'root')?.port ?? null,
-      vlans: mappedVlans([...halves(cells.vlans1k2k?.value), ...halves(cells.vlans3k4k?.value)]),
+      vlans: mappedVlans([cells.vlans1k2k?.value, cells.vlans3k4k?.value], 2048),
       ports: ports.sort((a, b) => a.port - b.port),
     }
   })

@@ -6,7 +6,7 @@
  * (indexed by ifIndex and the lane as Junos numbers it, from 0: the same readings of each lane).
  */
 import type { MibReader } from '../snmp/client.js'
-import { int, type Vb } from '../snmp/values.js'
+import { decimal, int, type Vb } from '../snmp/values.js'
 import type { OpticLevels, OpticReadings } from '../model.js'
 
 /** jnxDomCurrentTable; index: ifIndex. */
@@ -28,7 +28,7 @@ export const JNX_DOM_LANE = {
 /** An integer reading in the given fraction of its unit, or null where the agent has none. */
 const scaled = (vb: Vb | undefined, per: number): number | null => {
   const n = int(vb)
-  return n === null ? null : Number((n / per).toPrecision(12))
+  return n === null ? null : decimal(n / per)
 }
 
 /** The readings of each interface with an optic that reports them, by ifIndex. */

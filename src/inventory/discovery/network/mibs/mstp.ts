@@ -8,7 +8,7 @@
  * ports (dot1dBasePortIfIndex names their interfaces).
  */
 import type { MibReader } from '../snmp/client.js'
-import { int, seconds, str, type TableRow, type Vb } from '../snmp/values.js'
+import { int, rowsBy, seconds, str, type TableRow, type Vb } from '../snmp/values.js'
 import type { MstInstance, StpPort, StpPortState } from '../model.js'
 import { bridgeId, bridgeMac, portId } from './stp.js'
 
@@ -50,15 +50,19 @@ const PORT_STATES: Readonly<Record<number, StpPortState>> = { 1: 'disabled', 2: 
 /** ieee8021MstpPortRole. */
 const PORT_ROLES: Readonly<Record<number, NonNullable<StpPort['role']>>> = { 1: 'root', 2: 'alternate', 3: 'designated', 4: 'backup' }
 
-/** The VLANs of ieee8021MstpVids0..3: each a map of 1,024 VLANs, the first octet's high bit the first VLAN of its range (VLAN 0 in Vids0, never set). */
-export function mappedVlans(maps: ReadonlyArray<unknown>): number[] {
+/**
+ * The VLANs of consecutive VLAN maps of `perMap` VLANs each (ieee8021MstpVids0..3: 1,024; Cisco's
+ * stpxSMSTInstanceVlansMapped1k2k and 3k4k: 2,048), the first octet's high bit the first VLAN of
+ * its range (VLAN 0 in the first map, never set); a map shorter than its range has the rest unset.
+ */
+export function mappedVlans(maps: ReadonlyArray<unknown>, perMap = 1024): number[] {
   const vlans: number[] = []
   maps.forEach((map, range) => {
     if (!Buffer.isBuffer(map)) return
-    for (let octet = 0; octet < map.length && octet < 128; octet++) {
+    for (let octet = 0; octet < map.length && octet < perMap / 8; octet++) {
       const bits = map[octet]!
       for (let bit = 0; bit < 8; bit++) {
-        const vlan = range * 1024 + octet * 8 + bit
+        const vlan = range * perMap + octet * 8 + bit
         if (bits & (0x80 >> bit) && vlan >= 1 && vlan <= 4094) vlans.push(vlan)
       }
     }
@@ -102,13 +106,7 @@ export async function collectMstp(client: MibReader): Promise<{ instances: MstIn
   if (rows.length === 0) return { instances: [], region: null }
   const [portRows, configRows] = await Promise.all([client.table(MSTP_PORT), client.table(MSTP_CONFIG_ID)])
   const component = rows[0]!.index[0]
-  const portRowsOf = new Map<number, TableRow[]>()
-  for (const row of portRows) {
-    if (row.index.length !== 3 || row.index[0] !== component) continue
-    const list = portRowsOf.get(row.index[1]!)
-    if (list) list.push(row)
-    else portRowsOf.set(row.index[1]!, [row])
-  }
+  const portRowsOf = rowsBy(portRows.filter((r) => r.index.length === 3 && r.index[0] === component), 1)
   const instances = rows.map(({ index, cells }): MstInstance => {
     const instance = index[1]!
     const own = bridgeId(cells.bridgeId?.value)

@@ -8,7 +8,7 @@
  * port to its interface where the agent has it.
  */
 import type { MibReader } from '../snmp/client.js'
-import { int, str, type Vb } from '../snmp/values.js'
+import { decimal, int, str, type Vb } from '../snmp/values.js'
 import type { SensorReading, SensorType } from '../model.js'
 
 /** entPhySensorTable; index: entPhysicalIndex. */
@@ -47,7 +47,7 @@ function reading(cells: Readonly<Record<string, Vb | undefined>>): number | null
   const scale = int(cells.scale)
   const precision = int(cells.precision) ?? 0
   if (value === null || scale === null || scale < 1 || scale > 17 || int(cells.status) !== 1) return null
-  return Number((value * 10 ** (3 * (scale - 9) - precision)).toPrecision(12))
+  return decimal(value * 10 ** (3 * (scale - 9) - precision))
 }
 
 /** The sensors of the kinds optics report, with their readings, and the interfaces ENTITY-MIB ties physical ports to; nothing where the agent has no sensor table. */

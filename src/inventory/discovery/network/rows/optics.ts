@@ -13,6 +13,7 @@
 import type { Row } from '../../../simulator/index.js'
 import type { Device, Network } from '../assemble.js'
 import { shortName } from '../ifname.js'
+import { decimal } from '../snmp/values.js'
 import type { EntityPart, OpticLevels, OpticReadings, SensorReading } from '../model.js'
 
 type Measure = keyof OpticLevels
@@ -20,9 +21,6 @@ type Measure = keyof OpticLevels
 const RX = /\b(rx|receive|receiver|input)\b/i
 const TX = /\b(tx|transmit|transmitter|output)\b/i
 const LANE = /\blane\s*(\d+)/i
-
-/** A number without the binary fraction's noise (0.007252 × 1000 is 7.252, not 7.252000000000001). */
-const clean = (x: number) => Number(x.toPrecision(12))
 
 /**
  * What a sensor measures and its reading in the column's unit (°C, V, mA, dBm) with the precision
@@ -37,7 +35,7 @@ function measureOf(sensor: SensorReading, name: string): [Measure, number | null
     case 'voltsDC':
       return ['voltage', v]
     case 'amperes':
-      return TX.test(name) || !RX.test(name) ? ['txBias', v === null ? null : clean(v * 1000)] : null
+      return TX.test(name) || !RX.test(name) ? ['txBias', v === null ? null : decimal(v * 1000)] : null
     case 'dBm':
     case 'watts': {
       const dbm = v === null || sensor.type === 'dBm' ? v : v > 0 ? Number((10 * Math.log10(v * 1000)).toFixed(2)) : null

@@ -48,6 +48,9 @@ export function truthValue(vb: Vb | undefined): boolean | null {
   return n === 1 ? true : n === 2 ? false : null
 }
 
+/** A reading computed from an integer and its scale, without the binary fraction's noise (0.007252 × 1000 is 7.252, not 7.252000000000001). */
+export const decimal = (x: number): number => Number(x.toPrecision(12))
+
 /** A TimeTicks value (hundredths of a second) in whole seconds, or null. */
 export function seconds(vb: Vb | undefined): number | null {
   const n = int(vb)
@@ -134,4 +137,16 @@ export function tableRows(walked: Map<string, Vb[]>, names: Readonly<Record<stri
     }
   }
   return [...rows.values()]
+}
+
+/** Rows of a table by one part of their index (say, an instance's rows of a table indexed by instance and port), in their order. */
+export function rowsBy(rows: Iterable<TableRow>, at: number): Map<number, TableRow[]> {
+  const out = new Map<number, TableRow[]>()
+  for (const row of rows) {
+    const key = row.index[at]!
+    const list = out.get(key)
+    if (list) list.push(row)
+    else out.set(key, [row])
+  }
+  return out
 }
