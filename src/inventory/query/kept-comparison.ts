@@ -24,9 +24,9 @@ import { createHash } from 'node:crypto'
 import { storageName } from '../catalog/columns.js'
 import type { TableDef } from '../catalog/types.js'
 import { sqlState, type Db, type Deadline, type Queryable } from '../../shared/db/index.js'
-import { applyLocalSettings } from '../../shared/db/settings.js'
+import { applyLocalSettings, type StatementSettings } from '../../shared/db/settings.js'
 import { timeoutError } from '../../shared/db/pglite-protocol.js'
-import { CHANGE_KINDS, COMPARISON_SETTINGS, comparisonSql, type ComparedSnapshots } from './compare.js'
+import { CHANGE_KINDS, COMPARISON_SETTINGS, comparisonSql, narrowComparisonSql, type ComparedSnapshots } from './compare.js'
 import { Params } from './sql-filter.js'
 
 /** A pair's kept comparison of one table: the `snapshot_changes` row that owns its rows. */
@@ -183,6 +183,20 @@ async function versions(db: Queryable, pair: ComparedSnapshots): Promise<[string
   return newer === undefined || older === undefined ? undefined : [newer, older]
 }
 
+/**
+ * How a table's comparison is kept: the statement's settings on PostgreSQL, whether it finds the
+ * rows in two passes (`narrowComparisonSql`), and the statistics target of the ANALYZE of the
+ * relation afterwards (undefined: the server's; false: none). The product keeps as `KEEPING`;
+ * `bench/keeping.ts` measures the others against it (none paid on "large": docs/architecture.md).
+ */
+export interface KeepingWay {
+  settings: StatementSettings
+  narrow: boolean
+  statistics?: number | false
+}
+
+export const KEEPING: KeepingWay = { settings: COMPARISON_SETTINGS, narrow: false }
+
 /** Thrown inside the keeping transaction to roll it back: a snapshot changed meanwhile. */
 class Changed extends Error {}
 
@@ -197,7 +211,14 @@ export interface KeptCounts {
  * `deadline` (on PostgreSQL under the comparison's settings). Answers the counts, those of a
  * writer that got there first, or undefined when a snapshot changed meanwhile (nothing kept).
  */
-export async function keepComparison(db: Db, pair: ComparedSnapshots, volatile: boolean, table: TableDef, deadline: Deadline): Promise<KeptCounts | undefined> {
+export async function keepComparison(
+  db: Db,
+  pair: ComparedSnapshots,
+  volatile: boolean,
+  table: TableDef,
+  deadline: Deadline,
+  way: KeepingWay = KEEPING,
+): Promise<KeptCounts | undefined> {
   const relation = keptRelation(table)
   await ensureRelation(db, relation)
   const seen = await versions(db, pair)
@@ -211,7 +232,7 @@ export async function keepComparison(db: Db, pair: ComparedSnapshots, volatile: 
   // statement under what remains (SET LOCAL); PGlite: what remains, its wait for a turn included
   const bounded = db.kind === 'postgres' ? db.withStatementTimeout(deadline.limitMs) : db.withStatementTimeout(remaining())
   const settle = async (tx: Queryable) => {
-    if (db.kind === 'postgres') await applyLocalSettings(tx, { ...COMPARISON_SETTINGS, statement_timeout: `${remaining()}ms` })
+    if (db.kind === 'postgres') await applyLocalSettings(tx, { ...way.settings, statement_timeout: `${remaining()}ms` })
   }
   let counts: KeptCounts | undefined
   try {
@@ -245,7 +266,7 @@ export async function keepComparison(db: Db, pair: ComparedSnapshots, volatile: 
       const pairParam = params.add(id, 'int8')
       const counts = CHANGE_KINDS.map((kind) => `count(*) FILTER (WHERE "change" = '${kind}')::int8 AS ${kind}`)
       const written = await tx.query<{ added: string; removed: string; changed: string }>(
-        `WITH kept AS (INSERT INTO ${qualified(relation.name)} SELECT ${pairParam}, c.* FROM (${comparisonSql(table, pair, volatile, params)}) c RETURNING "change")
+        `WITH kept AS (INSERT INTO ${qualified(relation.name)} SELECT ${pairParam}, c.* FROM (${(way.narrow ? narrowComparisonSql : comparisonSql)(table, pair, volatile, params)}) c RETURNING "change")
          SELECT ${counts.join(', ')} FROM kept`,
         params.values,
       )
@@ -267,6 +288,16 @@ export async function keepComparison(db: Db, pair: ComparedSnapshots, volatile: 
   }
   // statistics of the relation with the new rows (a sample: cheap), so that the planner knows how
   // many rows a pair has rather than guessing for a table autovacuum has not seen yet
-  if (counts && counts.added + counts.removed + counts.changed > 0) await bounded.query(`ANALYZE ${qualified(relation.name)}`).catch(() => {})
+  if (counts && counts.added + counts.removed + counts.changed > 0 && way.statistics !== false) {
+    const target = way.statistics
+    const analyze = `ANALYZE ${qualified(relation.name)}`
+    await (target === undefined || db.kind !== 'postgres'
+      ? bounded.query(analyze)
+      : bounded.transaction(async (tx) => {
+          await applyLocalSettings(tx, { default_statistics_target: String(target) })
+          await tx.query(analyze)
+        })
+    ).catch(() => {})
+  }
   return counts
 }
