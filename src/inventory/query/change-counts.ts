@@ -3,7 +3,8 @@
  * snapshots/{id}/changes` answers), kept once per pair with the rows that differ
  * (`kept-comparison.ts`): snapshots do not change once their rows are in, so a pair's counts and
  * rows stay true until a device of either snapshot is removed or rediscovered (which forgets them
- * in its transaction, `forgetChanges`) or either is deleted (the foreign keys remove them). A
+ * in its transaction, `forgetChanges`) or either is deleted (foreign keys remove the pair's rows,
+ * and a trigger their kept rows). A
  * discovery keeps its comparison with the snapshot before it in the background when it ends
  * (`keepChanges`, from `discovery/discover.ts`), so a later request reads it and one that comes
  * meanwhile waits for the tables under way (`keeping.ts`) and keeps the others; any other pair is

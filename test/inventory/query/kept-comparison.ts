@@ -175,5 +175,13 @@ export async function keptComparisonsAnswerAsTheJoin(t: Test, engine: 'postgres'
     t.ok(await keptComparison(db, pair, false, interfaces), 'the rediscovery kept the comparison with the previous snapshot (in the background, once it ended)')
     const request = { ...whole, filters: { change: ['eq', 'changed'] } }
     t.equal(await answer(kept, 'inventory/interfaces', request), await answer(live, 'inventory/interfaces', request), 'which answers as the join')
+
+    // no foreign key checks each kept row as it is written: deleting a snapshot takes its pairs'
+    // rows (their foreign key to it) and their kept rows (the trigger of snapshot_changes) along
+    const keys = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_constraint WHERE contype = 'f' AND confrelid = 'inventory.snapshot_changes'::regclass`)
+    t.equal(keys.rows[0]!.n, 0, 'no kept relation has a foreign key to its pair')
+    t.ok((await rows()) > 0, 'rows kept before the snapshot is deleted')
+    t.equal((await api.call('DELETE', `snapshots/${first}`)).status, 204)
+    t.equal(await rows(), 0, 'a deleted snapshot takes the kept rows of its pairs along')
   }
 }
