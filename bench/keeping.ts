@@ -1,0 +1,168 @@
+/**
+ * Keeping a comparison, table by table, on PostgreSQL: what a discovery's background work does
+ * when it ends (`keepChanges`: every comparable table of the snapshot against the one before it,
+ * one table at a time), measured per table for several ways of running it, interleaved in the
+ * same run (the order rotates per table and iteration), on the scale benchmark's two generations
+ * (`bench/scale-data.ts`, made first if missing). Each way keeps the table's rows for real (the
+ * pair's row and its rows are deleted before each keeping) and every way must keep the same rows
+ * as the first (a digest of the kept rows, checked once per table). Prints the time per table and
+ * way, the totals, the machine's load average (also per table, on stderr), and EXPLAIN (ANALYZE, BUFFERS) of the slowest
+ * tables' keeping statement for each way (in a transaction rolled back).
+ *
+ *   DATABASE_URL=... npx tsx bench/keeping.ts [profile [iterations [way,way...]]]
+ *
+ * `BENCH_TABLES` (paths, comma-separated) measures only those tables. `BENCH_WORK_MEM` sets the session's `work_mem` (e.g. 512kB: at "large", a partition is about a
+ * ninth of one at "huge", so a ninth of the default makes the join spill as it does at 10 M).
+ */
+import { cpus, loadavg } from 'node:os'
+import { Deadline, createPostgresDb, type Db } from '../src/shared/db/index.js'
+import { storageName } from '../src/inventory/catalog/columns.js'
+import type { TableDef } from '../src/inventory/catalog/types.js'
+import { COMPARABLE_TABLES } from '../src/inventory/query/change-counts.js'
+import { comparisonSql, narrowComparisonSql } from '../src/inventory/query/compare.js'
+import { KEEPING, keepComparison, keptRelation, type KeepingWay } from '../src/inventory/query/kept-comparison.js'
+import { Params } from '../src/inventory/query/sql-filter.js'
+import { applyLocalSettings } from '../src/shared/db/settings.js'
+import { isProfileName } from '../src/inventory/simulator/index.js'
+import { ensureScaleData } from './scale-data.js'
+import { p50, timeIt } from './timing.js'
+
+const PROFILE = process.argv[2] ?? 'large'
+const ITERATIONS = Number(process.argv[3] ?? 1)
+const base = { enable_mergejoin: 'off', jit: 'off' }
+const merge = { enable_hashjoin: 'off', jit: 'off' }
+/** Ways kept with a foreign key on the relation, as before migration 530 (added before the keeping, dropped after, neither timed). */
+const WITH_FOREIGN_KEY = new Set(['foreign key', 'foreign key + hash 64MB'])
+const WAYS: Record<string, KeepingWay> = {
+  current: KEEPING,
+  'foreign key': KEEPING,
+  'foreign key + hash 64MB': { settings: { ...base, work_mem: '64MB' }, narrow: false },
+  'hash 32MB': { settings: { ...base, work_mem: '32MB' }, narrow: false },
+  'hash 64MB': { settings: { ...base, work_mem: '64MB' }, narrow: false },
+  'hash 256MB': { settings: { ...base, work_mem: '256MB' }, narrow: false },
+  merge: { settings: merge, narrow: false },
+  'merge 64MB': { settings: { ...merge, work_mem: '64MB' }, narrow: false },
+  narrow: { settings: base, narrow: true },
+  'narrow 32MB': { settings: { ...base, work_mem: '32MB' }, narrow: true },
+  'narrow 64MB': { settings: { ...base, work_mem: '64MB' }, narrow: true },
+  'analyze 10': { ...KEEPING, statistics: 10 },
+  'no analyze': { ...KEEPING, statistics: false },
+  'hash 64MB + analyze 10': { settings: { ...base, work_mem: '64MB' }, narrow: false, statistics: 10 },
+}
+const chosen = (process.argv[4] ?? Object.keys(WAYS).join(',')).split(',')
+const WORK_MEM = process.env.BENCH_WORK_MEM
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
+
+async function forget(db: Db, pair: { older: string; newer: string }, table: TableDef): Promise<void> {
+  await db.query('DELETE FROM inventory.snapshot_changes WHERE newer = $1 AND older = $2 AND table_path = $3', [pair.newer, pair.older, table.path])
+}
+
+/** A digest of the kept rows of the pair's table, in a total order of their text. */
+async function digest(db: Db, pair: { older: string; newer: string }, table: TableDef): Promise<string> {
+  const relation = keptRelation(table).name
+  const columns = [...table.columns.map((c) => `k."${storageName(c.name)}"`), 'k."change"', 'k."diff"::text']
+  const r = await db.query<{ d: string; n: string }>(
+    `SELECT md5(coalesce(string_agg(t, E'\\n' ORDER BY t), '')) AS d, count(*)::text AS n FROM (SELECT ROW(${columns.join(', ')})::text AS t FROM inventory."${relation}" k
+       JOIN inventory.snapshot_changes p ON p.id = k._pair WHERE p.newer = $1 AND p.older = $2 AND p.table_path = $3) r`,
+    [pair.newer, pair.older, table.path],
+  )
+  return `${r.rows[0]!.n}:${r.rows[0]!.d}`
+}
+
+async function main(): Promise<void> {
+  if (!isProfileName(PROFILE)) throw new Error(`unknown profile ${PROFILE}`)
+  for (const way of chosen) if (!WAYS[way]) throw new Error(`unknown way ${way}: ${Object.keys(WAYS).join(', ')}`)
+  const data = await ensureScaleData(PROFILE, 2)
+  const pair = { older: data.snapshots[0]!, newer: data.snapshots[1]! }
+  const options = WORK_MEM ? `-c work_mem=${WORK_MEM}` : undefined
+  const url = new URL(data.url)
+  if (options) url.searchParams.set('options', options)
+  const db = createPostgresDb({ url: url.toString(), max: 2 })
+  const counts = (await db.query<{ c: Record<string, number> }>('SELECT row_counts AS c FROM inventory.snapshots WHERE id = $1', [pair.older])).rows[0]!.c
+  const wm = (await db.query<{ work_mem: string }>('SHOW work_mem')).rows[0]!.work_mem
+  console.log(`${PROFILE}: ${data.interfaces} interfaces; ${ITERATIONS} iteration(s); session work_mem ${wm}; ${cpus().length} cores, load average ${load()}`)
+  const times = new Map<string, number[]>()
+  const rows: Array<{ table: TableDef; rows: number; kept: number; load: string }> = []
+  const only = process.env.BENCH_TABLES?.split(',')
+  const tables = COMPARABLE_TABLES.filter((table) => !only || only.includes(table.path))
+  for (const [t, table] of tables.entries()) {
+    let expected: string | undefined
+    let kept = 0
+    for (let i = 0; i < ITERATIONS; i++) {
+      const shift = (t + i) % chosen.length
+      for (const way of [...chosen.slice(shift), ...chosen.slice(0, shift)]) {
+        await forget(db, pair, table)
+        const relation = `inventory."${keptRelation(table).name}"`
+        if (WITH_FOREIGN_KEY.has(way)) {
+          if (!(await db.query<{ e: boolean }>('SELECT to_regclass($1) IS NOT NULL AS e', [relation])).rows[0]!.e) {
+            await keepComparison(db, pair, false, table, Deadline.after(3_600_000)) // (to make the relation)
+            await forget(db, pair, table)
+          }
+          await db.query(`ALTER TABLE ${relation} ADD CONSTRAINT bench_pair FOREIGN KEY (_pair) REFERENCES inventory.snapshot_changes (id) ON DELETE CASCADE`)
+        }
+        let got: Awaited<ReturnType<typeof keepComparison>>
+        const ms = await timeIt(async () => (got = await keepComparison(db, pair, false, table, Deadline.after(3_600_000), WAYS[way])))
+        if (WITH_FOREIGN_KEY.has(way)) await db.query(`ALTER TABLE ${relation} DROP CONSTRAINT bench_pair`)
+        if (!got) throw new Error(`${table.path}: nothing kept (${way})`)
+        kept = got.added + got.removed + got.changed
+        times.set(`${table.path}|${way}`, [...(times.get(`${table.path}|${way}`) ?? []), ms])
+        if (i === 0) {
+          const d = await digest(db, pair, table)
+          if (expected === undefined) expected = d
+          else if (d !== expected) throw new Error(`${table.path}: ${way} kept other rows (${d} against ${expected})`)
+        }
+      }
+    }
+    rows.push({ table, rows: Number(counts[table.path] ?? 0), kept, load: load() })
+    console.error(`${table.path}: ${chosen.map((w) => `${w} ${p50(times.get(`${table.path}|${w}`)!).toFixed(0)}`).join(', ')} ms (load ${load()})`)
+  }
+  console.log(`load average after: ${load()}`)
+  const ms = (table: TableDef, way: string) => p50(times.get(`${table.path}|${way}`)!)
+  const sorted = [...rows].sort((a, b) => ms(b.table, chosen[0]!) - ms(a.table, chosen[0]!))
+  console.log(`| table | rows per snapshot | kept | ${chosen.join(' | ')} |`)
+  console.log(`|---|---|---|${chosen.map(() => '---').join('|')}|`)
+  for (const r of sorted.slice(0, 15)) console.log(`| ${r.table.path} | ${r.rows} | ${r.kept} | ${chosen.map((w) => ms(r.table, w).toFixed(0)).join(' | ')} |`)
+  const rest = sorted.slice(15)
+  console.log(`| ${rest.length} other tables | ${rest.reduce((a, r) => a + r.rows, 0)} | ${rest.reduce((a, r) => a + r.kept, 0)} | ${chosen.map((w) => rest.reduce((a, r) => a + ms(r.table, w), 0).toFixed(0)).join(' | ')} |`)
+  console.log(`| all ${rows.length} tables | ${rows.reduce((a, r) => a + r.rows, 0)} | ${rows.reduce((a, r) => a + r.kept, 0)} | ${chosen.map((w) => rows.reduce((a, r) => a + ms(r.table, w), 0).toFixed(0)).join(' | ')} |`)
+
+  const rollback = new Error('rollback')
+  for (const r of sorted.slice(0, Number(process.env.BENCH_EXPLAIN ?? 2))) {
+    for (const way of chosen) {
+      const plan = await db
+        .transaction(async (tx) => {
+          await tx.query('DELETE FROM inventory.snapshot_changes WHERE newer = $1 AND older = $2 AND table_path = $3', [pair.newer, pair.older, r.table.path])
+          const id = await tx.query<{ id: string }>(
+            `INSERT INTO inventory.snapshot_changes (newer, older, volatile, table_path, added, removed, changed, relation) VALUES ($1, $2, false, $3, 0, 0, 0, $4) RETURNING id::text`,
+            [pair.newer, pair.older, r.table.path, keptRelation(r.table).name],
+          )
+          if (WITH_FOREIGN_KEY.has(way)) {
+            await tx.query(`ALTER TABLE inventory."${keptRelation(r.table).name}" ADD CONSTRAINT bench_pair FOREIGN KEY (_pair) REFERENCES inventory.snapshot_changes (id) ON DELETE CASCADE`)
+          }
+          await applyLocalSettings(tx, WAYS[way]!.settings)
+          const params = new Params()
+          const p = params.add(id.rows[0]!.id, 'int8')
+          const e = await tx.query<{ 'QUERY PLAN': string }>(
+            `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) INSERT INTO inventory."${keptRelation(r.table).name}" SELECT ${p}, c.* FROM (${(WAYS[way]!.narrow ? narrowComparisonSql : comparisonSql)(r.table, pair, false, params)}) c`,
+            params.values,
+          )
+          throw Object.assign(rollback, { plan: e.rows.map((x) => x['QUERY PLAN']).join('\n') })
+        })
+        .catch((err: unknown) => {
+          if (err !== rollback) throw err
+          return (err as Error & { plan: string }).plan
+        })
+      console.log(`\nEXPLAIN (ANALYZE, BUFFERS) keeping ${r.table.path}, ${way}:\n${plan}`)
+    }
+  }
+  await db.close()
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exitCode = 1
+})
