@@ -35,6 +35,7 @@ const merge = { enable_hashjoin: 'off', jit: 'off' }
 const WITH_FOREIGN_KEY = new Set(['foreign key', 'foreign key + hash 64MB'])
 const WAYS: Record<string, KeepingWay> = {
   current: KEEPING,
+  'work_mem 4MB (before)': { settings: base, narrow: false },
   'foreign key': KEEPING,
   'foreign key + hash 64MB': { settings: { ...base, work_mem: '64MB' }, narrow: false },
   'hash 32MB': { settings: { ...base, work_mem: '32MB' }, narrow: false },
