@@ -9,6 +9,7 @@ import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http'
 import { Transform, type Stream, type TransformCallback } from 'node:stream'
 import type { RequestContext } from './context.js'
 import type { DeadlineWatch, Watched } from './deadlines.js'
+import type { LeanRequest } from './upstreams/request.js'
 import type { Upstream } from './upstreams/settings.js'
 
 export class UpstreamError extends Error {
@@ -20,7 +21,9 @@ export class UpstreamError extends Error {
 /** The forwarding of one request: what the timers and the response side need to know. */
 export class Pending implements Watched {
   watchSlot = -1
-  /** The upstream request, from its creation (before it has a connection). */
+  /** The upstream request of a request without a body (sent by undici: upstreams/request.ts). */
+  lean: LeanRequest<Pending> | undefined = undefined
+  /** The upstream request through http-proxy, from its creation (before it has a connection). */
   proxyReq: ClientRequest | undefined = undefined
   proxyRes: IncomingMessage | undefined = undefined
   /** Answered with an error already (a later error of the same forwarding is not answered again). */
@@ -125,16 +128,24 @@ function relayChunk(this: Relayed, chunk: Buffer): void {
   }
 }
 
+/** Raw trailer lines [name, value, ...] as the pairs addTrailers takes. */
+export function trailerPairs(raw: readonly string[]): Array<[string, string]> {
+  const trailers: Array<[string, string]> = []
+  for (let i = 0; i + 1 < raw.length; i += 2) trailers.push([raw[i]!, raw[i + 1]!])
+  return trailers
+}
+
 /** The upstream's trailer fields go after the body too (a client over HTTP/1.0 gets none). */
 function relayEnd(this: Relayed): void {
   const to = this[RELAY_TO]!
   const raw = this.rawTrailers
-  if (raw.length > 0) {
-    const trailers: Array<[string, string]> = []
-    for (let i = 0; i + 1 < raw.length; i += 2) trailers.push([raw[i]!, raw[i + 1]!])
-    to.addTrailers(trailers)
-  }
+  if (raw.length > 0) to.addTrailers(trailerPairs(raw))
   to.end()
+}
+
+/** The client read what was waiting: a lean request's paused answer goes on ('drain' listener, shared). */
+export function resumeLean(this: ServerResponse): void {
+  pending.get(this)?.lean?.resume()
 }
 
 /** The upstream response failed midway: the client's response cannot be completed either. */
@@ -164,10 +175,25 @@ export function dropUpstream(res: ServerResponse, proxyReq: ClientRequest | unde
   if (proxyRes && !proxyRes.complete) proxyRes.destroy()
 }
 
+/**
+ * The client's response is over, whole or not: a lean request not over yet is aborted (never sent,
+ * if it is still waiting for a connection), quietly: nobody is left to answer. Else dropUpstream.
+ */
+export function releaseUpstream(state: Pending): void {
+  const lean = state.lean
+  if (lean === undefined) {
+    dropUpstream(state.ctx.res, state.proxyReq, state.proxyRes)
+    return
+  }
+  if (lean.done) return
+  state.failed = true
+  lean.abort(new Error('the client response is over'))
+}
+
 /** The response's one 'close' listener while it is forwarded (shared: no closure per request). */
 export function responseClosed(this: ServerResponse): void {
   const state = pending.get(this)
   if (!state) return
   state.watch.unwatch(state)
-  dropUpstream(this, state.proxyReq, state.proxyRes)
+  releaseUpstream(state)
 }

@@ -13,8 +13,14 @@
  * A kept-alive connection can be closed by the upstream just as a request goes out on it (its
  * keep-alive timeout, a replica that went away): the request then fails before any answer, with
  * nothing the upstream did about it. An idempotent request without a body that failed that way
- * on a reused connection is sent once more, on a new connection (one the upstream's address
- * balances anew, and node tries each address of a name in turn); anything else is a 502.
+ * (its connection closed or reset after it went out, before any answer) is sent once more, on a
+ * new connection (one the upstream's address balances anew); anything else is a 502. undici, which
+ * sends requests without a body, does not say whether a connection was reused, so such a request
+ * whose new connection closed under it is sent once more too (as nginx's proxy_next_upstream does
+ * for an error): idempotent requests may be (RFC 9110, 9.2.2).
+ *
+ * Requests without a body go upstream through undici (upstreams/request.ts); those with a body or
+ * with Expect, and the table listing the gateway completes, through http-proxy over node's agent.
  */
 import type { Agent, ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { Stream } from 'node:stream'
@@ -28,13 +34,13 @@ import type { Principal } from '../shared/principal.js'
 import type { RequestContext } from './context.js'
 import { DeadlineWatch } from './deadlines.js'
 import { withGatewayTables } from './gateway-tables.js'
-import { NO_BODY, Pending, UpstreamError, bodyLimiter, bodyOf, creating, dropUpstream, pending, relay, responseClosed } from './forwarding.js'
+import { NO_BODY, Pending, UpstreamError, bodyLimiter, bodyOf, creating, dropUpstream, pending, relay, releaseUpstream, responseClosed, resumeLean, trailerPairs } from './forwarding.js'
 import type { GatewayMetrics } from './metrics.js'
 import type { Route } from './routes/table.js'
 import { responseHeaderList, upstreamHeaders } from './upstreams/headers.js'
 import { openForwardSpan } from './tracing.js'
 import { upstreamPath } from './upstreams/paths.js'
-import { leanOrigin, leanRequest, type LeanHooks, type LeanOrigin } from './upstreams/request.js'
+import { leanDispatcher, leanRequest, type LeanDispatcher, type LeanHooks, type LeanRequest } from './upstreams/request.js'
 import { createAgent, getJson, probeHealth, type Health } from './upstreams/pool.js'
 import type { Upstream, UpstreamPool } from './upstreams/settings.js'
 
@@ -68,7 +74,8 @@ interface Pool extends UpstreamPool {
   readonly agent: Agent
   /** For requests with a body (those without go upstream through upstreams/request.ts). */
   readonly proxy: httpProxy
-  readonly origin: LeanOrigin
+  /** For requests without a body. */
+  readonly lean: LeanDispatcher
   /** New connections only, for a request sent again (made on the first retry). */
   fresh: Agent | undefined
   readonly upstream: Upstream
@@ -80,24 +87,36 @@ const LISTING_LIMIT = 64 * 1024 * 1024
 /** Methods a request of which may be sent twice (RFC 9110, 9.2.2). */
 const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'])
 
-/** How a kept-alive connection the upstream closed under a request fails it. */
+/** How a kept-alive connection the upstream closed under a request fails it (node's agent). */
 const CLOSED_UNDER: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED'])
 
+/** How a connection closed under a request that went out on it fails it (undici: `other side closed` and resets). */
+const LEAN_CLOSED_UNDER: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'])
+
 /**
- * Whether a failed forwarding may be sent again: the first failure, on a connection reused from
- * the pool, closed before any answer came, of an idempotent request without a body.
+ * Whether a failed forwarding may be sent again: the first failure, of an idempotent request
+ * without a body, whose connection closed before any answer came: after the request went out
+ * (undici), or on a connection reused from the pool (node's agent).
  */
 function retryable(state: Pending, err: Error & { code?: string }): boolean {
+  const lean = state.lean
+  const closedUnder =
+    lean !== undefined
+      ? lean.sent && !lean.answered && LEAN_CLOSED_UNDER.has(err.code ?? '')
+      : state.proxyRes === undefined && state.proxyReq?.reusedSocket === true && CLOSED_UNDER.has(err.code ?? '')
   return (
     !state.retried &&
     !state.hasBody &&
-    state.proxyRes === undefined &&
-    state.proxyReq?.reusedSocket === true &&
-    CLOSED_UNDER.has(err.code ?? '') &&
+    closedUnder &&
     IDEMPOTENT.has(state.ctx.req.method ?? '') &&
     !state.ctx.res.headersSent &&
     !state.ctx.req.destroyed
   )
+}
+
+/** The table listing (`GET tables`), whose answer the gateway completes with its own tables. */
+function isListing(ctx: RequestContext): boolean {
+  return ctx.endpoint?.path === 'tables' && ctx.method === 'GET'
 }
 
 /** Removes one of http-proxy's request passes (by its function name) from a proxy instance. */
@@ -110,6 +129,7 @@ function withoutPass(proxy: httpProxy, name: string): void {
 
 /** No more reuse of a pool's connections: idle ones close now, busy ones when their request ends. */
 function retire(pool: Pool): void {
+  void pool.lean.pool.close().catch(() => {})
   pool.proxy.close()
   const agent = pool.agent as Agent & { keepAlive: boolean }
   agent.keepAlive = false
@@ -137,27 +157,60 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     proxy.on('proxyRes', onProxyRes)
     proxy.on('proxyReq', onProxyReq)
     proxy.on('error', (err, req, res) => onError(err as Error & { code?: string }, req, res as ServerResponse))
-    return { key: up.poolKey, agent, proxy, origin: leanOrigin(up.url), fresh: undefined, upstream: up }
+    return { key: up.poolKey, agent, proxy, lean: leanDispatcher(up), fresh: undefined, upstream: up }
   }
 
-  /** The steps of a request without a body, sent by upstreams/request.ts: the same handlers as http-proxy's events. */
+  /** The steps of a request without a body, sent by upstreams/request.ts. */
   const lean: LeanHooks<Pending> = {
-    socket: connected,
-    response: (state, proxyRes) => answered(state, proxyRes, state.ctx.res),
-    error: (state, err) => onError(err, state.ctx.req, state.ctx.res),
+    response: leanAnswered,
+    data(state, request, chunk) {
+      state.chunks++
+      const res = state.ctx.res
+      if (res.write(chunk) || res.destroyed) return true
+      res.once('drain', resumeLean)
+      return false
+    },
+    end(state, _request, trailers) {
+      const res = state.ctx.res
+      if (trailers.length > 0) res.addTrailers(trailerPairs(trailers))
+      res.end()
+    },
+    error(state, request, err) {
+      // In the middle of the answer: the client's response cannot be completed either.
+      if (request.answered) state.ctx.res.destroy()
+      else onError(err, state.ctx.req, state.ctx.res)
+    },
+  }
+
+  /** The lean request's answer has begun: status and headers to the client, with ours. */
+  function leanAnswered(state: Pending, request: LeanRequest<Pending>, status: number, statusText: string, raw: string[]): boolean {
+    const res = state.ctx.res
+    state.answerBy = performance.now() + state.target.timeoutMs
+    if (res.headersSent || res.destroyed) {
+      state.failed = true
+      request.abort(new Error('the client response is over'))
+      return false
+    }
+    if (status === 401 && state.target.identity.mode === 'credential') {
+      state.ctx.log.warn({ upstream: state.target.name }, 'the upstream refused the service credential of identity.valueFile')
+    }
+    res.writeHead(status, statusText, responseHeaderList(raw, state.ctx.responseHeaders, state.target.headers))
+    return true
   }
 
   /**
-   * Sends the request upstream over `agent`: without a body (and without Expect, whose 100
-   * Continue http-proxy's pass handles) by upstreams/request.ts, else through http-proxy with the
-   * body streamed from `buffer`. Errors reach onError either way.
+   * Sends the request upstream: without a body (and without Expect, whose 100 Continue
+   * http-proxy's pass handles), unless it is the table listing, by upstreams/request.ts; else
+   * through http-proxy with the body streamed from `buffer`. `fresh`: on a new connection of its
+   * own (a retry). Errors reach onError either way.
    */
-  function sendUpstream(state: Pending, pool: Pool, agent: Agent, buffer: Stream | undefined): void {
+  function sendUpstream(state: Pending, pool: Pool, fresh: boolean, buffer: Stream | undefined): void {
     const { req, res } = state.ctx
-    if (buffer === undefined && req.headers.expect === undefined) {
-      state.proxyReq = leanRequest(pool.origin, agent, req, req.url ?? '/', req.headers, lean, state)
+    if (buffer === undefined && req.headers.expect === undefined && !isListing(state.ctx)) {
+      state.lean = leanRequest(pool.lean, fresh, req, req.url ?? '/', req.headers, lean, state)
       return
     }
+    const agent = fresh ? (pool.fresh ??= createAgent(pool.upstream, true)) : pool.agent
     creating.state = state
     try {
       if (agent !== pool.agent) pool.proxy.web(req, res, buffer ? { agent, buffer } : { agent })
@@ -174,6 +227,13 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
    * one (no event would come before one is free, and destroyed, it gives that one back).
    */
   function abandon(state: Pending, err: UpstreamError): void {
+    const request = state.lean
+    if (request !== undefined) {
+      const sent = request.sent
+      request.abort(err)
+      if (!sent) onError(err, state.ctx.req, state.ctx.res)
+      return
+    }
     const proxyReq = state.proxyReq
     if (proxyReq?.socket) {
       proxyReq.destroy(err)
@@ -191,6 +251,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
    * wait of a whole timeout for more of it cuts the client connection.
    */
   function checkDeadlines(state: Pending, now: number): boolean {
+    if (state.lean !== undefined) return checkLeanDeadlines(state, state.lean, now)
     const { proxyReq, proxyRes } = state
     if (proxyReq === undefined || state.failed) return false
     const timeoutMs = state.target.timeoutMs
@@ -222,6 +283,30 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       return false
     }
     return true
+  }
+
+  /** checkDeadlines for a request sent by undici (its connect timeout is undici's: upstreams/request.ts). */
+  function checkLeanDeadlines(state: Pending, request: LeanRequest<Pending>, now: number): boolean {
+    if (state.failed || request.done) return false
+    const timeoutMs = state.target.timeoutMs
+    if (request.answered) {
+      // Paused, it waits for the client to read (backpressure), not for the upstream.
+      if (state.chunks !== state.chunksSeen || request.paused) {
+        state.chunksSeen = state.chunks
+        state.answerBy = now + timeoutMs
+        return true
+      }
+      if (now < state.answerBy) return true
+      options.metrics.upstreamError('timeout', state.target.name)
+      state.ctx.log.warn({ code: 'UPSTREAM_STALLED', upstream: state.target.name }, 'the upstream stopped in the middle of its answer')
+      state.failed = true
+      request.abort(new UpstreamError('UPSTREAM_TIMEOUT'))
+      state.ctx.res.destroy()
+      return false
+    }
+    if (now < state.answerBy) return true
+    abandon(state, new UpstreamError('UPSTREAM_TIMEOUT'))
+    return false
   }
 
   // A deadline is met within one tick: a twentieth of the shortest timeout in use, 5 to 100 ms.
@@ -265,13 +350,13 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         state.ctx.log.warn({ upstream: state.target.name }, 'the upstream refused the service credential of identity.valueFile')
       }
     }
-    if (state && status === 200 && state.ctx.endpoint?.path === 'tables' && state.ctx.method === 'GET') {
+    if (state && status === 200 && isListing(state.ctx)) {
       listingAnswered(state, proxyRes, res)
       return
     }
     // The gateway's headers were not set one by one (see the decorate stage): they go out with
     // the upstream's in this one writeHead.
-    res.writeHead(status, proxyRes.statusMessage, responseHeaderList(proxyRes, state?.ctx.responseHeaders, state?.target.headers))
+    res.writeHead(status, proxyRes.statusMessage, responseHeaderList(proxyRes.rawHeaders, state?.ctx.responseHeaders, state?.target.headers))
     relay(proxyRes, res)
     // The client going away mid-response drops the upstream response too (through the
     // response's one 'close' listener, set when the upstream request began).
@@ -311,7 +396,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
           // no JSON: the answer as it came
         }
       }
-      const list = responseHeaderList(proxyRes, state.ctx.responseHeaders, state.target.headers)
+      const list = responseHeaderList(proxyRes.rawHeaders, state.ctx.responseHeaders, state.target.headers)
       const headers: string[] = []
       for (let i = 0; i < list.length; i += 2) {
         const name = list[i]!.toLowerCase()
@@ -340,12 +425,12 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const pool = state.target.pool as Pool
     state.retried = true
     state.proxyReq = undefined
+    state.lean = undefined
     state.connectBy = 0
     options.metrics.upstreamError('retried', state.target.name)
-    log.debug({ code: err.code, upstream: state.target.name }, 'the upstream closed a kept-alive connection under the request: sent again on a new one')
-    pool.fresh ??= createAgent(pool.upstream, true)
+    log.debug({ code: err.code, upstream: state.target.name }, 'the upstream closed a connection under the request: sent again on a new one')
     // Only requests without a body are sent again: nothing to stream.
-    sendUpstream(state, pool, pool.fresh, undefined)
+    sendUpstream(state, pool, true, undefined)
   }
 
   function onError(err: Error & { code?: string }, req: IncomingMessage, res: ServerResponse): void {
@@ -395,11 +480,11 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     req.headers = upstreamHeaders(ctx, target, token)
     if (ctx.span !== undefined) openForwardSpan(ctx, req.headers, target.name)
     state.answerBy = performance.now() + target.timeoutMs
-    sendUpstream(state, pool, pool.agent, buffer)
+    sendUpstream(state, pool, false, buffer)
     if (state.failed) return
     if (res.destroyed) {
       // The client went away while the pipeline ran: its 'close' has passed, release now.
-      dropUpstream(res, state.proxyReq, undefined)
+      releaseUpstream(state)
       return
     }
     deadlines.watch(state)
@@ -426,6 +511,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         let pool = pools.get(up.poolKey)
         if (!pool) pools.set(up.poolKey, (pool = createPool(up)))
         up.pool = pool
+        // Upstreams sharing a pool share its connect timeout: the shortest of theirs.
+        pool.lean.connectTimeoutMs = inUse.has(up.poolKey) ? Math.min(pool.lean.connectTimeoutMs, up.connectTimeoutMs) : up.connectTimeoutMs
         inUse.add(up.poolKey)
         shortestMs = Math.min(shortestMs, up.connectTimeoutMs, up.timeoutMs)
       }
@@ -447,6 +534,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     close() {
       deadlines.stop()
       for (const pool of pools.values()) {
+        void pool.lean.pool.destroy().catch(() => {})
         pool.proxy.close()
         pool.agent.destroy()
         pool.fresh?.destroy()

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { request as httpRequest } from 'node:http'
 import { connectionListed, internalValue, responseHeaderList } from '../../src/gateway/upstreams/headers.js'
 import { decodeInternal, decodePrincipal, encodeInternal } from '../../src/shared/principal.js'
 import { KEYS, READER, SECRET, apiKeyAuth, memoryLog, send, startTestGateway, startUpstream } from './helpers.js'
@@ -350,8 +350,7 @@ t.test('a request without a body reaches the upstream without one', async (t) =>
 })
 
 t.test('response headers: hop-by-hop ones and those the Connection header names are dropped; ours win, but the upstream’s Deprecation stays and the stricter Sunset wins', async (t) => {
-  const upstream = {
-    rawHeaders: [
+  const upstream = [
       'Content-Type', 'application/json',
       'Connection', 'keep-alive, X-Private-Hop',
       'Keep-Alive', 'timeout=5',
@@ -363,9 +362,8 @@ t.test('response headers: hop-by-hop ones and those the Connection header names 
       'X-API-Version-Used', '6.0',
       'Deprecation', '@1767225600',
       'Sunset', 'Thu, 31 Dec 2026 00:00:00 GMT',
-      'Date', 'Sun, 22 Nov 2026 20:00:00 GMT',
-    ],
-  } as unknown as IncomingMessage
+    'Date', 'Sun, 22 Nov 2026 20:00:00 GMT',
+  ]
   const ours = { 'x-request-id': 'from-gateway', 'x-api-version-used': '1', deprecation: 'true', sunset: '2027-06-30T00:00:00Z' }
   t.same(responseHeaderList(upstream, ours), [
     'Content-Type', 'application/json',
@@ -377,9 +375,9 @@ t.test('response headers: hop-by-hop ones and those the Connection header names 
     'deprecation', '@1767225600',
     'sunset', 'Thu, 31 Dec 2026 00:00:00 GMT',
   ])
-  const later = { rawHeaders: ['Sunset', 'Thu, 31 Dec 2099 00:00:00 GMT'] } as unknown as IncomingMessage
+  const later = ['Sunset', 'Thu, 31 Dec 2099 00:00:00 GMT']
   t.same(responseHeaderList(later, { sunset: '2027-06-30T00:00:00Z' }), ['sunset', '2027-06-30T00:00:00Z'], 'the gateway’s earlier sunset wins')
-  t.same(responseHeaderList({ rawHeaders: ['Content-Length', '2'] } as unknown as IncomingMessage), ['Content-Length', '2'], 'without headers of ours')
+  t.same(responseHeaderList(['Content-Length', '2']), ['Content-Length', '2'], 'without headers of ours')
 })
 
 t.test('through the gateway, the upstream’s hop-by-hop response headers stay behind', async (t) => {

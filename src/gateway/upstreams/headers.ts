@@ -10,7 +10,7 @@
  *   rate limits) win over the upstream's, except that the upstream's `Deprecation` is kept and
  *   the stricter of two `Sunset` dates wins.
  */
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
+import type { IncomingHttpHeaders } from 'node:http'
 import { INTERNAL_HEADER, INTERNAL_PREFIX, encodeInternal, encodePrincipal, type Principal } from '../../shared/principal.js'
 import { hasOwnKey } from '../../shared/own.js'
 import { normalizeIp } from '../client-ip.js'
@@ -108,11 +108,10 @@ function stricterSunset(ours: string, theirs: string): string {
  * The response headers as a flat [name, value, ...] list for writeHead: the upstream's raw
  * header lines minus those the policy drops (and those its Connection names), then the gateway's
  * own (`ours`, lower-case names). Ours win, but an upstream `Deprecation` is kept and the earlier
- * `Sunset` wins. Works on `rawHeaders`, so node never builds the upstream response's header
- * object, and lower-cases a name only when its length could match a name it must be compared with.
+ * `Sunset` wins. Works on the raw header lines (node's `rawHeaders`, undici's lines), so no
+ * header object of the upstream response is built, and lower-cases a name only when its length could match a name it must be compared with.
  */
-export function responseHeaderList(proxyRes: IncomingMessage, ours?: Readonly<Record<string, string>>, policy: HeaderPolicy = DEFAULT_POLICY): string[] {
-  const raw = proxyRes.rawHeaders
+export function responseHeaderList(raw: readonly string[], ours?: Readonly<Record<string, string>>, policy: HeaderPolicy = DEFAULT_POLICY): string[] {
   let listed: Set<string> | null = null
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
