@@ -9,7 +9,7 @@
  * way, the totals, the machine's load average (also per table, on stderr), and EXPLAIN (ANALYZE, BUFFERS) of the slowest
  * tables' keeping statement for each way (in a transaction rolled back).
  *
- *   DATABASE_URL=... npx tsx bench/keeping.ts [profile [iterations [way,way...]]]
+ *   DATABASE_URL=... npm run bench:keeping -- [profile [iterations [way,way...]]]
  *
  * `BENCH_TABLES` (paths, comma-separated) measures only those tables. `BENCH_WORK_MEM` sets the session's `work_mem` (e.g. 512kB: at "large", a partition is about a
  * ninth of one at "huge", so a ninth of the default makes the join spill as it does at 10 M).
