@@ -257,15 +257,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const timeoutMs = state.target.timeoutMs
     if (proxyRes !== undefined) {
       if (proxyRes.complete || proxyRes.destroyed) return false
-      // Paused, it waits for the client to read (backpressure), not for the upstream.
-      if (state.chunks !== state.chunksSeen || proxyRes.isPaused()) {
-        state.chunksSeen = state.chunks
-        state.answerBy = now + timeoutMs
-        return true
-      }
-      if (now < state.answerBy) return true
-      options.metrics.upstreamError('timeout', state.target.name)
-      state.ctx.log.warn({ code: 'UPSTREAM_STALLED', upstream: state.target.name }, 'the upstream stopped in the middle of its answer')
+      if (streaming(state, proxyRes.isPaused(), now)) return true
       proxyRes.destroy()
       state.ctx.res.destroy()
       return false
@@ -285,20 +277,29 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     return true
   }
 
+  /**
+   * The deadline check of an answer that streams (either kind of upstream request): a chunk
+   * since the last look, or an answer `paused` for the client to read (backpressure: it waits for
+   * the client, not for the upstream), gives it another timeout; a whole timeout without either is
+   * a stall, counted and logged, and false (the caller stops the answer).
+   */
+  function streaming(state: Pending, paused: boolean, now: number): boolean {
+    if (state.chunks !== state.chunksSeen || paused) {
+      state.chunksSeen = state.chunks
+      state.answerBy = now + state.target.timeoutMs
+      return true
+    }
+    if (now < state.answerBy) return true
+    options.metrics.upstreamError('timeout', state.target.name)
+    state.ctx.log.warn({ code: 'UPSTREAM_STALLED', upstream: state.target.name }, 'the upstream stopped in the middle of its answer')
+    return false
+  }
+
   /** checkDeadlines for a request sent by undici (its connect timeout is undici's: upstreams/request.ts). */
   function checkLeanDeadlines(state: Pending, request: LeanRequest<Pending>, now: number): boolean {
     if (state.failed || request.done) return false
-    const timeoutMs = state.target.timeoutMs
     if (request.answered) {
-      // Paused, it waits for the client to read (backpressure), not for the upstream.
-      if (state.chunks !== state.chunksSeen || request.paused) {
-        state.chunksSeen = state.chunks
-        state.answerBy = now + timeoutMs
-        return true
-      }
-      if (now < state.answerBy) return true
-      options.metrics.upstreamError('timeout', state.target.name)
-      state.ctx.log.warn({ code: 'UPSTREAM_STALLED', upstream: state.target.name }, 'the upstream stopped in the middle of its answer')
+      if (streaming(state, request.paused, now)) return true
       state.failed = true
       request.abort(new UpstreamError('UPSTREAM_TIMEOUT'))
       state.ctx.res.destroy()
