@@ -103,7 +103,7 @@ export const HOSTS: StoredTableDef = {
     col('gateways', 'json', 'Default gateways of the host network: array of {sn, hostname, intName, ip}.', { unordered: true }),
     col('type', 'string', 'Kind of host, guessed from the MAC vendor and the port.', { values: ['workstation', 'phone', 'printer', 'server', 'camera', 'ap'] }),
     col('vendor', 'string', 'Vendor registered for the MAC address prefix (OUI).'),
-    col('accessPoints', 'json', 'Wireless access points the host is associated with; netinv does not read wireless associations from a controller: always null.', { sql: 'NULL::jsonb' }),
+    col('accessPoints', 'json', 'Wireless access points the host is associated with, a list like edges and gateways; netinv does not read wireless associations from a controller: always an empty list.', { sql: "'[]'::jsonb" }),
     col('uniqId', 'string', 'Identifier of the host that names the same host in every snapshot: its VRF and address (the table\'s key), e.g. "/10.1.10.23" in the global table.', {
       sql: `(coalesce(t."vrf", '') || '/' || host(t."ip"))`,
     }),
