@@ -71,9 +71,28 @@ export const START_LIMIT_MS = 180_000
 /**
  * Starts `netinv <command>` (serve, gateway or inventory) the same way; `port`: a public port (the
  * inventory's internal one) chosen before.
+ *
+ * A port found free here can be taken before the process binds it: freePort's ports come from the
+ * kernel's ephemeral range, which the outgoing connections of every other test process draw their
+ * source ports from too (seen in a full run: EADDRINUSE at the restart of a serve, a few seconds
+ * after the port was chosen). A start that fails that way on ports chosen here is made again on
+ * new ones, up to three times.
  */
 export async function start(t: Teardown, command: 'serve' | 'gateway' | 'inventory', env: Record<string, string>, port?: number): Promise<Served> {
-  port ??= await freePort()
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(t, command, env, port)
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt === 3) throw err
+    }
+  }
+}
+
+/** A start that failed because a port chosen for it was taken meanwhile. */
+class PortTaken extends Error {}
+
+async function startOnce(t: Teardown, command: 'serve' | 'gateway' | 'inventory', env: Record<string, string>, given?: number): Promise<Served> {
+  const port = given ?? (await freePort())
   const adminPort = await freePort()
   const ports = command === 'inventory' ? { INVENTORY_PORT: String(port), INVENTORY_ADMIN_PORT: String(adminPort) } : { PORT: String(port), ADMIN_PORT: String(adminPort) }
   const child = spawnOwned(process.execPath, [...CLI, command], {
@@ -94,7 +113,12 @@ export async function start(t: Teardown, command: 'serve' | 'gateway' | 'invento
   // A start compiles the TypeScript of the CLI and opens the database: on a loaded machine (four
   // test files at once on two cores) that took over a minute; a failure to start shows sooner.
   for (const giveUp = Date.now() + START_LIMIT_MS; ; ) {
-    if (dead) throw new Error(`netinv ${command} exited before it was healthy:\n${err}${out}`)
+    if (dead) {
+      const message = `netinv ${command} exited before it was healthy:\n${err}${out}`
+      const taken = /EADDRINUSE: address already in use [^\s]*:(\d+)/.exec(message)
+      if (taken && (Number(taken[1]) === adminPort || (given === undefined && Number(taken[1]) === port))) throw new PortTaken(message)
+      throw new Error(message)
+    }
     if (Date.now() > giveUp) throw new Error(`netinv ${command} not healthy after ${START_LIMIT_MS / 1000} s:\n${err}${out}`)
     const ok = await fetch(`${url}/healthz`).then(
       (r) => r.ok,
