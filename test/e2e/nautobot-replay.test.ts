@@ -144,6 +144,28 @@ t.test('Nautobot SSoT and ChatOps for IP Fabric, replayed', async (t) => {
   t.equal((await fetch100('tables/addressing/hosts', hostColumns, { ip: ['eq', String(someHost.ip)] }, snapshotId)).length >= 1, true, 'a host by ip, eq')
   t.equal((await fetch100('tables/addressing/hosts', hostColumns, { mac: ['eq', String(someHost.mac)] }, snapshotId)).length >= 1, true, 'a host by mac, eq')
 
+  // pathlookup with protocol icmp (worker.py, ipfabric-diagrams 6.0.2 Unicast and diagram_png):
+  // `graphs/png`, addresses with their prefix length as the model renders them, l4Options of the
+  // ICMP type and code (echo request)
+  const twoHosts = (await sdk('POST', 'tables/addressing/hosts', { columns: ['ip', 'siteName'], snapshot: snapshotId, pagination: { start: 0, limit: 1000 } })).json<Page>().data
+  const [src, dst] = [twoHosts[0]!, twoHosts.find((h) => h.siteName !== twoHosts[0]!.siteName)!]
+  const png = await fetch(`${base}/api/v5.0/graphs/png`, {
+    method: 'POST',
+    headers: { ...SDK_HEADERS, 'x-api-token': token, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      parameters: {
+        type: 'pathLookup', groupBy: 'siteName', protocol: 'icmp', ttl: 128, fragmentOffset: 0, securedPath: true, enableRegions: false, srcRegions: '.*', dstRegions: '.*',
+        l4Options: { type: 8, code: 0 }, otherOptions: { applications: '.*', tracked: false }, firstHopAlgorithm: { type: 'automatic' },
+        pathLookupType: 'unicast', networkMode: false, startingPoint: `${String(src.ip)}/32`, destinationPoint: `${String(dst.ip)}/32`,
+      },
+      snapshot: snapshotId,
+    }),
+  })
+  const image = Buffer.from(await png.arrayBuffer())
+  t.equal(png.status, 200, png.status === 200 ? 'graphs/png' : image.toString('utf8').slice(0, 300))
+  t.equal(png.headers.get('content-type'), 'image/png')
+  t.equal(image.subarray(1, 4).toString('latin1'), 'PNG', 'a PNG image')
+
   // compare: Table.all() on two snapshots with every column but id ($last and the id are the same one here)
   const compareColumns = (await getColumns('tables/inventory/devices', '$last')).filter((c) => c !== 'id')
   const now = await all('tables/inventory/devices', '$last', compareColumns)
