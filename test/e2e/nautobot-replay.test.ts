@@ -18,7 +18,11 @@
  * - nautobot/nautobot-plugin-chatops-ipfabric 3.0.1 at a67dd7a (ipfabric ~6.0.9),
  *   nautobot_chatops_ipfabric/worker.py and ipfabric_wrapper.py: every `fetch` with `limit=100`
  *   (DEFAULT_PAGE_LIMIT), the columns of IpFabric.*_COLUMNS, `ieq` / `eq` / `reg` filters, the
- *   interface sort `{order: desc, column: intName}`, and `compare` of a table between snapshots.
+ *   interface sort `{order: desc, column: intName}`, and `compare` of a table between snapshots;
+ *   its ICMP path lookup through community-fabric/python-ipfabric-diagrams v6.0.2
+ *   (ipfabric_diagrams/graphs.py `diagram_png`: `graphs/png` with `{parameters, snapshot}`;
+ *   input_models/graph_parameters.py `Unicast`: the addresses `with_prefixlen`, `l4Options` of an
+ *   ICMP type and code).
  */
 import t from 'tap'
 import { bearer, call, waitForJob, type Reply } from './client.js'
