@@ -133,7 +133,7 @@ function olderClients(defaults: Readonly<Config>['versioning'], defaultPerSecond
     `  snapshot this product wrote (\`GET snapshots\`) is that \`apiVersion\`. The header generation reports the product:`,
     `  \`GET /api/os/version\` ${RELEASE_VERSION}, snapshots ${PRODUCT_VERSION}, as \`X-Product-Version\`. A snapshot imported from another`,
     '  product keeps the version it was written with.',
-    `- \`rateLimit.perSecond: ${LEGACY_PER_SECOND}\`: the 5.x/6.x SDKs and aio-ipfabric never retry a 429. An SDK's sweep of its table`,
+    `- \`rateLimit.perSecond: ${LEGACY_PER_SECOND}\`: the 5.x/6.x SDKs never retry a 429, and aio-ipfabric retries one only after waiting 4 to 10 s. An SDK's sweep of its table`,
     `  endpoints sends one request after another as fast as the server answers (several hundred a second from one`,
     `  address on a quiet server), and aio-ipfabric fetches every page of a table at once: at the default of`,
     `  ${defaultPerSecond} a second both fail part-way. Raise it further for many such clients behind one address, or bound`,

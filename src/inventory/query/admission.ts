@@ -28,8 +28,8 @@ export interface AdmissionOptions {
   /**
    * Queries of one user that wait, in order, for one of theirs to finish, beyond `maxPerPrincipal`
    * (each against its own deadline: 503 with Retry-After past it); 429 with Retry-After above.
-   * Clients that fetch every page at once and never retry a 429 (aio-ipfabric sends them all
-   * together, up to httpx's 100 connections) get their pages in turn instead. Default 0.
+   * Clients that fetch every page at once (aio-ipfabric sends them all
+   * together, up to httpx's 100 connections, and retries a 429 only after 4 to 10 s) get their pages in turn instead. Default 0.
    */
   maxQueuedPerPrincipal?: number
   /** Each user's queries run one at a time (the embedded database). */

@@ -144,7 +144,7 @@ export function renderTablesDoc(tables: readonly TableDef[]): string {
     'and a statement past it is stopped by restarting the database (about half a second, during which other requests wait).',
     `One caller may run at most ${CONFIG_SCHEMA.properties.query.properties.maxConcurrentPerPrincipal.default} table queries at once ` +
       `(config \`query.maxConcurrentPerPrincipal\`); up to ${CONFIG_SCHEMA.properties.query.properties.maxQueuedPerPrincipal.default} more wait for their turn, in order`,
-    '(`query.maxQueuedPerPrincipal`), so clients that send every page at once and do not retry a 429 (aio-ipfabric, the SDKs)',
+    '(`query.maxQueuedPerPrincipal`), so clients that send every page at once (aio-ipfabric, whose retry of a 429 waits 4 to 10 s; the SDKs, which never retry)',
     'get them all; beyond those, 429 with `Retry-After`. On the embedded database a caller\'s queries',
     'take turns in a lane of their own, one in the database at a time, the others waiting in order: so another caller\'s query',
     'waits behind at most one query of each caller (its share: one query in turn with every other caller who is waiting);',

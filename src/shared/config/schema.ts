@@ -175,14 +175,14 @@ export const CONFIG_SCHEMA = {
           type: 'integer',
           default: 256,
           min: 1,
-          description: 'Keep-alive sockets per gateway process towards one upstream.',
+          description: 'Keep-alive sockets per gateway process towards one upstream, for each of its two pools (requests without a body go through undici\'s pool, those with a body through node\'s agent).',
         },
         idleTimeoutMs: {
           type: 'integer',
           default: 4000,
           min: 1,
           description:
-            'Time a kept-alive upstream connection may stay unused before the gateway closes it. Below the upstream server\'s own keep-alive timeout (node\'s default is 5 s; netinv\'s inventory keeps 65 s), so the gateway never sends a request on a connection the upstream is closing; an idempotent request without a body that fails on a reused connection before any answer is sent again once, on a new connection.',
+            'Time a kept-alive upstream connection may stay unused before the gateway closes it. Below the upstream server\'s own keep-alive timeout (node\'s default is 5 s; netinv\'s inventory keeps 65 s), so the gateway never sends a request on a connection the upstream is closing; an idempotent request without a body whose connection closes under it before any answer is sent again once, on a new connection.',
         },
         documentRefreshMs: {
           type: 'integer',
@@ -350,7 +350,7 @@ export const CONFIG_SCHEMA = {
           default: 200,
           min: 0,
           description:
-            'Table queries of one user that wait, in order, for one of their running ones to finish, each against its own `statementTimeoutMs` (503 `API_QUERY_TIMEOUT` with Retry-After past it); above running and waiting together, 429 with Retry-After. Fits clients that send every page at once and never retry a 429 (aio-ipfabric: all pages together, up to 100 connections); 0 answers 429 as soon as `maxConcurrentPerPrincipal` are running.',
+            'Table queries of one user that wait, in order, for one of their running ones to finish, each against its own `statementTimeoutMs` (503 `API_QUERY_TIMEOUT` with Retry-After past it); above running and waiting together, 429 with Retry-After. Fits clients that send every page at once (aio-ipfabric: all pages together, up to 100 connections; it retries a 429 only after 4 to 10 s, the SDKs never); 0 answers 429 as soon as `maxConcurrentPerPrincipal` are running.',
         },
       },
     },
