@@ -22,14 +22,12 @@
  * - examples/ex_big_fetch.py: the count with `pagination {start: 0, limit: 1}`, then every page at once.
  */
 import t from 'tap'
-import { bearer, call, discoverLab, type Reply } from './client.js'
-import { serve, tempDirs } from './process.js'
-import { applyLegacyRecipe } from './legacy-recipe.js'
-import { freshPostgres } from '../helpers/db.js'
+import { call, discoverLab, type Reply } from './client.js'
+import { HTTPX_HEADERS, serveForReplay } from './legacy-client.js'
 
 const ADMIN_PASSWORD = 'aio-replay-admin-password-1'
 /** httpx's defaults plus the Content-Type the client's session sets on every request. */
-const AIO_HEADERS = { 'user-agent': 'python-httpx/0.23.3', accept: '*/*', 'accept-encoding': 'gzip, deflate', 'content-type': 'application/json' }
+const AIO_HEADERS = { ...HTTPX_HEADERS, 'content-type': 'application/json' }
 
 type Row = Record<string, unknown>
 interface Page {
@@ -38,18 +36,9 @@ interface Page {
 }
 
 t.test('aio-ipfabric, replayed', async (t) => {
-  const { dataDir, configDir } = tempDirs(t)
-  applyLegacyRecipe(configDir)
-  const { url } = await freshPostgres(t)
-  const app = await serve(t, { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, DATABASE_URL: url })
-  const base = app.url
-
   // Setting up (a current client): a key for the token mode, and a discovered network.
-  const session = (await call(base, 'POST', '/api/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).json<{ accessToken: string }>()
-  const key = await call(base, 'POST', '/api/api-tokens', { headers: bearer(session.accessToken), body: { description: 'aio', scope: ['read', 'write'] } })
-  t.equal(key.status, 201)
-  const token = key.json<{ token: string }>().token
-  await discoverLab(base, bearer(session.accessToken))
+  const { base, admin, token } = await serveForReplay(t, ADMIN_PASSWORD, ['read', 'write'])
+  await discoverLab(base, admin)
 
   // 1. discover_api_version: /api/version answers (not 404), so the base is /api/<apiVersion>
   const version = await call(base, 'GET', '/api/version', { headers: AIO_HEADERS })

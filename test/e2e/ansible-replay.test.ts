@@ -21,13 +21,10 @@
  *   `filters`, `columns`, `sort`, `reports`, `snapshot_id`.
  */
 import t from 'tap'
-import { bearer, call, waitForJob, type Reply } from './client.js'
-import { serve, tempDirs } from './process.js'
-import { applyLegacyRecipe } from './legacy-recipe.js'
-import { freshPostgres } from '../helpers/db.js'
+import { call, waitForJob } from './client.js'
+import { serveForReplay, pathGeneration } from './legacy-client.js'
 
 const ADMIN_PASSWORD = 'ansible-replay-admin-password-1'
-const SDK_HEADERS = { 'user-agent': 'python-httpx/0.23.3', accept: '*/*', 'accept-encoding': 'gzip, deflate' }
 
 type Row = Record<string, unknown>
 interface Page {
@@ -36,23 +33,13 @@ interface Page {
 }
 
 t.test('the Ansible collection, replayed', async (t) => {
-  const { dataDir, configDir } = tempDirs(t)
-  applyLegacyRecipe(configDir)
-  const { url } = await freshPostgres(t)
-  const app = await serve(t, { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, DATABASE_URL: url })
-  const base = app.url
-  const session = (await call(base, 'POST', '/api/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).json<{ accessToken: string }>()
-  const admin = bearer(session.accessToken)
-  const key = await call(base, 'POST', '/api/api-tokens', { headers: admin, body: { description: 'ansible', scope: ['read', 'write'] } })
-  t.equal(key.status, 201)
-  const token = key.json<{ token: string }>().token
+  const { base, admin, token } = await serveForReplay(t, ADMIN_PASSWORD, ['read', 'write'])
   const started = await call(base, 'POST', '/api/snapshots', { headers: admin, body: { snapshotName: 'ansible', profile: 'lab' } })
   t.equal(started.status, 201, started.text)
   const snapshotId = started.json<{ id: string }>().id
   t.match((await waitForJob(base, started.json<{ jobId: string }>().jobId, admin, 6000)).job, { status: 'done' })
 
-  const ipf = (method: string, path: string, body?: unknown): Promise<Reply> =>
-    call(base, method, `/api/v5.0/${path}`, { headers: { ...SDK_HEADERS, 'x-api-token': token }, ...(body !== undefined ? { body } : {}) })
+  const ipf = pathGeneration(base, token)
   const snapshot = async (id: string): Promise<Row> => {
     const r = await ipf('GET', `snapshots/${id}`)
     t.equal(r.status, 200, `GET snapshots/${id}`)

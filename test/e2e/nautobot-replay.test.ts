@@ -25,13 +25,10 @@
  *   ICMP type and code).
  */
 import t from 'tap'
-import { bearer, call, waitForJob, type Reply } from './client.js'
-import { serve, tempDirs } from './process.js'
-import { applyLegacyRecipe } from './legacy-recipe.js'
-import { freshPostgres } from '../helpers/db.js'
+import { call, waitForJob } from './client.js'
+import { HTTPX_HEADERS, serveForReplay, pathGeneration } from './legacy-client.js'
 
 const ADMIN_PASSWORD = 'nautobot-replay-admin-password-1'
-const SDK_HEADERS = { 'user-agent': 'python-httpx/0.23.3', accept: '*/*', 'accept-encoding': 'gzip, deflate' }
 
 type Row = Record<string, unknown>
 interface Page {
@@ -40,24 +37,14 @@ interface Page {
 }
 
 t.test('Nautobot SSoT and ChatOps for IP Fabric, replayed', async (t) => {
-  const { dataDir, configDir } = tempDirs(t)
-  applyLegacyRecipe(configDir)
-  const { url } = await freshPostgres(t)
-  const app = await serve(t, { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, DATABASE_URL: url })
-  const base = app.url
-  const session = (await call(base, 'POST', '/api/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).json<{ accessToken: string }>()
-  const admin = bearer(session.accessToken)
-  const key = await call(base, 'POST', '/api/api-tokens', { headers: admin, body: { description: 'nautobot', scope: ['read'] } })
-  t.equal(key.status, 201)
-  const token = key.json<{ token: string }>().token
+  const { base, admin, token } = await serveForReplay(t, ADMIN_PASSWORD, ['read'])
   // two sites of the small profile: wireless, BGP and OSPF, VLANs
   const started = await call(base, 'POST', '/api/snapshots', { headers: admin, body: { snapshotName: 'nautobot', profile: 'small', sites: ['ROME-01', 'BERLIN-02'] } })
   t.equal(started.status, 201, started.text)
   const snapshotId = started.json<{ id: string }>().id
   t.match((await waitForJob(base, started.json<{ jobId: string }>().jobId, admin, 6000)).job, { status: 'done' })
 
-  const sdk = (method: string, path: string, body?: unknown): Promise<Reply> =>
-    call(base, method, `/api/v5.0/${path}`, { headers: { ...SDK_HEADERS, 'x-api-token': token }, ...(body !== undefined ? { body } : {}) })
+  const sdk = pathGeneration(base, token)
 
   /** `get_columns`: a bogus column, the list out of the 422. */
   const getColumns = async (path: string, snapshot: string): Promise<string[]> => {
@@ -155,7 +142,7 @@ t.test('Nautobot SSoT and ChatOps for IP Fabric, replayed', async (t) => {
   const [src, dst] = [twoHosts[0]!, twoHosts.find((h) => h.siteName !== twoHosts[0]!.siteName)!]
   const png = await fetch(`${base}/api/v5.0/graphs/png`, {
     method: 'POST',
-    headers: { ...SDK_HEADERS, 'x-api-token': token, 'content-type': 'application/json' },
+    headers: { ...HTTPX_HEADERS, 'x-api-token': token, 'content-type': 'application/json' },
     body: JSON.stringify({
       parameters: {
         type: 'pathLookup', groupBy: 'siteName', protocol: 'icmp', ttl: 128, fragmentOffset: 0, securedPath: true, enableRegions: false, srcRegions: '.*', dstRegions: '.*',

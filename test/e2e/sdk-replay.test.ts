@@ -8,16 +8,13 @@
  * probe addresses `/api/v<min(own, apiVersion)>/` (the path generation).
  */
 import t, { type Test } from 'tap'
-import { bearer, call, waitForJob, type Reply } from './client.js'
-import { serve, tempDirs } from './process.js'
-import { applyLegacyRecipe } from './legacy-recipe.js'
-import { freshPostgres } from '../helpers/db.js'
+import { call, waitForJob, type Reply } from './client.js'
+import { HTTPX_HEADERS, serveForReplay } from './legacy-client.js'
 import { siteNames } from '../../src/inventory/simulator/index.js'
 
 const ADMIN_PASSWORD = 'sdk-replay-admin-password-1'
 /** The SDK's own version: it refuses a server whose apiVersion major is above 6. */
 const SDK_VERSION = [6, 0]
-const SDK_HEADERS = { 'user-agent': 'python-httpx/0.23.3', accept: '*/*', 'accept-encoding': 'gzip, deflate' }
 
 /** The columns the SDK's snapshot model requests from tables/management/snapshots, and their types in the model. */
 const SNAPSHOT_COLUMNS: Record<string, 'string' | 'int' | 'bool' | 'strings' | 'stringOrNull' | 'intOrNull'> = {
@@ -61,7 +58,7 @@ class SdkClient {
   ) {}
 
   private send(method: string, path: string, body?: unknown): Promise<Reply> {
-    return call(this.url, method, `${this.prefix}${path}`, { headers: { ...SDK_HEADERS, 'x-api-token': this.token }, ...(body !== undefined ? { body } : {}) })
+    return call(this.url, method, `${this.prefix}${path}`, { headers: { ...HTTPX_HEADERS, 'x-api-token': this.token }, ...(body !== undefined ? { body } : {}) })
   }
   get(path: string): Promise<Reply> {
     return this.send('GET', path)
@@ -71,7 +68,7 @@ class SdkClient {
   }
   /** A POST whose answer is an image: its status, type and bytes. */
   async image(path: string, body: unknown): Promise<{ status: number; type: string | null; bytes: Buffer }> {
-    const r = await fetch(`${this.url}${this.prefix}${path}`, { method: 'POST', headers: { ...SDK_HEADERS, 'x-api-token': this.token, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const r = await fetch(`${this.url}${this.prefix}${path}`, { method: 'POST', headers: { ...HTTPX_HEADERS, 'x-api-token': this.token, 'content-type': 'application/json' }, body: JSON.stringify(body) })
     return { status: r.status, type: r.headers.get('content-type'), bytes: Buffer.from(await r.arrayBuffer()) }
   }
 
@@ -149,29 +146,18 @@ async function loadOrUnload(t: Test, sdk: SdkClient, snapshot: string, action: '
 }
 
 t.test('a 6.0.x SDK client, replayed', async (t) => {
-  const { dataDir, configDir } = tempDirs(t)
-  applyLegacyRecipe(configDir)
-  // On PostgreSQL: what is replayed is the SDK's calls, and a 28,000-interface discovery takes a
-  // fraction of the embedded database's time there (the embedded default has tests of its own).
-  const { url } = await freshPostgres(t)
-  const app = await serve(t, { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, DATABASE_URL: url })
-  const base = app.url
-
   // Setting up (a current client, not the SDK): an API key for the SDK, and a discovered network
   // whose interfaces table is larger than 25,000 rows.
-  const session = (await call(base, 'POST', '/api/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).json<{ accessToken: string }>()
-  const key = await call(base, 'POST', '/api/api-tokens', { headers: bearer(session.accessToken), body: { description: 'sdk', scope: ['read', 'write', 'settings'] } })
-  t.equal(key.status, 201)
-  const token = key.json<{ token: string }>().token
+  const { base, admin, token } = await serveForReplay(t, ADMIN_PASSWORD, ['read', 'write', 'settings'])
   // 40 of the "medium" profile's 200 sites: about 28,000 interfaces
   const sites = siteNames('medium').slice(0, 40)
-  const started = await call(base, 'POST', '/api/snapshots', { headers: bearer(session.accessToken), body: { snapshotName: 'sdk replay', profile: 'medium', sites } })
+  const started = await call(base, 'POST', '/api/snapshots', { headers: admin, body: { snapshotName: 'sdk replay', profile: 'medium', sites } })
   t.equal(started.status, 201, started.text)
   const { id: snapshotId, jobId } = started.json<{ id: string; jobId: string }>()
-  t.match((await waitForJob(base, jobId, bearer(session.accessToken), 6000)).job, { status: 'done' })
+  t.match((await waitForJob(base, jobId, admin, 6000)).job, { status: 'done' })
 
   // 1. The version probe, without credentials; the path generation it leads to.
-  const version = await call(base, 'GET', '/api/version', { headers: SDK_HEADERS })
+  const version = await call(base, 'GET', '/api/version', { headers: HTTPX_HEADERS })
   t.equal(version.status, 200)
   const { apiVersion, releaseVersion } = version.json<{ apiVersion: string; releaseVersion: string }>()
   t.type(releaseVersion, 'string')
@@ -202,9 +188,9 @@ t.test('a 6.0.x SDK client, replayed', async (t) => {
   const listed = list.json<Row[]>()
   t.ok(Array.isArray(listed))
   for (const s of listed) t.equal(s.version, apiVersion, 'every element has version: the one GET version reports')
-  const os = await call(base, 'GET', '/api/v1/os/version', { headers: SDK_HEADERS })
+  const os = await call(base, 'GET', '/api/v1/os/version', { headers: HTTPX_HEADERS })
   t.same(os.json(), { version: releaseVersion }, 'os/version agrees with GET version')
-  const headerList = (await call(base, 'GET', '/api/snapshots', { headers: bearer(session.accessToken) })).json<Row[]>()
+  const headerList = (await call(base, 'GET', '/api/snapshots', { headers: admin })).json<Row[]>()
   t.equal(headerList[0]!.version, (await call(base, 'GET', '/api/version')).headers.get('x-product-version'), 'the header generation: the product version, as X-Product-Version')
 
   // 5. settings of each loaded snapshot
@@ -305,7 +291,7 @@ t.test('a 6.0.x SDK client, replayed', async (t) => {
   const sn = (await sdk.post('tables/inventory/devices', { columns: ['sn'], pagination: { start: 0, limit: 1 }, snapshot: snapshotId })).json<Page>().data[0]!.sn
   const rediscover = await sdk.post(`snapshots/${snapshotId}/devices`, { snList: [sn] })
   t.equal(rediscover.status, 200, 'POST snapshots/{id}/devices answers 200 in the path generation')
-  t.match((await waitForJob(base, rediscover.json<{ jobId: string }>().jobId, bearer(session.accessToken), 6000)).job, { isDone: true })
+  t.match((await waitForJob(base, rediscover.json<{ jobId: string }>().jobId, admin, 6000)).job, { isDone: true })
 
   // 14. the diagrams client: a unicast path between hosts of two sites as JSON (`graphs/`, its
   // trailing slash), then the same body for `svg()` and `png()`

@@ -8,13 +8,10 @@
  */
 import t from 'tap'
 import { readFileSync } from 'node:fs'
-import { bearer, call, waitForJob } from './client.js'
-import { serve, tempDirs } from './process.js'
-import { applyLegacyRecipe } from './legacy-recipe.js'
-import { freshPostgres } from '../helpers/db.js'
+import { call, waitForJob } from './client.js'
+import { HTTPX_HEADERS, serveForReplay, pathGeneration } from './legacy-client.js'
 
 const ADMIN_PASSWORD = 'sdk-tables-admin-password-1'
-const SDK_HEADERS = { 'user-agent': 'python-httpx/0.23.3', accept: '*/*', 'accept-encoding': 'gzip, deflate' }
 const FIXTURE = JSON.parse(readFileSync(new URL('../fixtures/sdk-6.0.9-tables.json', import.meta.url), 'utf8')) as { tables: Record<string, string[]> }
 
 /** Tables the simulator fills in the sites discovered below (those this change added or completed). */
@@ -48,24 +45,14 @@ interface Page {
 }
 
 t.test('every table of the 6.0.9 SDK answers with its columns', async (t) => {
-  const { dataDir, configDir } = tempDirs(t)
-  applyLegacyRecipe(configDir)
-  const { url } = await freshPostgres(t)
-  const app = await serve(t, { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, DATABASE_URL: url })
-  const base = app.url
-  const session = (await call(base, 'POST', '/api/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).json<{ accessToken: string }>()
-  const admin = bearer(session.accessToken)
-  const key = await call(base, 'POST', '/api/api-tokens', { headers: admin, body: { description: 'sdk', scope: ['read', 'write', 'settings', 'team'] } })
-  t.equal(key.status, 201, key.text)
-  const token = key.json<{ token: string }>().token
+  const { base, admin, token } = await serveForReplay(t, ADMIN_PASSWORD, ['read', 'write', 'settings', 'team'])
   // two sites of the small profile: access points with radios, OSPF, counters
   const started = await call(base, 'POST', '/api/snapshots', { headers: admin, body: { snapshotName: 'sdk tables', profile: 'small', sites: ['ROME-01', 'BERLIN-02'] } })
   t.equal(started.status, 201, started.text)
   t.match((await waitForJob(base, started.json<{ jobId: string }>().jobId, admin, 6000)).job, { status: 'done' })
 
   // as the SDK sends them; it does not retry a 429 (the recipe's per-address limit fits its sweep)
-  const sdk = (method: string, path: string, body?: unknown) =>
-    call(base, method, `/api/v5.0/${path}`, { headers: { ...SDK_HEADERS, 'x-api-token': token }, ...(body !== undefined ? { body } : {}) })
+  const sdk = pathGeneration(base, token)
 
   const listing = await sdk('GET', 'tables')
   t.equal(listing.status, 200)
@@ -132,6 +119,6 @@ t.test('every table of the 6.0.9 SDK answers with its columns', async (t) => {
   t.match(roles.json<Page>().data, [{ id: 'read', name: 'read', isAdmin: false, isSystem: true }])
   // a key without team sees no users
   const readKey = (await call(base, 'POST', '/api/api-tokens', { headers: admin, body: { description: 'reader', scope: ['read'] } })).json<{ token: string }>().token
-  const denied = await call(base, 'POST', '/api/v5.0/tables/users', { headers: { ...SDK_HEADERS, 'x-api-token': readKey }, body: { columns: ['id'] } })
+  const denied = await call(base, 'POST', '/api/v5.0/tables/users', { headers: { ...HTTPX_HEADERS, 'x-api-token': readKey }, body: { columns: ['id'] } })
   t.equal(denied.status, 403, 'tables/users needs the scope team')
 })

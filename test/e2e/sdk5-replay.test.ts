@@ -18,36 +18,24 @@
  *   ["siteName", "siteKey", "siteUid"])`, then `PATCH sites/<siteKey>` `{name}` (tests 200).
  */
 import t from 'tap'
-import { bearer, call, discoverLab, type Reply } from './client.js'
-import { serve, tempDirs } from './process.js'
-import { applyLegacyRecipe } from './legacy-recipe.js'
-import { freshPostgres } from '../helpers/db.js'
+import { call, discoverLab } from './client.js'
+import { HTTPX_HEADERS, serveForReplay, pathGeneration } from './legacy-client.js'
 
 const ADMIN_PASSWORD = 'sdk5-replay-admin-password-1'
-const SDK_HEADERS = { 'user-agent': 'python-httpx/0.23.3', accept: '*/*', 'accept-encoding': 'gzip, deflate' }
 
 type Row = Record<string, unknown>
 
 t.test('a 5.0.13 SDK client, replayed', async (t) => {
-  const { dataDir, configDir } = tempDirs(t)
-  applyLegacyRecipe(configDir)
-  const { url } = await freshPostgres(t)
-  const app = await serve(t, { DATA_DIR: dataDir, CONFIG_DIR: configDir, ADMIN_PASSWORD, DATABASE_URL: url })
-  const base = app.url
-  const session = (await call(base, 'POST', '/api/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).json<{ accessToken: string }>()
-  const key = await call(base, 'POST', '/api/api-tokens', { headers: bearer(session.accessToken), body: { description: 'sdk5', scope: ['read', 'write', 'settings'] } })
-  t.equal(key.status, 201)
-  const token = key.json<{ token: string }>().token
-  await discoverLab(base, bearer(session.accessToken))
+  const { base, admin, token } = await serveForReplay(t, ADMIN_PASSWORD, ['read', 'write', 'settings'])
+  await discoverLab(base, admin)
 
   // check_version: it refuses a major above 5 and uses the lower of 5.0 and apiVersion
-  const version = await call(base, 'GET', '/api/version', { headers: SDK_HEADERS })
+  const version = await call(base, 'GET', '/api/version', { headers: HTTPX_HEADERS })
   t.equal(version.status, 200)
   const { apiVersion, releaseVersion } = version.json<{ apiVersion: string; releaseVersion: string }>()
   t.equal(apiVersion, 'v5.0', 'a major the 5.x SDK accepts')
   t.type(releaseVersion, 'string')
-  const sdk = (method: string, path: string, body?: unknown): Promise<Reply> =>
-    call(base, method, `/api/v5.0/${path}`, { headers: { ...SDK_HEADERS, 'x-api-token': token }, ...(body !== undefined ? { body } : {}) })
+  const sdk = pathGeneration(base, token)
 
   // users/me into the User model
   const me = await sdk('GET', 'users/me')
