@@ -40,7 +40,7 @@ import type { Route } from './routes/table.js'
 import { responseHeaderList, upstreamHeaders } from './upstreams/headers.js'
 import { openForwardSpan } from './tracing.js'
 import { upstreamPath } from './upstreams/paths.js'
-import { leanDispatcher, leanRequest, type LeanDispatcher, type LeanHooks, type LeanRequest } from './upstreams/request.js'
+import { LeanDispatcher, leanRequest, type LeanHooks, type LeanRequest } from './upstreams/request.js'
 import { createAgent, getJson, probeHealth, type Health } from './upstreams/pool.js'
 import type { Upstream, UpstreamPool } from './upstreams/settings.js'
 
@@ -157,7 +157,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     proxy.on('proxyRes', onProxyRes)
     proxy.on('proxyReq', onProxyReq)
     proxy.on('error', (err, req, res) => onError(err as Error & { code?: string }, req, res as ServerResponse))
-    return { key: up.poolKey, agent, proxy, lean: leanDispatcher(up), fresh: undefined, upstream: up }
+    return { key: up.poolKey, agent, proxy, lean: new LeanDispatcher(up), fresh: undefined, upstream: up }
   }
 
   /** The steps of a request without a body, sent by upstreams/request.ts. */

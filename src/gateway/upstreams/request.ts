@@ -146,51 +146,47 @@ export class LeanRequest<S> implements Dispatcher.DispatchHandler {
   }
 }
 
-/** The connections of one upstream for lean requests: an undici pool, and what its connections need. */
-export interface LeanDispatcher {
-  readonly pool: Pool
-  /** The connect timeout new connections get (the upstream's, as of the last configuration). */
+/**
+ * The connections of one upstream for lean requests: a pool of kept-alive connections to `up`, at
+ * most `maxSockets`, an unused one closed after `idleTimeoutMs` or a second before the upstream's
+ * `Keep-Alive: timeout` hint (undici's threshold; a hint of a second or less: not kept), HTTPS with
+ * the upstream's certificate authorities, client certificate and server name. undici's own
+ * timeouts for an answer are off: the forwarder's deadlines bound it (proxy.ts), and a new
+ * connection gets the upstream's current connect timeout (`connectTimeoutMs`, set again when a
+ * configuration is adopted), through a connector per timeout.
+ */
+export class LeanDispatcher {
+  /** The connect timeout new connections get. */
   connectTimeoutMs: number
   /** The TLS server name requests announce, when the upstream sets one. */
   readonly servername: string | undefined
   readonly origin: string
   /** The options of each connection (a one-off connection gets them too). */
   readonly options: Client.Options
-}
+  readonly pool: Pool
+  private readonly connectors = new Map<number, buildConnector.connector>()
 
-/**
- * A pool of kept-alive connections to `up` for lean requests: at most `maxSockets`, an unused one
- * closed after `idleTimeoutMs` or a second before the upstream's `Keep-Alive: timeout` hint
- * (undici's threshold; a hint of a second or less: not kept), HTTPS with the upstream's
- * certificate authorities, client certificate and server name. undici's own timeouts for an
- * answer are off: the forwarder's deadlines bound it (proxy.ts), and the connect timeout is the
- * upstream's current one.
- */
-export function leanDispatcher(up: Upstream): LeanDispatcher {
-  const connectors = new Map<number, buildConnector.connector>()
-  const d: { -readonly [K in keyof LeanDispatcher]: LeanDispatcher[K] } = {
-    pool: undefined as unknown as Pool,
-    connectTimeoutMs: up.connectTimeoutMs,
-    servername: up.tls?.servername,
-    origin: up.url.origin,
-    options: {},
+  constructor(private readonly up: Upstream) {
+    this.connectTimeoutMs = up.connectTimeoutMs
+    this.servername = up.tls?.servername
+    this.origin = up.url.origin
+    this.options = {
+      pipelining: 1,
+      keepAliveTimeout: up.idleTimeoutMs,
+      keepAliveMaxTimeout: up.idleTimeoutMs,
+      keepAliveTimeoutThreshold: 1000,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      connect: (opts, callback) => this.connect(opts, callback),
+    }
+    this.pool = new Pool(this.origin, { ...this.options, connections: up.maxSockets })
   }
-  const connect: buildConnector.connector = (opts, callback) => {
-    let connector = connectors.get(d.connectTimeoutMs)
-    if (!connector) connectors.set(d.connectTimeoutMs, (connector = buildConnector({ ...(up.tls ?? {}), timeout: d.connectTimeoutMs })))
-    return connector(opts, callback)
+
+  private connect(opts: buildConnector.Options, callback: buildConnector.Callback): void {
+    let connector = this.connectors.get(this.connectTimeoutMs)
+    if (!connector) this.connectors.set(this.connectTimeoutMs, (connector = buildConnector({ ...(this.up.tls ?? {}), timeout: this.connectTimeoutMs })))
+    connector(opts, callback)
   }
-  d.options = {
-    pipelining: 1,
-    keepAliveTimeout: up.idleTimeoutMs,
-    keepAliveMaxTimeout: up.idleTimeoutMs,
-    keepAliveTimeoutThreshold: 1000,
-    headersTimeout: 0,
-    bodyTimeout: 0,
-    connect,
-  }
-  d.pool = new Pool(d.origin, { ...d.options, connections: up.maxSockets })
-  return d
 }
 
 /**
