@@ -4,6 +4,7 @@
  */
 import { col, deviceColumns, idColumn, storageName } from './columns.js'
 import type { ColumnDef, StoredTableDef, TableDef } from './types.js'
+import { COUNTERS_PATH } from './interface-rates.js'
 
 const portColumns = (): ColumnDef[] => [
   ...deviceColumns(),
@@ -23,7 +24,7 @@ const traffic = (): ColumnDef[] => [
 ]
 
 export const COUNTERS: StoredTableDef = {
-  path: 'interfaces/counters',
+  path: COUNTERS_PATH,
   title: 'Interface counters',
   description:
     'Traffic rates of every operationally up interface (IF-MIB ifHC*Octets, ifHC*UcastPkts, if*Errors, if*Discards as rates): the source of interfaces/load, interfaces/errors/bidirectional and interfaces/drops/bidirectional.',
@@ -69,6 +70,7 @@ export const LOAD: TableDef = {
   ],
   key: ['sn', 'intName'],
   volatile: ['inBytes', 'outBytes', 'inPkts', 'outPkts', 'inLoad', 'outLoad'],
+  rowFrom: COUNTERS_PATH,
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [],
   webPath: '/technology/interfaces/current-rates/bidirectional',
@@ -109,6 +111,7 @@ function bidirectional(kind: 'errors' | 'drops'): TableDef {
     // by device, as the counters are indexed; sorting by the impact reads every row (~0.2 s on the large profile)
     key: ['sn', 'intName'],
     volatile: ['pkts', `${prefix}Pkts`, `${prefix}PktsPct`, impact, 'bytesRate', ...(kind === 'errors' ? ['errRate'] : ['dropsRate', 'dropsPktsPct'])],
+    rowFrom: COUNTERS_PATH,
     defaultSort: { column: 'hostname', order: 'asc' },
     indexes: [],
     webPath: `/technology/interfaces/${kind === 'errors' ? 'error' : 'drop'}-rates/bidirectional`,

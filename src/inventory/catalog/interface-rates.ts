@@ -7,6 +7,9 @@
 import { col, deviceColumns, idColumn } from './columns.js'
 import type { ColumnDef, TableDef } from './types.js'
 
+/** The table a row per interface here is computed from (`rowFrom`: its kept comparison is derived from that one's). */
+export const COUNTERS_PATH = 'interfaces/counters'
+
 type Direction = 'bidirectional' | 'inbound' | 'outbound'
 type Metric = 'load' | 'transfer-rates' | 'errors' | 'drops'
 
@@ -91,6 +94,8 @@ function rateTable(metric: Metric, d: Direction, perDevice: boolean): TableDef {
     columns,
     key: perDevice ? ['sn'] : ['sn', 'intName'],
     volatile,
+    // (a row per device sums the device's rows: not one row's copy)
+    ...(perDevice ? {} : { rowFrom: COUNTERS_PATH }),
     defaultSort: { column: 'hostname', order: 'asc' },
     indexes: [],
     webPath: `/technology/${path}`,

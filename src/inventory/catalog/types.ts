@@ -89,6 +89,16 @@ export interface TableDef {
    * counters, timestamps): a comparison ignores them unless asked (`compare.volatile`).
    */
   volatile?: readonly string[]
+  /**
+   * For a derived table whose every row is computed from one row of another table, a stored one
+   * (`rowFrom`, its path), with the same key, reading that table's relation once in its SQL, and
+   * whose compared columns (those not volatile) are copies of that row's columns of the same names
+   * (e.g. interfaces/load from interfaces/counters): its rows differ between two snapshots exactly
+   * where that row differs in those columns. Keeping its comparison (not of volatile columns) then
+   * computes its rows from the other table's kept ones instead of reading both snapshots whole
+   * (`query/kept-comparison.ts`).
+   */
+  rowFrom?: string
   /** Column names to index after a snapshot's rows are loaded (one entry per index). */
   indexes: ReadonlyArray<readonly string[]>
   /**

@@ -12,6 +12,7 @@
  */
 import type { Db, Deadline } from '../../shared/db/index.js'
 import { timeoutError } from '../../shared/db/pglite-protocol.js'
+import { findTable } from '../catalog/index.js'
 import type { TableDef } from '../catalog/types.js'
 import type { ComparedSnapshots } from './compare.js'
 import { keepComparison, keptCounts, type KeptCounts } from './kept-comparison.js'
@@ -57,7 +58,7 @@ export async function keepOnce(db: Db, pair: ComparedSnapshots, volatile: boolea
     const running = underWay.get(key)
     if (running === undefined) {
       // kept meanwhile (by a caller that listed the tables to keep after this one did): read
-      const mine = (async () => (await keptCounts(db, pair, volatile, table)) ?? keepComparison(db, pair, volatile, table, deadline))()
+      const mine = (async () => (await keptCounts(db, pair, volatile, table)) ?? (await keepWith(db, pair, volatile, table, deadline), keepComparison(db, pair, volatile, table, deadline)))()
       const map = underWay
       map.set(key, mine)
       const forget = () => {
@@ -71,6 +72,15 @@ export async function keepOnce(db: Db, pair: ComparedSnapshots, volatile: boolea
     if (underWay.get(key) === running) underWay.delete(key)
     if (deadline.remaining() < 1) throw outcome.err
   }
+}
+
+/**
+ * For a table whose rows are copies of another's (`rowFrom`), that one kept first, once for all the
+ * tables computed from it: keeping this one then reads its kept rows instead of both snapshots.
+ */
+async function keepWith(db: Db, pair: ComparedSnapshots, volatile: boolean, table: TableDef, deadline: Deadline): Promise<void> {
+  const base = !volatile && table.rowFrom !== undefined ? findTable(table.rowFrom) : undefined
+  if (base) await keepOnce(db, pair, volatile, base, deadline)
 }
 
 /** Whether this process is keeping the pair's table now (tests). */

@@ -25,12 +25,13 @@
  */
 import { createHash } from 'node:crypto'
 import { storageName } from '../catalog/columns.js'
-import type { TableDef } from '../catalog/types.js'
+import type { ColumnDef, TableDef } from '../catalog/types.js'
 import { sqlState, type Db, type Deadline, type Queryable } from '../../shared/db/index.js'
 import { applyLocalSettings, type StatementSettings } from '../../shared/db/settings.js'
 import { timeoutError } from '../../shared/db/pglite-protocol.js'
-import { CHANGE_KINDS, COMPARISON_SETTINGS, comparisonSql, narrowComparisonSql, type ComparedSnapshots } from './compare.js'
-import { Params } from './sql-filter.js'
+import { findTable } from '../catalog/index.js'
+import { CHANGE_KINDS, COMPARISON_SETTINGS, comparedColumns, comparisonSql, type ComparedSnapshots } from './compare.js'
+import { Params, columnExpr } from './sql-filter.js'
 
 /** A pair's kept comparison of one table: the `snapshot_changes` row that owns its rows. */
 export interface KeptComparison {
@@ -187,14 +188,16 @@ async function versions(db: Queryable, pair: ComparedSnapshots): Promise<[string
 }
 
 /**
- * How a table's comparison is kept: the statement's settings on PostgreSQL, whether it finds the
- * rows in two passes (`narrowComparisonSql`), and the statistics target of the ANALYZE of the
- * relation afterwards (undefined: the server's; false: none). The product keeps as `KEEPING`;
- * `bench/keeping.ts` measures the others against it (none paid on "large": docs/architecture.md).
+ * How a table's comparison is kept: the statement's settings on PostgreSQL, the SELECT of the rows
+ * that differ (`comparisonSql` unless a benchmark measures another), whether a table declaring
+ * `rowFrom` compares both snapshots whole anyway, and the statistics target of the ANALYZE of
+ * the relation afterwards (undefined: the server's; false: none). The product keeps as `KEEPING`;
+ * `bench/keeping.ts` measures the others against it (docs/architecture.md).
  */
 export interface KeepingWay {
   settings: StatementSettings
-  narrow: boolean
+  sql?: typeof comparisonSql
+  whole?: boolean
   statistics?: number | false
 }
 
@@ -206,7 +209,55 @@ export interface KeepingWay {
  * do at 10 M (imitated on "large" with 512 kB: 8.1 s against 3.6 s for the switch ports;
  * docs/architecture.md), and the join spills in fewer batches.
  */
-export const KEEPING: KeepingWay = { settings: { ...COMPARISON_SETTINGS, work_mem: '64MB' }, narrow: false }
+export const KEEPING: KeepingWay = { settings: { ...COMPARISON_SETTINGS, work_mem: '64MB' } }
+
+/**
+ * For a table whose rows are copies of another's in what it compares (`rowFrom`), its differences
+ * computed from that table's kept ones: its SQL run over the kept rows in place of that table's
+ * relation, each row with the kept row's `change` and the entries of its `diff` for the columns
+ * compared here (a row changed only in columns this table does not compare is no change here).
+ * Undefined when that comparison is not kept, or for a comparison of volatile columns (computed
+ * ones here, whose old values the kept rows do not hold).
+ */
+async function derivedSql(tx: Queryable, table: TableDef, pair: ComparedSnapshots, volatile: boolean, params: Params): Promise<string | undefined> {
+  const base = table.rowFrom === undefined ? undefined : findTable(table.rowFrom)
+  if (volatile || table.source.kind !== 'derived' || base?.source.kind !== 'stored') return undefined
+  const kept = await keptComparison(tx, pair, false, base)
+  if (!kept) return undefined
+  const id = params.add(kept.id, 'int8')
+  const rows = `(SELECT NULL::text AS snapshot_id, k.* FROM ${qualified(kept.relation)} k WHERE k._pair = ${id}) AS ${base.source.table.split('.').pop()!}`
+  const source = table.source.sql.replace(baseRelation(base.source.table), rows)
+  const column = (name: string) => table.columns.find((c) => c.name === name)!
+  const entry = (c: ColumnDef) => `k."diff" -> ${literal(c.name)}`
+  const compared = comparedColumns(table, false)
+  const diff = `('{' || concat_ws(',', ${compared.map((c) => `CASE WHEN ${entry(c)} IS NOT NULL THEN ${literal(JSON.stringify(c.name) + ':')} || (${entry(c)})::text END`).join(', ')}) || '}')::json`
+  const differs = compared.map((c) => `${entry(c)} IS NOT NULL`)
+  return (
+    `SELECT ${table.columns.map((c) => `${columnExpr(c)} AS ${quotedName(c.name)}`).join(', ')}, k."change",` +
+    ` CASE WHEN k."change" = 'changed' THEN ${compared.length > 0 ? diff : `'{}'::json`} END AS "diff"` +
+    ` FROM (${source}) t JOIN ${qualified(kept.relation)} k ON k._pair = ${id} AND ${table.key!.map((name) => `k.${quotedName(name)} = ${columnExpr(column(name))}`).join(' AND ')}` +
+    ` WHERE ${[`k."change" <> 'changed'`, ...differs].join(' OR ')}`
+  )
+}
+
+/** The one mention of a stored table's relation in a derived table's SQL. */
+export function baseRelation(relation: string): RegExp {
+  return new RegExp(`(?<![\\w."])${relation.replace(/\./g, '\\.')}(?![\\w"])`, 'g')
+}
+
+function quotedName(name: string): string {
+  return `"${storageName(name).replace(/"/g, '""')}"`
+}
+
+function literal(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`
+}
+
+/** The SELECT of the rows a keeping writes for the pair (`params` gets its values). */
+export async function keepingSql(tx: Queryable, table: TableDef, pair: ComparedSnapshots, volatile: boolean, params: Params, way: KeepingWay = KEEPING): Promise<string> {
+  const derived = way.whole ? undefined : await derivedSql(tx, table, pair, volatile, params)
+  return derived ?? (way.sql ?? comparisonSql)(table, pair, volatile, params)
+}
 
 /** Thrown inside the keeping transaction to roll it back: a snapshot changed meanwhile. */
 class Changed extends Error {}
@@ -277,7 +328,7 @@ export async function keepComparison(
       const pairParam = params.add(id, 'int8')
       const counts = CHANGE_KINDS.map((kind) => `count(*) FILTER (WHERE "change" = '${kind}')::int8 AS ${kind}`)
       const written = await tx.query<{ added: string; removed: string; changed: string }>(
-        `WITH kept AS (INSERT INTO ${qualified(relation.name)} SELECT ${pairParam}, c.* FROM (${(way.narrow ? narrowComparisonSql : comparisonSql)(table, pair, volatile, params)}) c RETURNING "change")
+        `WITH kept AS (INSERT INTO ${qualified(relation.name)} SELECT ${pairParam}, c.* FROM (${await keepingSql(tx, table, pair, volatile, params, way)}) c RETURNING "change")
          SELECT ${counts.join(', ')} FROM kept`,
         params.values,
       )

@@ -8,7 +8,9 @@ import t from 'tap'
 import { ENGINES, freshDb } from '../../helpers/db.js'
 import { UNSIMULATED } from '../../helpers/unsimulated.js'
 import { startApp } from '../app.js'
-import { TABLES, columnSql } from '../../../src/inventory/catalog/index.js'
+import { TABLES, columnSql, storageName } from '../../../src/inventory/catalog/index.js'
+import { comparedColumns } from '../../../src/inventory/query/compare.js'
+import { baseRelation } from '../../../src/inventory/query/kept-comparison.js'
 
 t.test('every table declares a key and volatile columns among its own columns', async (t) => {
   for (const table of TABLES) {
@@ -28,6 +30,20 @@ t.test('every table declares a key and volatile columns among its own columns', 
       if (c.name === 'loginIp') t.ok(table.volatile?.includes('loginIp'), `${table.path}: loginIp is volatile`)
       if (c.unordered) t.ok(['json', 'stringArray', 'integerArray', 'ipArray'].includes(c.type), `${table.path}: ${c.name}, compared as a set, is a list`)
     }
+  }
+  // a table whose rows are copies of another's in what it compares: its kept comparison is
+  // computed from that one's (query/kept-comparison.ts), which holds only if it reads that table's
+  // relation once, has its key, and compares only columns that table compares, of the same type
+  const copies = TABLES.filter((table) => table.rowFrom)
+  t.ok(copies.length >= 13, `${copies.length} tables are copies of another's rows (the views per interface of interfaces/counters)`)
+  for (const table of copies) {
+    const base = TABLES.find((x) => x.path === table.rowFrom)
+    if (!t.ok(base?.source.kind === 'stored' && table.source.kind === 'derived' && base.snapshotScoped && table.snapshotScoped, `${table.path}: derived from ${table.rowFrom}, stored`)) continue
+    if (base?.source.kind !== 'stored' || table.source.kind !== 'derived') continue
+    t.equal(table.source.sql.match(baseRelation(base.source.table))?.length, 1, `${table.path} reads ${base.source.table} once`)
+    t.same(table.key, base.key, `${table.path} has the key of ${base.path}`)
+    const theirs = new Map(comparedColumns(base, false).map((c) => [c.name, c.type]))
+    for (const c of comparedColumns(table, false)) t.equal(theirs.get(c.name), c.type, `${table.path}: ${c.name} is compared in ${base.path} too`)
   }
   const volatile = (path: string) => TABLES.find((x) => x.path === path)!.volatile ?? []
   t.ok(volatile('inventory/devices').includes('uptime'), 'uptime is volatile')
@@ -69,6 +85,21 @@ for (const engine of ENGINES) {
         )
         t.equal(nulls.rows[0]!.n, 0, `${table.path}: key column ${name} is never null`)
       }
+    }
+    // a copy of another table's rows: one row per row there, its compared columns equal
+    for (const table of TABLES.filter((x) => x.rowFrom)) {
+      const base = TABLES.find((x) => x.path === table.rowFrom)!
+      if (table.source.kind !== 'derived' || base.source.kind !== 'stored') continue
+      const col = (name: string) => table.columns.find((c) => c.name === name)!
+      const on = table.key!.map((name) => `b.${storageName(name)} = ${columnSql(col(name))}`).join(' AND ')
+      const differ = comparedColumns(table, false).map((c) => `${columnSql(c)} IS DISTINCT FROM b.${storageName(c.name)}`)
+      const r = await db.query<{ rows: number; theirs: number; differ: number }>(
+        `SELECT (SELECT count(*) FROM (${table.source.sql}) t WHERE t.snapshot_id = $1)::int AS rows, (SELECT count(*) FROM ${base.source.table} WHERE snapshot_id = $1)::int AS theirs,
+                (SELECT count(*) FROM (SELECT * FROM (${table.source.sql}) v WHERE v.snapshot_id = $1) t FULL JOIN (SELECT * FROM ${base.source.table} WHERE snapshot_id = $1) b ON ${on}
+                  WHERE t.snapshot_id IS NULL OR b.snapshot_id IS NULL${differ.map((d) => ` OR ${d}`).join('')})::int AS differ`,
+        [id],
+      )
+      t.ok(r.rows[0]!.rows > 0 && r.rows[0]!.rows === r.rows[0]!.theirs && r.rows[0]!.differ === 0, `${table.path}: a row per ${base.path} row, its compared columns copied`, { found: r.rows[0] })
     }
   })
 }
