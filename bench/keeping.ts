@@ -11,14 +11,15 @@
  *
  *   DATABASE_URL=... npm run bench:keeping -- [profile [iterations [way,way...]]]
  *
- * `BENCH_TABLES` (paths, comma-separated) measures only those tables. `BENCH_WORK_MEM` sets the session's `work_mem` (e.g. 512kB: at "large", a partition is about a
+ * `BENCH_TABLES` (paths, comma-separated) measures only those tables. `BENCH_WHOLE` (concurrencies,
+ * comma-separated) measures `keepChanges` whole instead, keeping that many tables at once. `BENCH_WORK_MEM` sets the session's `work_mem` (e.g. 512kB: at "large", a partition is about a
  * ninth of one at "huge", so a ninth of the default makes the join spill as it does at 10 M).
  */
 import { cpus, loadavg } from 'node:os'
 import { Deadline, createPostgresDb, type Db } from '../src/shared/db/index.js'
 import { storageName } from '../src/inventory/catalog/columns.js'
 import type { TableDef } from '../src/inventory/catalog/types.js'
-import { COMPARABLE_TABLES } from '../src/inventory/query/change-counts.js'
+import { COMPARABLE_TABLES, keepChanges } from '../src/inventory/query/change-counts.js'
 import { KEEPING, keepComparison, keepingSql, keptRelation, type KeepingWay } from '../src/inventory/query/kept-comparison.js'
 import { Params } from '../src/inventory/query/sql-filter.js'
 import { applyLocalSettings } from '../src/shared/db/settings.js'
@@ -76,6 +77,25 @@ async function digest(db: Db, pair: { older: string; newer: string }, table: Tab
   return `${r.rows[0]!.n}:${r.rows[0]!.d}`
 }
 
+/**
+ * `BENCH_WHOLE=1,2`: every table kept as the end of a discovery keeps them (`keepChanges`), with
+ * that many tables at once, the concurrencies interleaved per iteration; the wall time of each.
+ */
+async function whole(db: Db, pair: { older: string; newer: string }, concurrencies: number[]): Promise<void> {
+  const times = new Map<number, number[]>()
+  for (let i = 0; i < ITERATIONS; i++) {
+    const shift = i % concurrencies.length
+    for (const c of [...concurrencies.slice(shift), ...concurrencies.slice(0, shift)]) {
+      await db.query('DELETE FROM inventory.snapshot_changes WHERE newer = $1 AND older = $2', [pair.newer, pair.older])
+      const before = load()
+      const ms = await timeIt(() => keepChanges(db, pair, false, 3_600_000, undefined, c))
+      times.set(c, [...(times.get(c) ?? []), ms])
+      console.log(`keepChanges, ${c} at once: ${(ms / 1000).toFixed(1)} s (load ${before} → ${load()})`)
+    }
+  }
+  for (const c of concurrencies) console.log(`| ${c} at once | p50 ${(p50(times.get(c)!) / 1000).toFixed(1)} s | ${times.get(c)!.map((ms) => (ms / 1000).toFixed(1)).join(', ')} |`)
+}
+
 async function main(): Promise<void> {
   if (!isProfileName(PROFILE)) throw new Error(`unknown profile ${PROFILE}`)
   for (const way of chosen) if (!WAYS[way]) throw new Error(`unknown way ${way}: ${Object.keys(WAYS).join(', ')}`)
@@ -84,10 +104,15 @@ async function main(): Promise<void> {
   const options = WORK_MEM ? `-c work_mem=${WORK_MEM}` : undefined
   const url = new URL(data.url)
   if (options) url.searchParams.set('options', options)
-  const db = createPostgresDb({ url: url.toString(), max: 2 })
+  const db = createPostgresDb({ url: url.toString(), max: 4 })
   const counts = (await db.query<{ c: Record<string, number> }>('SELECT row_counts AS c FROM inventory.snapshots WHERE id = $1', [pair.older])).rows[0]!.c
   const wm = (await db.query<{ work_mem: string }>('SHOW work_mem')).rows[0]!.work_mem
   console.log(`${PROFILE}: ${data.interfaces} interfaces; ${ITERATIONS} iteration(s); session work_mem ${wm}; ${cpus().length} cores, load average ${load()}`)
+  if (process.env.BENCH_WHOLE) {
+    await whole(db, pair, process.env.BENCH_WHOLE.split(',').map(Number))
+    await db.close()
+    return
+  }
   const times = new Map<string, number[]>()
   const rows: Array<{ table: TableDef; rows: number; kept: number; load: string }> = []
   const only = process.env.BENCH_TABLES?.split(',')

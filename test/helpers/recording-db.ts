@@ -9,6 +9,8 @@ export interface Recorder {
   inTransactions?: Array<Array<{ sql: string; params: readonly unknown[] }>>
   /** Settings passed with each cursor. */
   streamSettings?: unknown[]
+  /** Transactions open now, and the most open at once since `most` was last set. */
+  open?: { now: number; most: number }
 }
 
 /** A Db that records what is sent through it and through its bounded views. */
@@ -27,14 +29,20 @@ export function recording(db: Db, log: Recorder): Db {
       log.transactions++
       const statements: Array<{ sql: string; params: readonly unknown[] }> = []
       log.inTransactions?.push(statements)
-      return db.transaction((tx) =>
-        fn({
-          query: (sql, params) => {
-            statements.push({ sql, params: params ?? [] })
-            return tx.query(sql, params)
-          },
-        }),
-      )
+      const open = log.open
+      return db.transaction(async (tx) => {
+        if (open) open.most = Math.max(open.most, ++open.now)
+        try {
+          return await fn({
+            query: (sql, params) => {
+              statements.push({ sql, params: params ?? [] })
+              return tx.query(sql, params)
+            },
+          })
+        } finally {
+          if (open) open.now--
+        }
+      })
     },
     copyFrom: (sql, source, tx) => db.copyFrom(sql, source, tx),
     stream: (sql, params, size, onBatch, settings) => {

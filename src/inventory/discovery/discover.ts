@@ -213,7 +213,7 @@ const CHANGE_KEEPING_LIMIT_MS = 10 * 60_000
 
 /**
  * Keeps the comparison with the snapshot before this one of the same network (the rows that
- * differ and their counts) in the background, so that `GET snapshots/{id}/changes` and compared
+ * differ and their counts) in the background (`query.keepingConcurrency` tables at once on PostgreSQL), so that `GET snapshots/{id}/changes` and compared
  * table requests read them (`query/change-counts.ts`, `query/kept-comparison.ts`); a request that
  * comes while a table is being kept waits for that table (`query/keeping.ts`). Call it once the
  * snapshot is done: nothing waits for this. Without such a snapshot (or with one unloaded) there
@@ -233,7 +233,8 @@ export function keepChangesSincePrevious(svc: InventoryServices, id: string): vo
     }
     try {
       const started = performance.now()
-      const kept = await keepChanges(svc.db, { newer: id, older }, false, CHANGE_KEEPING_LIMIT_MS, signal)
+      const concurrency = svc.db.kind === 'postgres' ? svc.config.query.keepingConcurrency : 1
+      const kept = await keepChanges(svc.db, { newer: id, older }, false, CHANGE_KEEPING_LIMIT_MS, signal, concurrency)
       svc.log.info({ snapshot: id, against: older, tables: kept, ms: Math.round(performance.now() - started) }, 'kept the comparison with the previous snapshot')
     } catch (err) {
       if (signal.aborted) return

@@ -101,15 +101,15 @@ async function eachTable<T>(tables: readonly TableDef[], concurrency: number, fn
 }
 
 /**
- * Keeps the comparison of the pair for every comparable table not kept yet, one table at a time
- * (background work: a request keeps two at once), each within `tableLimitMs`; stops between tables when
+ * Keeps the comparison of the pair for every comparable table not kept yet, `concurrency` tables
+ * at a time (background work: `query.keepingConcurrency`), each within `tableLimitMs`; stops between tables when
  * `signal` aborts. Answers how many tables it kept (a table whose snapshot changed meanwhile is
  * left to the first request).
  */
-export async function keepChanges(db: Db, pair: ComparedSnapshots, volatile: boolean, tableLimitMs: number, signal?: AbortSignal): Promise<number> {
+export async function keepChanges(db: Db, pair: ComparedSnapshots, volatile: boolean, tableLimitMs: number, signal?: AbortSignal, concurrency = 1): Promise<number> {
   const kept = await keptChanges(db, pair, volatile)
   const missing = COMPARABLE_TABLES.filter((table) => !kept.has(table.path))
-  const done = await eachTable(missing, 1, async (table) => (await keepOnce(db, pair, volatile, table, Deadline.after(tableLimitMs))) !== undefined, signal)
+  const done = await eachTable(missing, concurrency, async (table) => (await keepOnce(db, pair, volatile, table, Deadline.after(tableLimitMs))) !== undefined, signal)
   return done.filter(Boolean).length
 }
 

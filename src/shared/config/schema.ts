@@ -345,6 +345,14 @@ export const CONFIG_SCHEMA = {
           description:
             'Table queries one user (with all their API keys and sessions) may run at once on one inventory process; more wait for their turn (`maxQueuedPerPrincipal`). On the embedded database they take turns in the user\'s lane (one in the database at a time), so other users wait behind one of them at most.',
         },
+        keepingConcurrency: {
+          type: 'integer',
+          default: 2,
+          min: 1,
+          max: 16,
+          description:
+            'Tables whose comparison with the previous snapshot a finished discovery keeps at once, in the background, each in a PostgreSQL session of its own (about one core of the database server each while it lasts; `GET snapshots/{id}/changes` and compared pages read what is kept). On "large" (5.4 M rows, 98 tables) on 2 cores: 36–41 s one at a time, 20–22 s two at once (docs/architecture.md). The embedded database keeps one at a time whatever this says: its one session serves statements in turn.',
+        },
         maxQueuedPerPrincipal: {
           type: 'integer',
           default: 200,
@@ -436,6 +444,6 @@ export interface Config {
     generations: { original: SunsetPolicy; path: SunsetPolicy }
     endpointSunsets: Record<string, { sunset: string | null; enforce: boolean }>
   }
-  query: { maxLimit: number; defaultLimit: number; legacyDefaultLimit: number; statementTimeoutMs: number; maxConcurrentPerPrincipal: number; maxQueuedPerPrincipal: number }
+  query: { maxLimit: number; defaultLimit: number; legacyDefaultLimit: number; statementTimeoutMs: number; maxConcurrentPerPrincipal: number; keepingConcurrency: number; maxQueuedPerPrincipal: number }
   auth: { cacheTtlMs: number; cacheMax: number; passwordChecks: { concurrency: number; queue: number } }
 }

@@ -150,4 +150,24 @@ export async function keptOnceInTheBackground(t: Test, engine: 'postgres' | 'pgl
   const relations = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'inventory' AND tablename LIKE 'cmp\\_%'`)
   t.equal(relations.rows[0]!.n, new Set(COMPARABLE_TABLES.map((table) => keptRelation(table).name)).size, 'each relation created once')
   t.equal(sent(logA, KEPT_ROWS).length + sent(logB, KEPT_ROWS).length, ALL.length, 'the rows of each table written by one process only')
+
+  // the end of a discovery keeps `query.keepingConcurrency` tables at once on PostgreSQL (a session
+  // each), one at a time on the embedded database (one session); each table once, as the join counts
+  let older = third
+  for (const keepingConcurrency of [1, 3]) {
+    const own = { ...recorder(), open: { now: 0, most: 0 } }
+    const ownHandle = recording(db, own)
+    const app = await startApp(t, ownHandle, { query: { keepingConcurrency } })
+    const s = await app.call('POST', 'snapshots', { profile: 'lab', seed: 5 })
+    const newer = (s.body as { id: string }).id
+    t.match(await app.waitJob((s.body as { jobId: string }).jobId), { status: 'done' })
+    own.open.most = own.open.now
+    await backgroundKeeping(ownHandle)
+    const atOnce = engine === 'postgres' ? keepingConcurrency : 1
+    t.equal(own.open.most, atOnce, `keepingConcurrency ${keepingConcurrency}: ${atOnce} kept at once`)
+    t.same(await pairRows(db, newer, older), ALL, 'every table kept')
+    t.same(((await app.call('GET', `snapshots/${newer}/changes`)).body as { tables: Counts }).tables, await joined(db, newer, older), 'as the join counts')
+    await app.close()
+    older = newer
+  }
 }
