@@ -202,8 +202,8 @@ export interface KeepingWay {
 }
 
 /**
- * The comparison's settings, with 64 MB of `work_mem` for the keeping's transaction (one table at a
- * time in the background, two for a request): a column computed by a correlated `NOT EXISTS`
+ * The comparison's settings, with 64 MB of `work_mem` for the keeping's transaction (as many tables
+ * at a time as `query.keepingConcurrency` in the background, two for a request): a column computed by a correlated `NOT EXISTS`
  * (`interfaces/switchports`' `edge`, over the neighbours) stays a hashed subplan, built once, where
  * the server's 4 MB turns it into two index probes per row once the neighbours outgrow it, as they
  * do at 10 M (imitated on "large" with 512 kB: 8.1 s against 3.6 s for the switch ports;
