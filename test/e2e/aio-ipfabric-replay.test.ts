@@ -23,17 +23,12 @@
  */
 import t from 'tap'
 import { call, discoverLab, type Reply } from './client.js'
+import type { Page, Row } from './answers.js'
 import { HTTPX_HEADERS, serveForReplay } from './legacy-client.js'
 
 const ADMIN_PASSWORD = 'aio-replay-admin-password-1'
 /** httpx's defaults plus the Content-Type the client's session sets on every request. */
 const AIO_HEADERS = { ...HTTPX_HEADERS, 'content-type': 'application/json' }
-
-type Row = Record<string, unknown>
-interface Page {
-  data: Row[]
-  _meta: { count: number; size: number; start: number; limit: number; truncated?: boolean }
-}
 
 t.test('aio-ipfabric, replayed', async (t) => {
   // Setting up (a current client): a key for the token mode, and a discovered network.

@@ -22,15 +22,10 @@
  */
 import t from 'tap'
 import { call, waitForJob } from './client.js'
+import type { Page, Row } from './answers.js'
 import { serveForReplay, pathGeneration } from './legacy-client.js'
 
 const ADMIN_PASSWORD = 'ansible-replay-admin-password-1'
-
-type Row = Record<string, unknown>
-interface Page {
-  data: Row[]
-  _meta: { count: number }
-}
 
 t.test('the Ansible collection, replayed', async (t) => {
   const { base, admin, token } = await serveForReplay(t, ADMIN_PASSWORD, ['read', 'write'])

@@ -10,6 +10,7 @@ import t from 'tap'
 import { randomBytes } from 'node:crypto'
 import { snmpListener } from '../helpers/snmp-listener.js'
 import { apiKey, bearer, call, login, newApiKey, waitForJob } from './client.js'
+import type { Page } from './answers.js'
 import { serve, tempDirs } from './process.js'
 import { freshPostgres } from '../helpers/db.js'
 
@@ -109,7 +110,7 @@ t.test('a write key cannot make discovery send the stored SNMP secrets anywhere'
     t.match((await waitForJob(base, r.json<{ jobId: string }>().jobId, reader)).job, { status: 'done' })
     t.equal(listener.holding(community).length, sent.community, 'the community limited to 10.1.0.0/16 never reached 127.0.0.1')
     const report = await call(base, 'POST', '/api/tables/discovery/connectivity-report', { headers: reader, body: { snapshot: r.json<{ id: string }>().id, columns: ['ip', 'tries', 'error'] } })
-    t.match(report.json<{ data: unknown[] }>().data, [{ ip: '127.0.0.1', tries: 1, error: /^no answer/ }], 'only the credential without networks was tried')
+    t.match(report.json<Page>().data, [{ ip: '127.0.0.1', tries: 1, error: /^no answer/ }], 'only the credential without networks was tried')
     // inside its networks it is offered again
     await call(base, 'PATCH', `/api/settings/snmp/${id('ro')}`, { headers: admin, body: { networks: ['10.1.0.0/16', '127.0.0.0/30'] } })
     const again = await start({ source: 'network', seeds: ['127.0.0.1'] })

@@ -9,6 +9,7 @@ import pg from 'pg'
 import { clusterMissing, privateCluster } from '../helpers/pg-cluster.js'
 import { testNeeding } from '../helpers/requirements.js'
 import { bearer, call, discoverLab, login, type Reply } from './client.js'
+import type { Page } from './answers.js'
 import { serve, stop, tempDirs } from './process.js'
 
 const ADMIN_PASSWORD = 'faults-admin-password-1'
@@ -33,7 +34,7 @@ async function until<T>(seconds: number, read: () => Promise<T>, done: (value: T
 
 async function importJobs(base: string, headers: Record<string, string>): Promise<Job[]> {
   const r = await call(base, 'POST', '/api/tables/jobs', { headers, body: { columns: ['id', 'status', 'isDone', 'message'], filters: { name: ['eq', 'snapshotUpload'] } } })
-  return r.status === 200 ? r.json<{ data: Job[] }>().data : []
+  return r.status === 200 ? r.json<Page<Job>>().data : []
 }
 
 testNeeding(t, 'PostgreSQL restarted during a discovery and an upload', clusterMissing(), async (t) => {

@@ -26,15 +26,10 @@
  */
 import t from 'tap'
 import { call, waitForJob } from './client.js'
+import type { Page, Row } from './answers.js'
 import { HTTPX_HEADERS, serveForReplay, pathGeneration } from './legacy-client.js'
 
 const ADMIN_PASSWORD = 'nautobot-replay-admin-password-1'
-
-type Row = Record<string, unknown>
-interface Page {
-  data: Row[]
-  _meta: { count: number }
-}
 
 t.test('Nautobot SSoT and ChatOps for IP Fabric, replayed', async (t) => {
   const { base, admin, token } = await serveForReplay(t, ADMIN_PASSWORD, ['read'])

@@ -9,6 +9,7 @@
  */
 import t, { type Test } from 'tap'
 import { call, waitForJob, type Reply } from './client.js'
+import type { Page, Row } from './answers.js'
 import { HTTPX_HEADERS, serveForReplay } from './legacy-client.js'
 import { siteNames } from '../../src/inventory/simulator/index.js'
 
@@ -25,12 +26,6 @@ const SNAPSHOT_COLUMNS: Record<string, 'string' | 'int' | 'bool' | 'strings' | '
 }
 /** The columns the SDK's job poller requests from tables/jobs. */
 const JOB_COLUMNS = ['id', 'downloadFile', 'finishedAt', 'isDone', 'name', 'scheduledAt', 'snapshot', 'startedAt', 'status', 'username']
-
-type Row = Record<string, unknown>
-interface Page {
-  data: Row[]
-  _meta: { count: number; size: number; start: number; limit: number }
-}
 
 function typeOk(kind: string, v: unknown): boolean {
   switch (kind) {

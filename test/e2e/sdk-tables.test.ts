@@ -9,6 +9,7 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { call, waitForJob } from './client.js'
+import type { Page } from './answers.js'
 import { HTTPX_HEADERS, serveForReplay, pathGeneration } from './legacy-client.js'
 
 const ADMIN_PASSWORD = 'sdk-tables-admin-password-1'
@@ -38,11 +39,6 @@ const FILLED = [
   'tables/routing/protocols/ospf-v3/interfaces',
   'tables/spanning-tree/neighbors',
 ]
-
-interface Page {
-  data: Array<Record<string, unknown>>
-  _meta: { count: number }
-}
 
 t.test('every table of the 6.0.9 SDK answers with its columns', async (t) => {
   const { base, admin, token } = await serveForReplay(t, ADMIN_PASSWORD, ['read', 'write', 'settings', 'team'])

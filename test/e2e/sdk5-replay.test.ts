@@ -19,11 +19,10 @@
  */
 import t from 'tap'
 import { call, discoverLab } from './client.js'
+import type { Page, Row } from './answers.js'
 import { HTTPX_HEADERS, serveForReplay, pathGeneration } from './legacy-client.js'
 
 const ADMIN_PASSWORD = 'sdk5-replay-admin-password-1'
-
-type Row = Record<string, unknown>
 
 t.test('a 5.0.13 SDK client, replayed', async (t) => {
   const { base, admin, token } = await serveForReplay(t, ADMIN_PASSWORD, ['read', 'write', 'settings'])
@@ -58,7 +57,7 @@ t.test('a 5.0.13 SDK client, replayed', async (t) => {
   t.equal(sites.status, 200, `inventory/sites with siteUid: ${sites.text.slice(0, 200)}`, { todo: 'netinv\'s inventory/sites has no siteUid column' })
   const withKey = await sdk('POST', 'tables/inventory/sites', { columns: ['siteName', 'siteKey'], snapshot: '$last', pagination: { limit: 1000, start: 0 } })
   t.equal(withKey.status, 200)
-  const site = withKey.json<{ data: Row[] }>().data[0]!
+  const site = withKey.json<Page>().data[0]!
   t.type(site.siteKey, 'string')
   const renamed = await sdk('PATCH', `sites/${String(site.siteKey)}`, { name: `${String(site.siteName)}-renamed` })
   t.equal(renamed.status, 200, `PATCH sites/<siteKey>: ${renamed.text.slice(0, 200)}`, { todo: 'netinv has no sites endpoint to rename a site' })

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process'
 import { createServer, type AddressInfo } from 'node:net'
 import { freshPostgres, REDIS_URL } from '../helpers/db.js'
 import { apiKey, bearer, call, waitForJob, type Reply } from './client.js'
+import type { Page, Row } from './answers.js'
 import { serve, stop, tempDirs } from './process.js'
 import { applyLegacyRecipe } from './legacy-recipe.js'
 import { spawnOwned } from '../helpers/owned.js'
@@ -28,12 +29,6 @@ const DEVICE_QUERY = {
   filters: { or: [{ vendor: ['eq', 'cisco'] }, { vendor: ['eq', 'arista'] }], hostname: ['like', '0'] },
   sort: { column: 'hostname', order: 'asc' },
   pagination: { start: 0, limit: 5 },
-}
-
-type Row = Record<string, unknown>
-interface Page {
-  data: Row[]
-  _meta: { limit: number; start: number; count: number; size: number }
 }
 
 /** What ops do for 5.x/6.x-era clients (docs/api-versions.md): apiVersion v5.0, a later sunset of the path generation. */

@@ -8,10 +8,10 @@
 import t, { type Test } from 'tap'
 import { freshPostgres } from '../helpers/db.js'
 import { apiKey, bearer, call, login, newApiKey, waitForJob, discoverLab } from './client.js'
+import type { Page } from './answers.js'
 import { serve, tempDirs } from './process.js'
 
 const ADMIN_PASSWORD = 'e2e-admin-password-1'
-type Page = { data: Array<Record<string, unknown>>; _meta: { count: number } }
 
 async function story(t: Test, extraEnv: Record<string, string>): Promise<void> {
   const { dataDir, configDir } = tempDirs(t)
