@@ -34,9 +34,42 @@ function assertSnapshotId(id: string): void {
 
 export { STORED_TABLES } from './tables.js'
 
-/** Columns a stored table keeps (those without a computed `sql`), in catalog order. */
+/** Columns sources write into a stored table (those neither computed by `sql` nor set `atLoad`), in catalog order. */
 export function storageColumns(table: TableDef): StorageColumn[] {
-  return table.columns.filter((c) => c.sql === undefined).map((c) => ({ name: c.name, storage: storageName(c.name), type: c.type }))
+  return table.columns.filter((c) => c.sql === undefined && c.atLoad === undefined).map((c) => ({ name: c.name, storage: storageName(c.name), type: c.type }))
+}
+
+/** Columns of a stored table set once its rows are in (`atLoad`). */
+export function loadedColumns(table: TableDef): StorageColumn[] {
+  return table.columns.filter((c) => c.atLoad !== undefined).map((c) => ({ name: c.name, storage: storageName(c.name), type: c.type }))
+}
+
+/** Every column a partition holds besides `snapshot_id`: what sources write, then what is set at load. */
+export function partitionColumns(table: TableDef): StorageColumn[] {
+  return [...storageColumns(table), ...loadedColumns(table)]
+}
+
+/** `{inventory.<table>}` in catalog SQL replaced by that stored table's partition of the snapshot. */
+function partitionsOf(sql: string, snapshotId: string, of: string): string {
+  return sql.replace(/\{(inventory\.[a-z0-9_]+)\}/g, (_, name: string) => {
+    const base = STORED_TABLES.find((t) => t.source.table === name)
+    if (!base) throw new Error(`${of} reads ${name}, which is not a stored table`)
+    return partitionTable(base, snapshotId)
+  })
+}
+
+/**
+ * The UPDATEs that set a partition's `atLoad` columns once its rows are in: each row keeps the
+ * column's default unless the column's condition holds. With `sns`, only those devices' rows
+ * (a rediscovery: their rows are new, with the default).
+ */
+export function fillSql(table: StoredTableDef, snapshotId: string, sns?: { column: string; param: string }): string[] {
+  return table.columns.flatMap((c) => {
+    if (!c.atLoad) return []
+    const only = sns ? ` AND t."${storageName(sns.column)}" = ANY(${sns.param})` : ''
+    const where = partitionsOf(c.atLoad.where, snapshotId, table.path)
+    return [`UPDATE ${partitionTable(table, snapshotId)} t SET "${storageName(c.name)}" = ${!c.atLoad.default} WHERE (${where})${only}`]
+  })
 }
 
 /** Unqualified storage table name: "inventory.devices" → "devices". */
@@ -48,7 +81,8 @@ export function baseTableName(table: StoredTableDef): string {
 
 /** CREATE TABLE of a partitioned parent table. */
 export function parentTableSql(table: StoredTableDef): string {
-  const cols = storageColumns(table).map((c) => `"${c.storage}" ${STORAGE_TYPES[c.type]}${c.name === 'id' ? ' NOT NULL' : ''}`)
+  const loaded = table.columns.flatMap((c) => (c.atLoad ? [`"${storageName(c.name)}" boolean NOT NULL DEFAULT ${c.atLoad.default}`] : []))
+  const cols = [...storageColumns(table).map((c) => `"${c.storage}" ${STORAGE_TYPES[c.type]}${c.name === 'id' ? ' NOT NULL' : ''}`), ...loaded]
   return `CREATE TABLE IF NOT EXISTS ${table.source.table} (snapshot_id text NOT NULL, ${cols.join(', ')}) PARTITION BY LIST (snapshot_id)`
 }
 
@@ -107,11 +141,7 @@ export function sourceTables(): StoredTableDef[] {
 export function computeSql(table: StoredTableDef, snapshotId: string): string {
   const sql = table.source.compute
   if (sql === undefined) throw new Error(`${table.path} is not computed`)
-  const from = sql.replace(/\{(inventory\.[a-z0-9_]+)\}/g, (_, name: string) => {
-    const base = STORED_TABLES.find((t) => t.source.table === name)
-    if (!base) throw new Error(`${table.path} reads ${name}, which is not a stored table`)
-    return partitionTable(base, snapshotId)
-  })
+  const from = partitionsOf(sql, snapshotId, table.path)
   const cols = storageColumns(table).map((c) => `"${c.storage}"`)
   return `INSERT INTO ${partitionTable(table, snapshotId)} (snapshot_id, ${cols.join(', ')}) SELECT '${snapshotId}', ${cols.join(', ')} FROM (${from}) c`
 }

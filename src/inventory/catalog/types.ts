@@ -47,6 +47,14 @@ export interface ColumnDef {
    * that saw a link): a comparison of two snapshots compares it as a set.
    */
   unordered?: true
+  /**
+   * A yes/no column of a stored table that no source writes: stored with `default` for every row,
+   * then set to the opposite, once, where `where` holds (SQL over the row `t` and the snapshot's
+   * partitions `{inventory.<table>}`) when the snapshot's rows are in, and for a rediscovered
+   * device's rows (`catalog/ddl.ts`, `fillSql`). For a value that would otherwise be computed from
+   * another table at every read.
+   */
+  atLoad?: { default: boolean; where: string }
 }
 
 export interface TableDef {

@@ -19,6 +19,7 @@ import { VLAN_SETS_SQL } from './vlan-sets.js'
 import { STP_TOPOLOGY_SQL } from './stp-topology.js'
 import { STP_GUARDS_SQL } from './stp-guards.js'
 import { TRANSCEIVER_STATISTICS_SQL } from './transceiver-statistics.js'
+import { SWITCHPORT_EDGE_SQL } from './switchport-edge.js'
 
 export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'snapshots, jobs and settings', sql: BOOKKEEPING_SQL },
@@ -110,6 +111,7 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
         EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', c.rel, c.conname); END LOOP; END
     $do$`,
   },
+  { id: 540, name: 'edge of switch ports stored, set when the rows are in', sql: SWITCHPORT_EDGE_SQL },
 ]
 
 export async function migrateInventory(db: Db): Promise<number[]> {

@@ -12,6 +12,7 @@ import { DEVICES } from '../catalog/inventory.js'
 import {
   STORED_TABLES,
   computeSql,
+  fillSql,
   copyIntoSql,
   deviceColumn,
   isComputed,
@@ -94,6 +95,8 @@ export async function replaceDeviceRows(db: Db, snapshotId: string, sns: readonl
       const fresh = rows.get(table)
       if (fresh && fresh.length > 0) await db.copyFrom(copyIntoSql(table, snapshotId), csvChunks(fresh, storageColumns(table), `"${snapshotId}"`), tx)
     }
+    // the devices' new rows have their columns set at load at the default: set them (their other rows are theirs alone)
+    for (const table of deviceTables()) for (const sql of fillSql(table, snapshotId, { column: deviceColumn(table)!.name, param: '$1::text[]' })) await tx.query(sql, [[...sns]])
     await followHosts(tx, snapshotId, sns, rows.get(HOSTS) ?? [])
     await refreshSites(tx, snapshotId)
     for (const table of STORED_TABLES) {

@@ -12,6 +12,8 @@ import {
   STORED_TABLES,
   attachPartitionSql,
   computeSql,
+  fillSql,
+  partitionColumns,
   copyIntoSql,
   createPartitionSql,
   dropPartitionSql,
@@ -89,6 +91,8 @@ export async function loadSnapshotRows(
       created.push(table)
       counts[table.path] = await createPartition(db, table, snapshotId)
     }
+    // columns set once the rows are in (before the indexes: no index to update)
+    for (const table of created) for (const sql of fillSql(table, snapshotId)) await db.query(sql)
     // each job a list of statements run in order: an index, or a table's positions (detached)
     const queue: string[][] = [...created.flatMap((table) => partitionIndexSql(table, snapshotId).map((sql) => [sql])), ...positionedTables().map((t) => buildPositionsSql(t, snapshotId))]
     const worker = async () => {
@@ -160,7 +164,7 @@ export async function cloneSnapshotRows(db: Db, fromId: string, toId: string, at
         counts[table.path] = await createPartition(db, table, toId)
       } else {
         await db.query(createPartitionSql(table, toId))
-        const cols = storageColumns(table).map((c) => `"${c.storage}"`).join(', ')
+        const cols = partitionColumns(table).map((c) => `"${c.storage}"`).join(', ')
         const r = await db.query(
           `INSERT INTO ${partitionTable(table, toId)} (snapshot_id, ${cols}) SELECT $1, ${cols} FROM ${partitionTable(table, fromId)}`,
           [toId],

@@ -7,7 +7,7 @@
 import t from 'tap'
 import { freshPostgres } from '../../helpers/db.js'
 import type { Queryable } from '../../../src/shared/db/index.js'
-import { STORAGE_TYPES, STORED_TABLES, storageColumns, type StoredTableDef } from '../../../src/inventory/catalog/index.js'
+import { STORAGE_TYPES, STORED_TABLES, partitionColumns, type StoredTableDef } from '../../../src/inventory/catalog/index.js'
 import { INVENTORY_MIGRATIONS, migrateInventory } from '../../../src/inventory/migrations/index.js'
 
 const ADVICE = 'the catalog changed without a migration: add one to src/inventory/migrations (never edit an applied migration)'
@@ -31,7 +31,7 @@ async function schemaDrift(db: Queryable, tables: readonly StoredTableDef[]): Pr
       drift.push(`table ${table.source.table} (${table.path}) is missing`)
       continue
     }
-    const want = new Map([['snapshot_id', 'text'], ...storageColumns(table).map((c) => [c.storage, STORAGE_TYPES[c.type]] as [string, string])])
+    const want = new Map([['snapshot_id', 'text'], ...partitionColumns(table).map((c) => [c.storage, STORAGE_TYPES[c.type]] as [string, string])])
     for (const [col, type] of want) {
       const got = have.get(col)
       if (got === undefined) drift.push(`column ${table.source.table}.${col} (${type}) is missing`)
