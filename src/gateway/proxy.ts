@@ -136,6 +136,20 @@ function retire(pool: Pool): void {
   for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy()
 }
 
+/**
+ * A lean request's answer the client can no longer receive: the request is aborted, and its
+ * forwarding is over (the error the abort brings is not answered).
+ */
+function abortLean(request: LeanRequest<Pending>): void {
+  request.state.failed = true
+  request.abort(new Error('the client response is over'))
+}
+
+/** An upstream response of node's http client the client can no longer receive: destroyed, unread. */
+function destroyAnswer(proxyRes: IncomingMessage): void {
+  proxyRes.destroy()
+}
+
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const pools = new Map<string, Pool>()
 
@@ -182,19 +196,43 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     },
   }
 
-  /** The lean request's answer has begun: status and headers to the client, with ours. */
+  /** The lean request's answer has begun: status and headers to the client, with ours (see beginAnswer). */
   function leanAnswered(state: Pending, request: LeanRequest<Pending>, status: number, statusText: string, raw: string[]): boolean {
-    const res = state.ctx.res
-    state.answerBy = performance.now() + state.target.timeoutMs
+    return beginAnswer(state, state.ctx.res, status, statusText, raw, abortLean, request)
+  }
+
+  /**
+   * An upstream's answer has begun, whichever kind of upstream request brought it (undici's or
+   * node's http client's): from now on, the timeout bounds each wait for more of it. A client
+   * response that is over already (our error went out, or the client went away) takes nothing
+   * more: `drop` lets go of the `upstream` answer, and the result is false. Otherwise the status
+   * and the upstream's header lines `raw` go to the client with the gateway's headers in one
+   * writeHead (they were not set one by one, see the decorate stage), after what an answer to a
+   * request with a body needs (answeredEarly: node's http client only, a lean request has none);
+   * `raw` undefined leaves the head to the caller (the table listing writes it with its completed
+   * body). `state` is absent only for an answer of http-proxy's the forwarder has no forwarding for.
+   */
+  function beginAnswer<U>(
+    state: Pending | undefined,
+    res: ServerResponse,
+    status: number,
+    statusText: string | undefined,
+    raw: string[] | undefined,
+    drop: (upstream: U) => void,
+    upstream: U,
+  ): boolean {
+    if (state) state.answerBy = performance.now() + state.target.timeoutMs
     if (res.headersSent || res.destroyed) {
-      state.failed = true
-      request.abort(new Error('the client response is over'))
+      drop(upstream)
       return false
     }
-    if (status === 401 && state.target.identity.mode === 'credential') {
-      state.ctx.log.warn({ upstream: state.target.name }, 'the upstream refused the service credential of identity.valueFile')
+    if (state) {
+      if (state.hasBody) answeredEarly(state, status)
+      if (status === 401 && state.target.identity.mode === 'credential') {
+        state.ctx.log.warn({ upstream: state.target.name }, 'the upstream refused the service credential of identity.valueFile')
+      }
     }
-    res.writeHead(status, statusText, responseHeaderList(raw, state.ctx.responseHeaders, state.target.headers))
+    if (raw !== undefined) res.writeHead(status, statusText, responseHeaderList(raw, state?.ctx.responseHeaders, state?.target.headers))
     return true
   }
 
@@ -334,30 +372,19 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     answered(pending.get(req), proxyRes, res)
   }
 
+  /**
+   * The answer of node's http client has begun (see beginAnswer): kept for the deadline watch and
+   * the release, then relayed, or read whole when it is the table listing's.
+   */
   function answered(state: Pending | undefined, proxyRes: IncomingMessage, res: ServerResponse): void {
-    // The answer has begun: from now on, the timeout bounds each wait for more of it.
-    if (state) {
-      state.proxyRes = proxyRes
-      state.answerBy = performance.now() + state.target.timeoutMs
-    }
-    if (res.headersSent || res.destroyed) {
-      proxyRes.destroy()
-      return
-    }
+    if (state) state.proxyRes = proxyRes
     const status = proxyRes.statusCode ?? 502
-    if (state) {
-      if (state.hasBody) answeredEarly(state, status)
-      if (status === 401 && state.target.identity.mode === 'credential') {
-        state.ctx.log.warn({ upstream: state.target.name }, 'the upstream refused the service credential of identity.valueFile')
-      }
-    }
-    if (state && status === 200 && isListing(state.ctx)) {
+    const listing = state !== undefined && status === 200 && isListing(state.ctx)
+    if (!beginAnswer(state, res, status, proxyRes.statusMessage, listing ? undefined : proxyRes.rawHeaders, destroyAnswer, proxyRes)) return
+    if (listing) {
       listingAnswered(state, proxyRes, res)
       return
     }
-    // The gateway's headers were not set one by one (see the decorate stage): they go out with
-    // the upstream's in this one writeHead.
-    res.writeHead(status, proxyRes.statusMessage, responseHeaderList(proxyRes.rawHeaders, state?.ctx.responseHeaders, state?.target.headers))
     relay(proxyRes, res)
     // The client going away mid-response drops the upstream response too (through the
     // response's one 'close' listener, set when the upstream request began).
