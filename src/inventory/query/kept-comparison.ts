@@ -203,11 +203,11 @@ export interface KeepingWay {
 
 /**
  * The comparison's settings, with 64 MB of `work_mem` for the keeping's transaction (as many tables
- * at a time as `query.keepingConcurrency` in the background, two for a request): a column computed by a correlated `NOT EXISTS`
- * (`interfaces/switchports`' `edge`, over the neighbours) stays a hashed subplan, built once, where
- * the server's 4 MB turns it into two index probes per row once the neighbours outgrow it, as they
- * do at 10 M (imitated on "large" with 512 kB: 8.1 s against 3.6 s for the switch ports;
- * docs/architecture.md), and the join spills in fewer batches.
+ * at a time as `query.keepingConcurrency` in the background, two for a request): the join spills
+ * in fewer batches, and a column computed by a correlated subquery stays a hashed subplan, built
+ * once, where the server's 4 MB turns it into index probes per row once its rows outgrow it (so it
+ * did at 10 M's proportions for the switch ports' `edge`, since stored: 8.1 s against 3.6 s;
+ * docs/architecture.md).
  */
 export const KEEPING: KeepingWay = { settings: { ...COMPARISON_SETTINGS, work_mem: '64MB' } }
 
