@@ -86,7 +86,8 @@ export function comparedColumns(table: TableDef, volatile: boolean): ColumnDef[]
   return table.columns.filter((c) => !skip.has(c.name))
 }
 
-function quoted(name: string): string {
+/** A column's storage name, quoted for SQL. */
+export function quoted(name: string): string {
   return `"${storageName(name).replace(/"/g, '""')}"`
 }
 

@@ -24,13 +24,12 @@
  * gone by the time the statement starts (`keptComparisonSql`), so no answer mixes the two.
  */
 import { createHash } from 'node:crypto'
-import { storageName } from '../catalog/columns.js'
 import type { ColumnDef, TableDef } from '../catalog/types.js'
 import { sqlState, type Db, type Deadline, type Queryable } from '../../shared/db/index.js'
 import { applyLocalSettings, type StatementSettings } from '../../shared/db/settings.js'
 import { timeoutError } from '../../shared/db/pglite-protocol.js'
 import { findTable } from '../catalog/index.js'
-import { CHANGE_KINDS, COMPARISON_SETTINGS, comparedColumns, comparisonSql, type ComparedSnapshots } from './compare.js'
+import { CHANGE_KINDS, COMPARISON_SETTINGS, comparedColumns, comparisonSql, quoted, type ComparedSnapshots } from './compare.js'
 import { Params, columnExpr } from './sql-filter.js'
 
 /** A pair's kept comparison of one table: the `snapshot_changes` row that owns its rows. */
@@ -82,7 +81,7 @@ export function keptRelation(table: TableDef): Relation {
  */
 function pageKeys(table: TableDef): string[] {
   const sort = table.defaultSort?.column ?? 'id'
-  const keys = [sort, ...(sort === 'id' ? [] : ['id'])].map((name) => `"${storageName(name).replace(/"/g, '""')}"`)
+  const keys = [sort, ...(sort === 'id' ? [] : ['id'])].map(quoted)
   return ['_pair', ...keys, '"change"']
 }
 
@@ -92,7 +91,7 @@ function qualified(name: string): string {
 
 /** The names of the columns of a comparison's rows, in its order. */
 function outputColumns(table: TableDef): string[] {
-  return [...table.columns.map((c) => `"${storageName(c.name).replace(/"/g, '""')}"`), '"change"', '"diff"']
+  return [...table.columns.map((c) => quoted(c.name)), '"change"', '"diff"']
 }
 
 /** Relations known to exist, per database (a test makes many). */
@@ -233,9 +232,9 @@ async function derivedSql(tx: Queryable, table: TableDef, pair: ComparedSnapshot
   const diff = `('{' || concat_ws(',', ${compared.map((c) => `CASE WHEN ${entry(c)} IS NOT NULL THEN ${literal(JSON.stringify(c.name) + ':')} || (${entry(c)})::text END`).join(', ')}) || '}')::json`
   const differs = compared.map((c) => `${entry(c)} IS NOT NULL`)
   return (
-    `SELECT ${table.columns.map((c) => `${columnExpr(c)} AS ${quotedName(c.name)}`).join(', ')}, k."change",` +
+    `SELECT ${table.columns.map((c) => `${columnExpr(c)} AS ${quoted(c.name)}`).join(', ')}, k."change",` +
     ` CASE WHEN k."change" = 'changed' THEN ${compared.length > 0 ? diff : `'{}'::json`} END AS "diff"` +
-    ` FROM (${source}) t JOIN ${qualified(kept.relation)} k ON k._pair = ${id} AND ${table.key!.map((name) => `k.${quotedName(name)} = ${columnExpr(column(name))}`).join(' AND ')}` +
+    ` FROM (${source}) t JOIN ${qualified(kept.relation)} k ON k._pair = ${id} AND ${table.key!.map((name) => `k.${quoted(name)} = ${columnExpr(column(name))}`).join(' AND ')}` +
     ` WHERE ${[`k."change" <> 'changed'`, ...differs].join(' OR ')}`
   )
 }
@@ -243,10 +242,6 @@ async function derivedSql(tx: Queryable, table: TableDef, pair: ComparedSnapshot
 /** The one mention of a stored table's relation in a derived table's SQL. */
 export function baseRelation(relation: string): RegExp {
   return new RegExp(`(?<![\\w."])${relation.replace(/\./g, '\\.')}(?![\\w"])`, 'g')
-}
-
-function quotedName(name: string): string {
-  return `"${storageName(name).replace(/"/g, '""')}"`
 }
 
 function literal(text: string): string {
