@@ -58,7 +58,12 @@ export async function keepOnce(db: Db, pair: ComparedSnapshots, volatile: boolea
     const running = underWay.get(key)
     if (running === undefined) {
       // kept meanwhile (by a caller that listed the tables to keep after this one did): read
-      const mine = (async () => (await keptCounts(db, pair, volatile, table)) ?? (await keepWith(db, pair, volatile, table, deadline), keepComparison(db, pair, volatile, table, deadline)))()
+      const mine = (async () => {
+        const kept = await keptCounts(db, pair, volatile, table)
+        if (kept) return kept
+        await keepWith(db, pair, volatile, table, deadline)
+        return keepComparison(db, pair, volatile, table, deadline)
+      })()
       const map = underWay
       map.set(key, mine)
       const forget = () => {
