@@ -115,7 +115,8 @@ async function startOnce(t: Teardown, command: 'serve' | 'gateway' | 'inventory'
   for (const giveUp = Date.now() + START_LIMIT_MS; ; ) {
     if (dead) {
       const message = `netinv ${command} exited before it was healthy:\n${err}${out}`
-      const taken = /EADDRINUSE: address already in use [^\s]*:(\d+)/.exec(message)
+      // as the listener failed, or as netinv's check of its ports before it listens says it (src/commands/ports.ts)
+      const taken = /EADDRINUSE: address already in use [^\s]*:(\d+)/.exec(message) ?? /port (\d+) on [^\s]+ is already in use/.exec(message)
       if (taken && (Number(taken[1]) === adminPort || (given === undefined && Number(taken[1]) === port))) throw new PortTaken(message)
       throw new Error(message)
     }
