@@ -3,14 +3,20 @@
  * 100 rows, with the count) through the query engine, next to inventory/devices as the baseline
  * of a stored, indexed table measured in the same run. Shows which derived tables (views over
  * stored ones) stay fast on a large snapshot. Not a test: numbers depend on the machine.
+ * With --materialised: the materialised tables only, each read from its kept rows and by its SQL
+ * (as before it was materialised), the two interleaved; the snapshot's kept rows are computed
+ * first where they are not, and how long that took is reported.
  *
  *   npx tsx bench/ingest.ts --profile large --keep     (prints databaseUrl and snapshotId)
- *   npx tsx bench/tables.ts --url <databaseUrl> --snapshot <snapshotId> [--iterations 5] [--only vlan/]
+ *   npx tsx bench/tables.ts --url <databaseUrl> --snapshot <snapshotId> [--iterations 5] [--only vlan/] [--materialised]
  */
 import { parseArgs } from 'node:util'
 import { compileConfig } from '../src/shared/config/index.js'
 import { createPostgresDb } from '../src/shared/db/index.js'
-import { TABLES } from '../src/inventory/catalog/index.js'
+import { loadavg } from 'node:os'
+import { TABLES, type TableDef } from '../src/inventory/catalog/index.js'
+import { isMaterialised } from '../src/inventory/catalog/materialised.js'
+import { attachMaterialised, ensureMaterialisedParents } from '../src/inventory/storage/materialised.js'
 import { prepareTableQuery, runTableQuery } from '../src/inventory/query/index.js'
 
 const { values } = parseArgs({
@@ -19,6 +25,7 @@ const { values } = parseArgs({
     snapshot: { type: 'string' },
     iterations: { type: 'string', default: '5' },
     only: { type: 'string', default: '' },
+    materialised: { type: 'boolean', default: false },
   },
 })
 if (!values.url || !values.snapshot) throw new Error('--url and --snapshot are required (see bench/ingest.ts --keep)')
@@ -27,27 +34,45 @@ const db = createPostgresDb({ url: values.url, max: 2 })
 const limits = { ...compileConfig({}).query, statementTimeoutMs: 120_000 }
 const deps = { db, limits, resolveSnapshot: async () => values.snapshot!, rulesFor: async () => [] }
 
-async function time(path: string): Promise<{ p50: number; max: number; count: number }> {
-  const table = TABLES.find((x) => x.path === path)!
-  const body = { ...(table.snapshotScoped ? { snapshot: values.snapshot } : {}), columns: table.columns.map((c) => c.name), pagination: { start: 0, limit: 100 } }
-  const ms: number[] = []
-  let count = 0
+/** p50 and max of each table's first page and count, the tables' rounds interleaved. */
+async function time(...tables: TableDef[]): Promise<Array<{ p50: number; max: number; count: number }>> {
+  const ms = tables.map((): number[] => [])
+  const counts = tables.map(() => 0)
   for (let i = 0; i <= iterations; i++) {
-    const t0 = performance.now()
-    const r = await runTableQuery(deps, await prepareTableQuery(deps, table, body))
-    if (i > 0) ms.push(performance.now() - t0) // the first round warms the caches
-    count = r._meta.count
+    for (const [k, table] of tables.entries()) {
+      const body = { ...(table.snapshotScoped ? { snapshot: values.snapshot } : {}), columns: table.columns.map((c) => c.name), pagination: { start: 0, limit: 100 } }
+      const t0 = performance.now()
+      const r = await runTableQuery(deps, await prepareTableQuery(deps, table, body))
+      if (i > 0) ms[k]!.push(performance.now() - t0) // the first round warms the caches
+      counts[k] = r._meta.count
+    }
   }
-  ms.sort((a, b) => a - b)
-  return { p50: Math.round(ms[Math.floor(ms.length / 2)]! * 10) / 10, max: Math.round(ms.at(-1)! * 10) / 10, count }
+  return ms.map((list, k) => {
+    list.sort((a, b) => a - b)
+    return { p50: Math.round(list[Math.floor(list.length / 2)]! * 10) / 10, max: Math.round(list.at(-1)! * 10) / 10, count: counts[k]! }
+  })
 }
 
+const byPath = (path: string) => TABLES.find((x) => x.path === path)!
+
 try {
-  const baseline = await time('inventory/devices')
-  console.log(JSON.stringify({ bench: 'tables', table: 'inventory/devices', source: 'stored (baseline)', ...baseline }))
+  const [baseline] = await time(byPath('inventory/devices'))
+  console.log(JSON.stringify({ bench: 'tables', table: 'inventory/devices', source: 'stored (baseline)', ...baseline, load: loadavg()[0] }))
+  if (values.materialised) {
+    await ensureMaterialisedParents(db)
+    const t0 = performance.now()
+    const built = await db.transaction((tx) => attachMaterialised(tx, values.snapshot!))
+    console.log(JSON.stringify({ bench: 'tables', computed: built, seconds: Math.round((performance.now() - t0) / 100) / 10, load: loadavg()[0] }))
+  }
   for (const table of TABLES) {
     if (!table.path.startsWith(values.only) || table.path === 'inventory/devices') continue
-    console.log(JSON.stringify({ bench: 'tables', table: table.path, source: table.source.kind, ...(await time(table.path)), baselineP50: baseline.p50 }))
+    if (!values.materialised) {
+      const [figures] = await time(table)
+      console.log(JSON.stringify({ bench: 'tables', table: table.path, source: table.source.kind, ...figures, baselineP50: baseline!.p50 }))
+    } else if (isMaterialised(table)) {
+      const [kept, view] = await time(table, { ...table, source: { kind: 'derived', sql: table.source.sql } })
+      console.log(JSON.stringify({ bench: 'tables', table: table.path, kept, view, speedup: Math.round((view!.p50 / kept!.p50) * 10) / 10, load: loadavg()[0] }))
+    }
   }
 } finally {
   await db.close()

@@ -90,7 +90,8 @@ function rateTable(metric: Metric, d: Direction, perDevice: boolean): TableDef {
     title: `${TITLES[metric]}: ${d}${perDevice ? ' per device' : ''}`,
     description: `${WHAT[metric]} ${WORDS[d]} ${perDevice ? 'per device (its operationally up interfaces together)' : 'per operationally up interface'}, computed from interfaces/counters.`,
     snapshotScoped: true,
-    source: { kind: 'derived', sql: sourceSql(metric, d, perDevice) },
+    // a row per device sums the device's rows: kept computed per snapshot, not summed at every page
+    source: { kind: 'derived', sql: sourceSql(metric, d, perDevice), ...(perDevice ? { materialised: true as const } : {}) },
     columns,
     key: perDevice ? ['sn'] : ['sn', 'intName'],
     volatile,

@@ -54,6 +54,8 @@ export const STP_NEIGHBOR_PORTS_VLAN_MISMATCH: TableDef = {
       ') x',
       `WHERE ${SRC} <> ${DST} OR x.src_mode <> x.dst_mode OR (x.src_mode = 'trunk' AND x.src_native IS DISTINCT FROM x.dst_native)`,
     ].join(' '),
+    // both ends of every link joined: kept computed per snapshot, not joined at every page
+    materialised: true,
   },
   columns: [
     idColumn('link (the id of its row in neighbors/all)'),
@@ -95,6 +97,7 @@ export const STP_PORTS_MULTIPLE_NEIGHBORS: TableDef = {
       'WHERE EXISTS (SELECT 1 FROM inventory.stp_ports p WHERE p.snapshot_id = n.snapshot_id AND p.sn = n.local_sn AND p.int_name = n.local_int)',
       'GROUP BY n.snapshot_id, n.local_sn, n.local_int HAVING count(*) > 1',
     ].join(' '),
+    materialised: true,
   },
   columns: [
     idColumn('port (the serial number and the port)'),

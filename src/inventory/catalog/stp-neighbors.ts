@@ -27,6 +27,7 @@ export const STP_NEIGHBORS: TableDef = {
       'LEFT JOIN (SELECT DISTINCT ON (snapshot_id, sn) snapshot_id, sn, stp_domain, root_id FROM inventory.stp_bridges ORDER BY snapshot_id, sn, id) b',
       'ON b.snapshot_id = p.snapshot_id AND b.sn = p.sn',
     ].join(' '),
+    materialised: true,
   },
   columns: [
     idColumn('spanning-tree neighbour (the id of its row in neighbors/all, with "/" and the VLAN for a tree of a VLAN other than 1)'),

@@ -76,8 +76,13 @@ export interface TableDef {
    * reading other stored tables as `{inventory.<table>}` (replaced by that table's partition of
    * the snapshot). Used where a view would aggregate or join the large per-interface tables on
    * every request.
+   *
+   * A derived table with `materialised` keeps its rows computed per snapshot when the snapshot's
+   * rows are attached (`catalog/materialised.ts`), and reads the SQL only for a snapshot whose
+   * rows are not computed yet. For the views whose every page would otherwise aggregate or join
+   * a whole snapshot's large tables.
    */
-  source: { kind: 'stored'; table: string; compute?: string } | { kind: 'derived'; sql: string }
+  source: { kind: 'stored'; table: string; compute?: string } | { kind: 'derived'; sql: string; materialised?: true }
   columns: readonly ColumnDef[]
   defaultSort: { column: string; order: 'asc' | 'desc' }
   /**

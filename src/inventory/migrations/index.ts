@@ -20,6 +20,7 @@ import { STP_TOPOLOGY_SQL } from './stp-topology.js'
 import { STP_GUARDS_SQL } from './stp-guards.js'
 import { TRANSCEIVER_STATISTICS_SQL } from './transceiver-statistics.js'
 import { SWITCHPORT_EDGE_SQL } from './switchport-edge.js'
+import { ensureMaterialisedParents } from '../storage/materialised.js'
 
 export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'snapshots, jobs and settings', sql: BOOKKEEPING_SQL },
@@ -114,6 +115,9 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   { id: 540, name: 'edge of switch ports stored, set when the rows are in', sql: SWITCHPORT_EDGE_SQL },
 ]
 
+/** Applies the migrations, then creates the relations shaped by the catalog's SQL (`storage/materialised.ts`). */
 export async function migrateInventory(db: Db): Promise<number[]> {
-  return migrate(db, 'inventory', INVENTORY_MIGRATIONS)
+  const applied = await migrate(db, 'inventory', INVENTORY_MIGRATIONS)
+  await ensureMaterialisedParents(db)
+  return applied
 }

@@ -103,7 +103,7 @@ function sideSql(table: TableDef, params: Params, snapshotId: string, and = ''):
     return nullable.has(name) ? `coalesce((${expr})::text, '') AS _k${i}` : `${expr} AS _k${i}`
   })
   const columns = table.columns.map((c) => `${columnExpr(c)} AS ${quoted(c.name)}`)
-  return `SELECT true AS _p, ${[...key, ...columns].join(', ')} FROM ${sourceSql(table)} WHERE t.snapshot_id = ${params.add(snapshotId, 'text')}${and}`
+  return `SELECT true AS _p, ${[...key, ...columns].join(', ')} FROM ${sourceSql(table, { id: snapshotId, params })} WHERE t.snapshot_id = ${params.add(snapshotId, 'text')}${and}`
 }
 
 /** A list as a set: its distinct elements in order (null stays null; a JSON value that is no array stays as it is). */

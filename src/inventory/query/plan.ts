@@ -4,14 +4,44 @@
  * then the table's `id` in the same direction, so pages never overlap or skip.
  */
 import type { ColumnDef, TableDef } from '../catalog/types.js'
+import { isSnapshotId } from '../catalog/ddl.js'
 import { hasPositions, positionColumn, positionsParent, positionsPartitionName } from '../catalog/positions.js'
+import { isMaterialised, materialisedBranchesSql, materialisedCountSql, materialisedPartitionName, type MaterialisedTableDef } from '../catalog/materialised.js'
 import { attributeFilterExpr } from './attribute-filter.js'
 import { Params, columnExpr, filterExpr, severityExpr } from './sql-filter.js'
 import type { SqlPlan, ValidRequest } from './types.js'
 
-/** The relation a table reads, aliased `t`. Table names and SQL come only from the catalog. */
-export function sourceSql(table: TableDef): string {
-  return table.source.kind === 'stored' ? `${table.source.table} t` : `(${table.source.sql}) t`
+/**
+ * The relation a table reads, aliased `t`. Table names and SQL come only from the catalog. With
+ * the snapshot a query reads (whose parameters it adds to), a materialised table reads its kept
+ * rows where they are ready.
+ */
+export function sourceSql(table: TableDef, snapshot?: { id: string; params: Params }): string {
+  if (table.source.kind === 'stored') return `${table.source.table} t`
+  if (snapshot && isMaterialised(table)) return `(${materialisedRead(table, snapshot.id).from(snapshot.params)}) t`
+  return `(${table.source.sql}) t`
+}
+
+/**
+ * How a materialised table is read in one snapshot (`catalog/materialised.ts`): its kept rows or
+ * its SQL, whichever is ready, as two branches (each page sorted and cut on its own: the kept
+ * rows' first page is read from their index) and the count of the kept rows.
+ */
+function materialisedRead(table: MaterialisedTableDef, snapshotId: string): Required<Pick<PlanOptions, 'from' | 'branches' | 'fromCount'>> {
+  // (an id that names no snapshot, as in the shape of a kept comparison's relation, has nothing kept)
+  const partition = isSnapshotId(snapshotId) ? materialisedPartitionName(table, snapshotId) : ''
+  const ready = (params: Params) => attachedSql(partition, params)
+  const branches = (params: Params) => materialisedBranchesSql(table, ready(params), params.add(snapshotId, 'text'))
+  return {
+    from: (params) => branches(params).join(' UNION ALL '),
+    branches,
+    fromCount: (params) => materialisedCountSql(table, ready(params), params.add(snapshotId, 'text')),
+  }
+}
+
+/** Whether a partition of the inventory schema is attached: a condition read once per statement. */
+function attachedSql(partition: string, params: Params): string {
+  return `EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'inventory' AND c.relname = ${params.add(partition, 'name')} AND c.relispartition)`
 }
 
 /** WHERE clause: the snapshot (for snapshot-scoped tables) and the filter. */
@@ -61,8 +91,7 @@ function positionedPageSql(table: TableDef, request: ValidRequest, snapshotId: s
   const stored = { ...table, source: table.source }
   if (!hasPositions(stored, sortColumn.name)) return undefined
   const parent = positionsParent(stored)
-  const ready = () =>
-    `EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'inventory' AND c.relname = ${params.add(positionsPartitionName(stored, snapshotId), 'name')} AND c.relispartition)`
+  const ready = () => attachedSql(positionsPartitionName(stored, snapshotId), params)
   const keys = `${columnExpr(sortColumn)} AS k0, ${columnExpr(id)} AS k1`
   const col = positionColumn(sortColumn.name)
   const snapshot = () => params.add(snapshotId, 'text')
@@ -117,7 +146,8 @@ export interface PlanOptions {
 const POSITIONED_SETTINGS = { jit: 'off', max_parallel_workers_per_gather: '0' } as const
 
 /** Plans a validated table request over one snapshot (undefined for tables without snapshots). */
-export function planQuery(table: TableDef, request: ValidRequest, snapshotId: string | undefined, options: PlanOptions = {}): SqlPlan {
+export function planQuery(table: TableDef, request: ValidRequest, snapshotId: string | undefined, planOptions: PlanOptions = {}): SqlPlan {
+  const options = !planOptions.from && snapshotId !== undefined && isMaterialised(table) ? { ...planOptions, ...materialisedRead(table, snapshotId) } : planOptions
   const { from } = options
   const source = (params: Params) => (from ? `(${from(params)}) t` : sourceSql(table))
   const params = new Params()

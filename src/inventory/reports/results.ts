@@ -33,7 +33,7 @@ export async function tableResults(
   rules.forEach((rule, i) => {
     for (const s of SEVERITIES) if (counted(rule, s)) counts.push(`count(*) FILTER (WHERE s${i} = ${Number(s)})::int8 AS r${i}_${s}`)
   })
-  const sql = `SELECT ${counts.join(', ')} FROM (SELECT ${severities.join(', ')} FROM ${sourceSql(table)}${where}) x`
+  const sql = `SELECT ${counts.join(', ')} FROM (SELECT ${severities.join(', ')} FROM ${sourceSql(table, snapshotId === undefined ? undefined : { id: snapshotId, params })}${where}) x`
   let row: Record<string, number>
   try {
     row = (await queryBefore<Record<string, number>>(db, deadline, undefined, sql, params.values)).rows[0] ?? {}

@@ -24,6 +24,7 @@ import {
 import { csvChunks } from './csv.js'
 import { followHosts, hostsSeenBy, refreshSites } from './site-figures.js'
 import { recomputePositions } from './positions.js'
+import { recomputeMaterialised } from './materialised.js'
 import type { TableRows } from './partitions.js'
 
 /** New rows per table, values in `storageColumns(table)` order. */
@@ -84,7 +85,8 @@ export interface DeviceRowsHooks {
 
 /**
  * In one transaction: the rows of `sns` leave every source table of the snapshot, `rows` go
- * in, hosts and sites follow, computed tables are computed again. Returns rows per table.
+ * in, hosts and sites follow, computed and materialised tables and positions are computed again.
+ * Returns rows per table.
  */
 export async function replaceDeviceRows(db: Db, snapshotId: string, sns: readonly string[], rows: DeviceRows, hooks: DeviceRowsHooks): Promise<Record<string, number>> {
   return db.transaction(async (tx) => {
@@ -105,6 +107,7 @@ export async function replaceDeviceRows(db: Db, snapshotId: string, sns: readonl
       await tx.query(computeSql(table, snapshotId))
     }
     await recomputePositions(tx, snapshotId)
+    await recomputeMaterialised(tx, snapshotId)
     const counts: Record<string, number> = {}
     for (const table of STORED_TABLES) {
       const r = await tx.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${partitionTable(table, snapshotId)}`)

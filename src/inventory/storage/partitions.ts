@@ -26,6 +26,7 @@ import {
 } from '../catalog/index.js'
 import { buildPositionsSql, detachPositionsSql, dropPositionsSql, positionedTables, positionsPartitionName } from '../catalog/positions.js'
 import { attachPositions, relationState } from './positions.js'
+import { attachMaterialised, detachMaterialised, dropMaterialised } from './materialised.js'
 import { csvChunks } from './csv.js'
 
 /** Rows of one table: values in `storageColumns(table)` order. */
@@ -117,7 +118,8 @@ async function createPartition(db: Queryable, table: StoredTableDef, snapshotId:
 /**
  * Makes a snapshot's rows visible to queries (idempotent). A table the snapshot has no partition
  * of (added after it was taken) gets one: empty, or computed from the snapshot's other tables;
- * a snapshot without sort positions (taken before them) gets them, in the same transaction.
+ * a snapshot without sort positions (taken before them) gets them, and its materialised tables
+ * are computed from the attached rows where they are not yet, in the same transaction.
  */
 export async function attachSnapshot(db: Db, snapshotId: string): Promise<void> {
   await db.transaction(async (tx) => {
@@ -130,6 +132,7 @@ export async function attachSnapshot(db: Db, snapshotId: string): Promise<void> 
       if (!state.attached) await tx.query(attachPartitionSql(table, snapshotId))
     }
     await attachPositions(tx, snapshotId)
+    await attachMaterialised(tx, snapshotId)
   })
 }
 
@@ -143,11 +146,13 @@ export async function detachSnapshot(db: Db, snapshotId: string): Promise<void> 
     for (const table of positionedTables()) {
       if ((await relationState(tx, positionsPartitionName(table, snapshotId))).attached) await tx.query(detachPositionsSql(table, snapshotId))
     }
+    await detachMaterialised(tx, snapshotId)
   })
 }
 
-/** Deletes a snapshot's rows: drops its partitions and its positions, attached or not. */
+/** Deletes a snapshot's rows: drops its partitions, its positions and its materialised tables, attached or not. */
 export async function dropSnapshotRows(db: Db, snapshotId: string): Promise<void> {
+  await dropMaterialised(db, snapshotId)
   for (const table of positionedTables()) await db.query(dropPositionsSql(table, snapshotId))
   for (const table of STORED_TABLES) await db.query(dropPartitionSql(table, snapshotId))
 }

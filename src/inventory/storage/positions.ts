@@ -53,7 +53,16 @@ export async function recomputePositions(tx: Queryable, snapshotId: string): Pro
  * each in a transaction of its own; returns how many snapshots changed. Run at start, after
  * the migrations.
  */
-export async function backfillPositions(db: Db): Promise<number> {
+export function backfillPositions(db: Db): Promise<number> {
+  return backfillLoaded(db, attachPositions)
+}
+
+/**
+ * Runs `complete` (what a snapshot's rows are attached with: it returns how many relations it
+ * computed) for each loaded snapshot, oldest first, each in a transaction of its own; returns how
+ * many snapshots it computed something for.
+ */
+export async function backfillLoaded(db: Db, complete: (tx: Queryable, snapshotId: string) => Promise<number>): Promise<number> {
   const r = await db.query<{ id: string }>("SELECT id FROM inventory.snapshots WHERE status = 'done' AND loaded AND NOT loading ORDER BY ts_end")
   let n = 0
   for (const { id } of r.rows) {
@@ -61,7 +70,7 @@ export async function backfillPositions(db: Db): Promise<number> {
       // a device change of the snapshot waits for this (or this for it: then it reads its rows)
       const live = await tx.query("SELECT 1 FROM inventory.snapshots WHERE id = $1 AND status = 'done' AND loaded AND NOT loading FOR UPDATE", [id])
       if (live.rows.length === 0 || !(await relationState(tx, partitionName(INTERFACES, id))).attached) return 0
-      return attachPositions(tx, id)
+      return complete(tx, id)
     })
     if (built > 0) n++
   }

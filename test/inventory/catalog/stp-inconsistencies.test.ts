@@ -6,12 +6,15 @@
  * is not known. A spanning-tree port with two neighbours (one undiscovered), one with a single
  * neighbour, and a port with two neighbours that is no spanning-tree port. Root and alternate ports
  * whose BPDUs come from the LLDP neighbour (in two trees), from another discovered switch, from a
- * bridge nobody discovered. On PostgreSQL and PGlite.
+ * bridge nobody discovered. The rows kept computed per snapshot are those the tables' SQL yields.
+ * On PostgreSQL and PGlite.
  */
 import t from 'tap'
 import { ENGINES, freshDb } from '../../helpers/db.js'
 import { snapshotFileOf, type Row } from '../../helpers/snapshot-file.js'
 import { startApp } from '../app.js'
+import { checkKept } from '../../helpers/materialised.js'
+import { materialisedTables } from '../../../src/inventory/catalog/materialised.js'
 
 const HOST: Record<string, string> = { sw1: 'SW1', sw2: 'SW2', sw3: 'SW3' }
 const devices = Object.entries(HOST).map(([sn, hostname]) => ({ id: sn, sn, hostname, siteName: 'SITE-A', devType: 'switch' }))
@@ -65,11 +68,14 @@ const MISMATCH_COLUMNS = ['hostname', 'srcIntName', 'srcMode', 'srcNativeVlan', 
 
 for (const engine of ENGINES) {
   t.test(`spanning-tree inconsistencies from a hand-made snapshot (${engine})`, async (t) => {
-    const api = await startApp(t, await freshDb(t, engine))
+    const db = await freshDb(t, engine)
+    const api = await startApp(t, db)
     const file = snapshotFileOf('stp inconsistencies', { 'inventory/devices': devices, 'interfaces/switchports': switchports, 'neighbors/all': neighbors, 'spanning-tree/bridges': bridges, 'spanning-tree/ports': stpPorts }, devices.length)
     const up = await api.call('POST', 'snapshots/upload', file, { 'content-type': 'application/x-ndjson' })
     t.equal(up.status, 201, up.text.slice(0, 300))
     const snapshot = (up.body as { id: string }).id
+    // the uploaded snapshot's links are kept computed, as the tables' SQL yields them
+    await checkKept(t, db, snapshot, 'uploaded', materialisedTables().filter((table) => table.path.startsWith('spanning-tree/')))
 
     await t.test('neighbour ports with different VLANs: each end of each link that disagrees, the VLANs compared as sets', async (t) => {
       const r = await api.call('POST', 'tables/spanning-tree/inconsistencies/neighbor-ports-vlan-mismatch', { snapshot, columns: MISMATCH_COLUMNS, pagination: { limit: 100 } })

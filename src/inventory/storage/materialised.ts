@@ -1,0 +1,114 @@
+/**
+ * A snapshot's materialised tables (`catalog/materialised.ts`) kept in step with its rows:
+ * computed and attached in the transaction that attaches the rows, computed again in the
+ * transaction that changes them, detached and dropped with them, computed at start for loaded
+ * snapshots that lack them. Until a snapshot's partition is attached, the table is read by its
+ * SQL, so it is never wrong, only slower.
+ */
+import type { Db, Queryable } from '../../shared/db/index.js'
+import {
+  MATERIALISED_PREFIX,
+  attachMaterialisedSql,
+  buildMaterialisedSql,
+  detachMaterialisedSql,
+  materialisedParentName,
+  materialisedParentSql,
+  materialisedPartitionName,
+  materialisedTables,
+  recomputeMaterialisedSql,
+} from '../catalog/materialised.js'
+import { backfillLoaded, relationState } from './positions.js'
+
+/** Serialises the creation of the parents between services starting at once. */
+const PARENTS_LOCK = 'inventory.materialised'
+
+/** How long a parent no table names any more stays (empty) for the services of the release before. */
+export const RETIRED_PARENT_MS = 24 * 3600_000
+
+/**
+ * Creates the parent of every materialised table that has none (shaped by its SQL, which needs
+ * the migrations applied), and retires the parents no table names any more (a release changed
+ * the SQL). Returns the names created. Run at start, after the migrations.
+ *
+ * A retired parent loses its partitions at once, and stays, empty, for a day before it is
+ * dropped: in a rolling update the services of the release before still name it in their
+ * statements, and, with nothing attached there, read those tables by their SQL.
+ */
+export async function ensureMaterialisedParents(db: Db, now = Date.now()): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [PARENTS_LOCK])
+    const created: string[] = []
+    const current = new Set<string>()
+    for (const table of materialisedTables()) {
+      const name = materialisedParentName(table)
+      current.add(name)
+      if ((await relationState(tx, name)).exists) continue
+      for (const sql of materialisedParentSql(table)) await tx.query(sql)
+      created.push(name)
+    }
+    const stale = await tx.query<{ relname: string; relkind: string; parent: string | null; note: string | null }>(
+      `SELECT c.relname, c.relkind, p.relname AS parent, obj_description(c.oid, 'pg_class') AS note
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class p ON p.oid = i.inhparent
+        WHERE n.nspname = 'inventory' AND c.relname LIKE $1 AND c.relkind IN ('p', 'r')`,
+      [`${MATERIALISED_PREFIX.replace(/_/g, '\\_')}%`],
+    )
+    for (const { relname, relkind, parent, note } of stale.rows) {
+      if (current.has(relkind === 'p' ? relname : (parent ?? relname.split('_s_')[0]!))) continue
+      if (relkind === 'r') await tx.query(`DROP TABLE IF EXISTS inventory.${relname}`)
+      else if (note?.startsWith(RETIRED) !== true) await tx.query(`COMMENT ON TABLE inventory.${relname} IS '${RETIRED}${now}'`)
+      else if (Number(note.slice(RETIRED.length)) <= now - RETIRED_PARENT_MS) await tx.query(`DROP TABLE IF EXISTS inventory.${relname}`)
+    }
+    return created
+  })
+}
+
+/** How a retired parent's comment begins, followed by the time it was retired (ms). */
+const RETIRED = 'retired at '
+
+/**
+ * Attaches a snapshot's materialised tables, computing those it lacks from its rows, which must
+ * be attached in `tx` (`attachSnapshot`) or before (`backfillMaterialised`). Returns how many it
+ * computed.
+ */
+export async function attachMaterialised(tx: Queryable, snapshotId: string): Promise<number> {
+  let built = 0
+  for (const table of materialisedTables()) {
+    const state = await relationState(tx, materialisedPartitionName(table, snapshotId))
+    if (!state.exists) {
+      for (const sql of buildMaterialisedSql(table, snapshotId)) await tx.query(sql)
+      built++
+    }
+    if (!state.attached) await tx.query(attachMaterialisedSql(table, snapshotId))
+  }
+  return built
+}
+
+/** Computes a snapshot's materialised tables again inside the transaction that changed its rows; those it lacks stay read by their SQL. */
+export async function recomputeMaterialised(tx: Queryable, snapshotId: string): Promise<void> {
+  for (const table of materialisedTables()) {
+    if (!(await relationState(tx, materialisedPartitionName(table, snapshotId))).attached) continue
+    for (const sql of recomputeMaterialisedSql(table, snapshotId)) await tx.query(sql)
+  }
+}
+
+/** Detaches a snapshot's materialised tables with its rows (`detachSnapshot`). */
+export async function detachMaterialised(tx: Queryable, snapshotId: string): Promise<void> {
+  for (const table of materialisedTables()) {
+    if ((await relationState(tx, materialisedPartitionName(table, snapshotId))).attached) await tx.query(detachMaterialisedSql(table, snapshotId))
+  }
+}
+
+/** Drops a snapshot's materialised tables, attached or not, also those of parents no table names any more. */
+export async function dropMaterialised(db: Queryable, snapshotId: string): Promise<void> {
+  const left = await db.query<{ relname: string }>(
+    `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'inventory' AND c.relkind = 'r' AND c.relname LIKE $1`,
+    [`${MATERIALISED_PREFIX.replace(/_/g, '\\_')}%\\_s\\_${snapshotId.replace(/-/g, '')}`],
+  )
+  for (const { relname } of left.rows) await db.query(`DROP TABLE IF EXISTS inventory.${relname}`)
+}
+
+/** The loaded snapshots lacking some materialised table get it; returns how many changed. Run at start, after `ensureMaterialisedParents`. */
+export function backfillMaterialised(db: Db): Promise<number> {
+  return backfillLoaded(db, attachMaterialised)
+}
