@@ -4,7 +4,7 @@
 import type { Test } from 'tap'
 import type { Db } from '../../src/shared/db/index.js'
 import { materialisedPartition, materialisedPartitionName, materialisedTables, type MaterialisedTableDef } from '../../src/inventory/catalog/materialised.js'
-import { relationState } from '../../src/inventory/storage/positions.js'
+import { relationState } from '../../src/inventory/storage/snapshot-relations.js'
 
 /** Rows as sorted JSON texts: a multiset to compare. */
 export async function rowsOf(db: Db, sql: string): Promise<string[]> {

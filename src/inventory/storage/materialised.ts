@@ -17,7 +17,7 @@ import {
   materialisedTables,
   recomputeMaterialisedSql,
 } from '../catalog/materialised.js'
-import { backfillLoaded, relationState } from './positions.js'
+import { attachRelations, backfillLoaded, recomputeRelations, relationState, type SnapshotRelation } from './snapshot-relations.js'
 
 /** Serialises the creation of the parents between services starting at once. */
 const PARENTS_LOCK = 'inventory.materialised'
@@ -66,30 +66,28 @@ export async function ensureMaterialisedParents(db: Db, now = Date.now()): Promi
 /** How a retired parent's comment begins, followed by the time it was retired (ms). */
 const RETIRED = 'retired at '
 
+/** A snapshot's materialised tables, one relation each. */
+function materialisedOf(snapshotId: string): SnapshotRelation[] {
+  return materialisedTables().map((table) => ({
+    name: materialisedPartitionName(table, snapshotId),
+    build: () => buildMaterialisedSql(table, snapshotId),
+    attach: () => attachMaterialisedSql(table, snapshotId),
+    recompute: () => recomputeMaterialisedSql(table, snapshotId),
+  }))
+}
+
 /**
  * Attaches a snapshot's materialised tables, computing those it lacks from its rows, which must
  * be attached in `tx` (`attachSnapshot`) or before (`backfillMaterialised`). Returns how many it
  * computed.
  */
-export async function attachMaterialised(tx: Queryable, snapshotId: string): Promise<number> {
-  let built = 0
-  for (const table of materialisedTables()) {
-    const state = await relationState(tx, materialisedPartitionName(table, snapshotId))
-    if (!state.exists) {
-      for (const sql of buildMaterialisedSql(table, snapshotId)) await tx.query(sql)
-      built++
-    }
-    if (!state.attached) await tx.query(attachMaterialisedSql(table, snapshotId))
-  }
-  return built
+export function attachMaterialised(tx: Queryable, snapshotId: string): Promise<number> {
+  return attachRelations(tx, materialisedOf(snapshotId))
 }
 
 /** Computes a snapshot's materialised tables again inside the transaction that changed its rows; those it lacks stay read by their SQL. */
-export async function recomputeMaterialised(tx: Queryable, snapshotId: string): Promise<void> {
-  for (const table of materialisedTables()) {
-    if (!(await relationState(tx, materialisedPartitionName(table, snapshotId))).attached) continue
-    for (const sql of recomputeMaterialisedSql(table, snapshotId)) await tx.query(sql)
-  }
+export function recomputeMaterialised(tx: Queryable, snapshotId: string): Promise<void> {
+  return recomputeRelations(tx, materialisedOf(snapshotId))
 }
 
 /** Detaches a snapshot's materialised tables with its rows (`detachSnapshot`). */

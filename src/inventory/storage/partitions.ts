@@ -25,7 +25,8 @@ import {
   type StoredTableDef,
 } from '../catalog/index.js'
 import { buildPositionsSql, detachPositionsSql, dropPositionsSql, positionedTables, positionsPartitionName } from '../catalog/positions.js'
-import { attachPositions, relationState } from './positions.js'
+import { attachPositions } from './positions.js'
+import { relationState } from './snapshot-relations.js'
 import { attachMaterialised, detachMaterialised, dropMaterialised } from './materialised.js'
 import { csvChunks } from './csv.js'
 

@@ -13,7 +13,7 @@ import { startApp, type Client } from '../app.js'
 import { materialisedParent, materialisedPartition, materialisedPartitionName, materialisedTables, type MaterialisedTableDef } from '../../../src/inventory/catalog/materialised.js'
 import { checkKept } from '../../helpers/materialised.js'
 import { RETIRED_PARENT_MS, backfillMaterialised, detachMaterialised, dropMaterialised, ensureMaterialisedParents } from '../../../src/inventory/storage/materialised.js'
-import { relationState } from '../../../src/inventory/storage/positions.js'
+import { relationState } from '../../../src/inventory/storage/snapshot-relations.js'
 
 type Page = { data: Array<Record<string, unknown>>; _meta: { count: number } }
 
