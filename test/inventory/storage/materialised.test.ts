@@ -1,5 +1,6 @@
 /**
- * Materialised tables, on both engines, against the SQL they replace: after a discovery every
+ * Materialised tables, on both engines, against the SQL they replace: after a discovery (whose
+ * partitions are analysed before they are computed from) every
  * materialised table's kept rows of the snapshot are the rows its SQL yields, and its pages and
  * counts through the API are the SQL's; the kept rows are what is read (changed, the answer
  * changes); a snapshot without them (detached, or dropped: not ready) is read by the SQL, and gets
@@ -37,6 +38,13 @@ for (const engine of ENGINES) {
     const id = await api.discover({ sites: ['ROME-01', 'PARIS-01'] })
     t.ok(materialisedTables().length >= 12, 'the per-device rates and the spanning-tree links are materialised')
 
+    // the rows' statistics are gathered before the materialised tables are computed from them (positions are read by their index only)
+    const hex = id.replace(/-/g, '')
+    const unanalysed = await db.query<{ relname: string }>(
+      `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+        WHERE s.schemaname = 'inventory' AND s.relname LIKE '%\\_s\\_${hex}' AND s.relname NOT LIKE 'mv\\_%' AND s.relname NOT LIKE '%\\_positions\\_s\\_%' AND c.relkind = 'r' AND s.last_analyze IS NULL`,
+    )
+    t.same(unanalysed.rows, [], 'every partition of the discovery is analysed')
     await checkKept(t, db, id, 'after the discovery')
     const kept = await pages(api, id)
     for (const table of materialisedTables()) {
