@@ -12,7 +12,8 @@
  *   DATABASE_URL=... npm run bench:keeping -- [profile [iterations [way,way...]]]
  *
  * `BENCH_TABLES` (paths, comma-separated) measures only those tables. `BENCH_WHOLE` (concurrencies,
- * comma-separated) measures `keepChanges` whole instead, keeping that many tables at once. `BENCH_WORK_MEM` sets the session's `work_mem` (e.g. 512kB: at "large", a partition is about a
+ * comma-separated) measures `keepChanges` whole instead, keeping that many tables at once; with
+ * `BENCH_MATERIALISED=1`, each also with the materialised tables read by their SQL. `BENCH_WORK_MEM` sets the session's `work_mem` (e.g. 512kB: at "large", a partition is about a
  * ninth of one at "huge", so a ninth of the default makes the join spill as it does at 10 M).
  */
 import { cpus, loadavg } from 'node:os'
@@ -24,6 +25,7 @@ import { KEEPING, keepComparison, keepingSql, keptRelation, type KeepingWay } fr
 import { Params } from '../src/inventory/query/sql-filter.js'
 import { applyLocalSettings } from '../src/shared/db/settings.js'
 import { isProfileName } from '../src/inventory/simulator/index.js'
+import { attachMaterialised, detachMaterialised } from '../src/inventory/storage/materialised.js'
 import { ensureScaleData } from './scale-data.js'
 import { narrowComparisonSql } from './narrow-comparison.js'
 import { p50, timeIt } from './timing.js'
@@ -82,18 +84,28 @@ async function digest(db: Db, pair: { older: string; newer: string }, table: Tab
  * that many tables at once, the concurrencies interleaved per iteration; the wall time of each.
  */
 async function whole(db: Db, pair: { older: string; newer: string }, concurrencies: number[]): Promise<void> {
-  const times = new Map<number, number[]>()
+  // with BENCH_MATERIALISED=1 each concurrency also with the materialised tables detached: read by their SQL, as before them
+  const modes = process.env.BENCH_MATERIALISED === '1' ? ['kept rows', 'their SQL (before)'] : ['']
+  const runs = concurrencies.flatMap((c) => modes.map((mode) => ({ c, mode, name: `${c} at once${mode ? `, materialised tables read from ${mode}` : ''}` })))
+  const times = new Map<string, number[]>()
   for (let i = 0; i < ITERATIONS; i++) {
-    const shift = i % concurrencies.length
-    for (const c of [...concurrencies.slice(shift), ...concurrencies.slice(0, shift)]) {
+    const shift = i % runs.length
+    for (const run of [...runs.slice(shift), ...runs.slice(0, shift)]) {
       await db.query('DELETE FROM inventory.snapshot_changes WHERE newer = $1 AND older = $2', [pair.newer, pair.older])
+      for (const id of [pair.older, pair.newer]) {
+        await db.transaction(async (tx) => {
+          if (run.mode === modes[1]) await detachMaterialised(tx, id)
+          else await attachMaterialised(tx, id)
+        })
+      }
       const before = load()
-      const ms = await timeIt(() => keepChanges(db, pair, false, 3_600_000, undefined, c))
-      times.set(c, [...(times.get(c) ?? []), ms])
-      console.log(`keepChanges, ${c} at once: ${(ms / 1000).toFixed(1)} s (load ${before} → ${load()})`)
+      const ms = await timeIt(() => keepChanges(db, pair, false, 3_600_000, undefined, run.c))
+      times.set(run.name, [...(times.get(run.name) ?? []), ms])
+      console.log(`keepChanges, ${run.name}: ${(ms / 1000).toFixed(1)} s (load ${before} → ${load()})`)
     }
   }
-  for (const c of concurrencies) console.log(`| ${c} at once | p50 ${(p50(times.get(c)!) / 1000).toFixed(1)} s | ${times.get(c)!.map((ms) => (ms / 1000).toFixed(1)).join(', ')} |`)
+  for (const id of [pair.older, pair.newer]) await db.transaction((tx) => attachMaterialised(tx, id))
+  for (const { name } of runs) console.log(`| ${name} | p50 ${(p50(times.get(name)!) / 1000).toFixed(1)} s | ${times.get(name)!.map((ms) => (ms / 1000).toFixed(1)).join(', ')} |`)
 }
 
 async function main(): Promise<void> {

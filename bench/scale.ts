@@ -152,7 +152,7 @@ async function benchProfile(profile: string): Promise<void> {
   const data = await ensureScaleData(profile, GENERATIONS)
   for (const load of data.loads) {
     const ingest = load.rows > 0 ? `ingest ${load.rows} rows in ${load.seconds.toFixed(1)} s (${Math.round(load.rows / load.seconds)} rows/s), ` : ''
-    console.log(`${profile} ${load.id}: ${ingest}sort positions ${load.positionsSeconds.toFixed(1)} s`)
+    console.log(`${profile} ${load.id}: ${ingest}sort positions and materialised rows computed after ${load.positionsSeconds.toFixed(1)} s`)
   }
   const [snapshot, older] = [data.snapshots.at(-1)!, data.snapshots.length > 1 ? data.snapshots[0] : undefined]
   const db = createPostgresDb({ url: data.url, max: 10 })
