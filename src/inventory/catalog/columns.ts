@@ -17,6 +17,11 @@ export function storageName(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 }
 
+/** A text as an SQL string literal. */
+export function sqlLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`
+}
+
 /** The row id every table carries (clients count rows with `columns: ["id"]`). */
 export function idColumn(what: string): ColumnDef {
   return col('id', 'string', `Stable identifier of the ${what} within its snapshot.`)

@@ -17,7 +17,7 @@
  * (`storage/materialised.ts`).
  */
 import { createHash } from 'node:crypto'
-import { INVENTORY_SCHEMA, storageName } from './columns.js'
+import { INVENTORY_SCHEMA, sqlLiteral, storageName } from './columns.js'
 import { isSnapshotId } from './ddl.js'
 import { TABLES } from './tables.js'
 import type { TableDef } from './types.js'
@@ -66,7 +66,7 @@ export function materialisedParentSql(table: MaterialisedTableDef): string[] {
     `CREATE TEMP TABLE ${shape} ON COMMIT DROP AS SELECT * FROM (${table.source.sql}) v WITH NO DATA`,
     `CREATE TABLE ${materialisedParent(table)} (LIKE pg_temp.${shape}) PARTITION BY LIST (snapshot_id)`,
     `ALTER TABLE ${materialisedParent(table)} ALTER COLUMN snapshot_id SET NOT NULL`,
-    `COMMENT ON TABLE ${materialisedParent(table)} IS ${quoteLiteral(`rows of ${table.path} computed per snapshot`)}`,
+    `COMMENT ON TABLE ${materialisedParent(table)} IS ${sqlLiteral(`rows of ${table.path} computed per snapshot`)}`,
   ]
 }
 
@@ -124,8 +124,4 @@ export function materialisedBranchesSql(table: MaterialisedTableDef, ready: stri
 /** The rows of the snapshot's kept partition where it is attached, NULL where it is not (then counted by the SQL). */
 export function materialisedCountSql(table: MaterialisedTableDef, ready: string, snapshot: string): string {
   return `SELECT CASE WHEN ${ready} THEN (SELECT count(*) FROM ${materialisedParent(table)} k WHERE k.snapshot_id = ${snapshot}) END`
-}
-
-function quoteLiteral(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`
 }

@@ -29,6 +29,7 @@ import { sqlState, type Db, type Deadline, type Queryable } from '../../shared/d
 import { applyLocalSettings, type StatementSettings } from '../../shared/db/settings.js'
 import { timeoutError } from '../../shared/db/pglite-protocol.js'
 import { findTable } from '../catalog/index.js'
+import { sqlLiteral } from '../catalog/columns.js'
 import { CHANGE_KINDS, COMPARISON_SETTINGS, comparedColumns, comparisonSql, quoted, type ComparedSnapshots } from './compare.js'
 import { Params, columnExpr } from './sql-filter.js'
 
@@ -227,9 +228,9 @@ async function derivedSql(tx: Queryable, table: TableDef, pair: ComparedSnapshot
   const rows = `(SELECT NULL::text AS snapshot_id, k.* FROM ${qualified(kept.relation)} k WHERE k._pair = ${id}) AS ${base.source.table.split('.').pop()!}`
   const source = table.source.sql.replace(baseRelation(base.source.table), rows)
   const column = (name: string) => table.columns.find((c) => c.name === name)!
-  const entry = (c: ColumnDef) => `k."diff" -> ${literal(c.name)}`
+  const entry = (c: ColumnDef) => `k."diff" -> ${sqlLiteral(c.name)}`
   const compared = comparedColumns(table, false)
-  const diff = `('{' || concat_ws(',', ${compared.map((c) => `CASE WHEN ${entry(c)} IS NOT NULL THEN ${literal(JSON.stringify(c.name) + ':')} || (${entry(c)})::text END`).join(', ')}) || '}')::json`
+  const diff = `('{' || concat_ws(',', ${compared.map((c) => `CASE WHEN ${entry(c)} IS NOT NULL THEN ${sqlLiteral(JSON.stringify(c.name) + ':')} || (${entry(c)})::text END`).join(', ')}) || '}')::json`
   const differs = compared.map((c) => `${entry(c)} IS NOT NULL`)
   return (
     `SELECT ${table.columns.map((c) => `${columnExpr(c)} AS ${quoted(c.name)}`).join(', ')}, k."change",` +
@@ -244,9 +245,6 @@ export function baseRelation(relation: string): RegExp {
   return new RegExp(`(?<![\\w."])${relation.replace(/\./g, '\\.')}(?![\\w"])`, 'g')
 }
 
-function literal(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`
-}
 
 /** The SELECT of the rows a keeping writes for the pair (`params` gets its values). */
 export async function keepingSql(tx: Queryable, table: TableDef, pair: ComparedSnapshots, volatile: boolean, params: Params, way: KeepingWay = KEEPING): Promise<string> {
