@@ -13,8 +13,7 @@ import { createPostgresDb } from '../src/shared/db/index.js'
 import { migrateInventory } from '../src/inventory/migrations/index.js'
 import { isProfileName, simulate, type ProfileName } from '../src/inventory/simulator/index.js'
 import { loadSnapshotRows } from '../src/inventory/storage/index.js'
-import { attachPositions } from '../src/inventory/storage/positions.js'
-import { attachMaterialised } from '../src/inventory/storage/materialised.js'
+import { attachComputed } from '../src/inventory/storage/partitions.js'
 import { recordMeasures } from '../src/inventory/snapshots/index.js'
 import { keptBenchDatabase } from './db.js'
 
@@ -55,7 +54,7 @@ async function ensureGeneration(db: Db, profile: ProfileName, generation: number
   }
   // a snapshot made before sort positions or materialised tables existed gets them, as a start of the service does
   const started = performance.now()
-  const built = await db.transaction(async (tx) => (await attachPositions(tx, id)) + (await attachMaterialised(tx, id)))
+  const built = await db.transaction((tx) => attachComputed(tx, id))
   if (built > 0) {
     const seconds = (performance.now() - started) / 1000
     log(`computed the sort positions or materialised rows of ${built} tables in ${seconds.toFixed(1)} s`)

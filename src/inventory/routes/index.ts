@@ -16,8 +16,7 @@ import { registerSnapshotRoutes } from './snapshots.js'
 import { registerSnapshotDeviceRoutes } from './snapshot-devices.js'
 import { registerTableRoutes, tableRouteOptions } from './tables.js'
 import { backfillMeasures } from '../snapshots/index.js'
-import { backfillPositions } from '../storage/positions.js'
-import { backfillMaterialised } from '../storage/materialised.js'
+import { backfillComputed } from '../storage/partitions.js'
 
 export interface RoutesLifecycle {
   /** Stops background work (discovery jobs) and releases resources. */
@@ -45,22 +44,14 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
     // e.g. a database not migrated yet: the service still starts and the watchdog tries again
     deps.log.warn({ err }, 'could not look for interrupted work at start')
   }
-  // in the background: until a snapshot's positions are in, its pages are read by the scan
-  const positioning = backfillPositions(deps.db)
-    .then(
-      (n) => {
-        if (n > 0) deps.log.info({ snapshots: n }, 'computed the sort positions of snapshots taken before them')
-      },
-      (err: unknown) => deps.log.warn({ err }, 'could not compute the sort positions of older snapshots'),
-    )
-    // then the materialised tables of snapshots taken before them: until then, read by their SQL
-    .then(() => backfillMaterialised(deps.db))
-    .then(
-      (n) => {
-        if (n > 0) deps.log.info({ snapshots: n }, 'computed the materialised tables of snapshots taken before them')
-      },
-      (err: unknown) => deps.log.warn({ err }, 'could not compute the materialised tables of older snapshots'),
-    )
+  // in the background: until a snapshot's positions are in, its pages are read by the scan, and
+  // until its materialised tables are, they are read by their SQL
+  const positioning = backfillComputed(deps.db).then(
+    (n) => {
+      if (n > 0) deps.log.info({ snapshots: n }, 'computed the sort positions and materialised tables of snapshots taken before them')
+    },
+    (err: unknown) => deps.log.warn({ err }, 'could not compute the sort positions and materialised tables of older snapshots'),
+  )
   registerSnapshotRoutes(router, svc)
   registerSnapshotDeviceRoutes(router, svc)
   registerSettingsRoutes(router, svc)

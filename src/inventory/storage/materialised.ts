@@ -17,7 +17,7 @@ import {
   materialisedTables,
   recomputeMaterialisedSql,
 } from '../catalog/materialised.js'
-import { attachRelations, backfillLoaded, recomputeRelations, relationState, type SnapshotRelation } from './snapshot-relations.js'
+import { attachRelations, detachRelations, recomputeRelations, relationState, type SnapshotRelation } from './snapshot-relations.js'
 
 /** Serialises the creation of the parents between services starting at once. */
 const PARENTS_LOCK = 'inventory.materialised'
@@ -72,13 +72,14 @@ function materialisedOf(snapshotId: string): SnapshotRelation[] {
     name: materialisedPartitionName(table, snapshotId),
     build: () => buildMaterialisedSql(table, snapshotId),
     attach: () => attachMaterialisedSql(table, snapshotId),
+    detach: () => detachMaterialisedSql(table, snapshotId),
     recompute: () => recomputeMaterialisedSql(table, snapshotId),
   }))
 }
 
 /**
  * Attaches a snapshot's materialised tables, computing those it lacks from its rows, which must
- * be attached in `tx` (`attachSnapshot`) or before (`backfillMaterialised`). Returns how many it
+ * be attached in `tx` (`attachSnapshot`) or before (`backfillComputed`). Returns how many it
  * computed.
  */
 export function attachMaterialised(tx: Queryable, snapshotId: string): Promise<number> {
@@ -91,10 +92,8 @@ export function recomputeMaterialised(tx: Queryable, snapshotId: string): Promis
 }
 
 /** Detaches a snapshot's materialised tables with its rows (`detachSnapshot`). */
-export async function detachMaterialised(tx: Queryable, snapshotId: string): Promise<void> {
-  for (const table of materialisedTables()) {
-    if ((await relationState(tx, materialisedPartitionName(table, snapshotId))).attached) await tx.query(detachMaterialisedSql(table, snapshotId))
-  }
+export function detachMaterialised(tx: Queryable, snapshotId: string): Promise<void> {
+  return detachRelations(tx, materialisedOf(snapshotId))
 }
 
 /** Drops a snapshot's materialised tables, attached or not, also those of parents no table names any more. */
@@ -104,9 +103,4 @@ export async function dropMaterialised(db: Queryable, snapshotId: string): Promi
     [`${MATERIALISED_PREFIX.replace(/_/g, '\\_')}%\\_s\\_${snapshotId.replace(/-/g, '')}`],
   )
   for (const { relname } of left.rows) await db.query(`DROP TABLE IF EXISTS inventory.${relname}`)
-}
-
-/** The loaded snapshots lacking some materialised table get it; returns how many changed. Run at start, after `ensureMaterialisedParents`. */
-export function backfillMaterialised(db: Db): Promise<number> {
-  return backfillLoaded(db, attachMaterialised)
 }

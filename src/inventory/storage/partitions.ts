@@ -24,9 +24,9 @@ import {
   storageColumns,
   type StoredTableDef,
 } from '../catalog/index.js'
-import { buildPositionsSql, detachPositionsSql, dropPositionsSql, positionedTables, positionsPartitionName } from '../catalog/positions.js'
-import { attachPositions } from './positions.js'
-import { relationState } from './snapshot-relations.js'
+import { buildPositionsSql, dropPositionsSql, positionedTables } from '../catalog/positions.js'
+import { attachPositions, detachPositions } from './positions.js'
+import { backfillLoaded, relationState } from './snapshot-relations.js'
 import { attachMaterialised, detachMaterialised, dropMaterialised } from './materialised.js'
 import { csvChunks } from './csv.js'
 
@@ -147,9 +147,24 @@ export async function attachSnapshot(db: Db, snapshotId: string): Promise<void> 
       }
       if (!state.attached) await tx.query(attachPartitionSql(table, snapshotId))
     }
-    await attachPositions(tx, snapshotId)
-    await attachMaterialised(tx, snapshotId)
+    await attachComputed(tx, snapshotId)
   })
+}
+
+/**
+ * What a snapshot's attached rows come with: its sort positions and its materialised tables, each
+ * computed where the snapshot lacks it, then attached, in `tx`. Returns how many it computed.
+ */
+export async function attachComputed(tx: Queryable, snapshotId: string): Promise<number> {
+  return (await attachPositions(tx, snapshotId)) + (await attachMaterialised(tx, snapshotId))
+}
+
+/**
+ * The loaded snapshots taken before some of what `attachComputed` makes existed get it, each in a
+ * transaction of its own; returns how many changed. Run at start, after the migrations.
+ */
+export function backfillComputed(db: Db): Promise<number> {
+  return backfillLoaded(db, attachComputed)
 }
 
 /** Hides a snapshot's rows from queries without deleting them (idempotent). */
@@ -159,9 +174,7 @@ export async function detachSnapshot(db: Db, snapshotId: string): Promise<void> 
       const state = await partitionExists(tx, table, snapshotId)
       if (state.attached) await tx.query(`ALTER TABLE ${table.source.table} DETACH PARTITION ${partitionTable(table, snapshotId)}`)
     }
-    for (const table of positionedTables()) {
-      if ((await relationState(tx, positionsPartitionName(table, snapshotId))).attached) await tx.query(detachPositionsSql(table, snapshotId))
-    }
+    await detachPositions(tx, snapshotId)
     await detachMaterialised(tx, snapshotId)
   })
 }

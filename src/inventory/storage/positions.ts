@@ -4,9 +4,9 @@
  * taken before positions existed. Until a snapshot's positions are attached, its pages are read
  * by the scan (`query/plan.ts`), so they are never wrong, only slower.
  */
-import type { Db, Queryable } from '../../shared/db/index.js'
-import { attachPositionsSql, buildPositionsSql, positionedTables, positionsPartitionName, recomputePositionsSql } from '../catalog/positions.js'
-import { attachRelations, backfillLoaded, recomputeRelations, type SnapshotRelation } from './snapshot-relations.js'
+import type { Queryable } from '../../shared/db/index.js'
+import { attachPositionsSql, buildPositionsSql, detachPositionsSql, positionedTables, positionsPartitionName, recomputePositionsSql } from '../catalog/positions.js'
+import { attachRelations, detachRelations, recomputeRelations, type SnapshotRelation } from './snapshot-relations.js'
 
 /** A snapshot's positions, one relation per positioned table. */
 function positionsOf(snapshotId: string): SnapshotRelation[] {
@@ -14,6 +14,7 @@ function positionsOf(snapshotId: string): SnapshotRelation[] {
     name: positionsPartitionName(table, snapshotId),
     build: () => buildPositionsSql(table, snapshotId),
     attach: () => attachPositionsSql(table, snapshotId),
+    detach: () => detachPositionsSql(table, snapshotId),
     recompute: () => recomputePositionsSql(table, snapshotId),
   }))
 }
@@ -21,11 +22,16 @@ function positionsOf(snapshotId: string): SnapshotRelation[] {
 /**
  * Attaches a snapshot's positions, computing those it lacks from its rows (which must be in).
  * `tx` is a transaction: the positions become visible with the rows (`attachSnapshot`), or all
- * at once for a snapshot whose rows already are (`backfillPositions`). Returns how many tables'
+ * at once for a snapshot whose rows already are (`backfillComputed`). Returns how many tables'
  * positions it computed.
  */
 export function attachPositions(tx: Queryable, snapshotId: string): Promise<number> {
   return attachRelations(tx, positionsOf(snapshotId))
+}
+
+/** Detaches a snapshot's positions with its rows (`detachSnapshot`). */
+export function detachPositions(tx: Queryable, snapshotId: string): Promise<void> {
+  return detachRelations(tx, positionsOf(snapshotId))
 }
 
 /**
@@ -34,13 +40,4 @@ export function attachPositions(tx: Queryable, snapshotId: string): Promise<numb
  */
 export function recomputePositions(tx: Queryable, snapshotId: string): Promise<void> {
   return recomputeRelations(tx, positionsOf(snapshotId))
-}
-
-/**
- * The loaded snapshots whose rows are attached without positions (taken before them) get them,
- * each in a transaction of its own; returns how many snapshots changed. Run at start, after
- * the migrations.
- */
-export function backfillPositions(db: Db): Promise<number> {
-  return backfillLoaded(db, attachPositions)
 }

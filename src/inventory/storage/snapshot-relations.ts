@@ -25,6 +25,7 @@ export interface SnapshotRelation {
   /** Statements computing the (detached) partition from the snapshot's rows. */
   build: () => string[]
   attach: () => string
+  detach: () => string
   /** Statements computing the partition again from the rows as they are now. */
   recompute: () => string[]
 }
@@ -41,6 +42,11 @@ export async function attachRelations(tx: Queryable, relations: readonly Snapsho
     if (!state.attached) await tx.query(relation.attach())
   }
   return built
+}
+
+/** Detaches each relation that is attached (the snapshot's rows are being detached in `tx`). */
+export async function detachRelations(tx: Queryable, relations: readonly SnapshotRelation[]): Promise<void> {
+  for (const relation of relations) if ((await relationState(tx, relation.name)).attached) await tx.query(relation.detach())
 }
 
 /** Computes each relation the snapshot has again, inside the transaction that changed its rows; one it lacks stays lacking (read without it). */

@@ -13,7 +13,8 @@ import { ENGINES, freshDb } from '../../helpers/db.js'
 import { startApp, type Client } from '../app.js'
 import { materialisedParent, materialisedPartition, materialisedPartitionName, materialisedTables, type MaterialisedTableDef } from '../../../src/inventory/catalog/materialised.js'
 import { checkKept } from '../../helpers/materialised.js'
-import { RETIRED_PARENT_MS, backfillMaterialised, detachMaterialised, dropMaterialised, ensureMaterialisedParents } from '../../../src/inventory/storage/materialised.js'
+import { backfillComputed } from '../../../src/inventory/storage/partitions.js'
+import { RETIRED_PARENT_MS, detachMaterialised, dropMaterialised, ensureMaterialisedParents } from '../../../src/inventory/storage/materialised.js'
 import { relationState } from '../../../src/inventory/storage/snapshot-relations.js'
 
 type Page = { data: Array<Record<string, unknown>>; _meta: { count: number } }
@@ -70,8 +71,8 @@ for (const engine of ENGINES) {
     await dropMaterialised(db, id)
     t.same(await pages(api, id), kept, 'dropped: the SQL answers the same pages and counts')
     // a start computes what a snapshot lacks
-    t.equal(await backfillMaterialised(db), 1, 'the snapshot without them gets them at start')
-    t.equal(await backfillMaterialised(db), 0, 'once')
+    t.equal(await backfillComputed(db), 1, 'the snapshot without them gets them at start')
+    t.equal(await backfillComputed(db), 0, 'once')
     await checkKept(t, db, id, 'after the backfill')
     t.same(await pages(api, id), kept, 'after the backfill: the same pages')
 

@@ -15,7 +15,7 @@ import { INTERFACES } from '../../../src/inventory/catalog/inventory.js'
 import { detachPositionsSql, dropPositionsSql, positionColumn, positionedTables, positionsPartition } from '../../../src/inventory/catalog/positions.js'
 import { STORED_TABLES } from '../../../src/inventory/catalog/tables.js'
 import type { StoredTableDef } from '../../../src/inventory/catalog/types.js'
-import { backfillPositions } from '../../../src/inventory/storage/positions.js'
+import { backfillComputed } from '../../../src/inventory/storage/partitions.js'
 
 type Page = { data: Array<{ id: string }>; _meta: { count: number } }
 
@@ -92,8 +92,8 @@ for (const engine of ENGINES) {
     t.same(await page(n - 7), (await scanOrder(db, INTERFACES, 'hostname', id)).slice(n - 7, n - 2), 'without attached positions a deep page is the scan')
     // a start computes what a snapshot lacks, and attaches what it has
     await db.query(dropPositionsSql(INTERFACES, id))
-    t.equal(await backfillPositions(db), 1, 'the snapshot without positions gets them at start')
-    t.equal(await backfillPositions(db), 0, 'once')
+    t.equal(await backfillComputed(db), 1, 'the snapshot without positions gets them at start')
+    t.equal(await backfillComputed(db), 0, 'once')
     await checkFigures(t, db, id, 'after the backfill')
 
     // a device removal computes them again, in its transaction; rows without a sort value go last
