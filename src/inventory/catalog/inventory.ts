@@ -81,6 +81,7 @@ export const INTERFACES: StoredTableDef = {
   defaultSort: { column: 'hostname', order: 'asc' },
   indexes: [['hostname', 'intName', 'id'], ['sn'], ['siteName'], ['primaryIp'], ['l1']],
   positions: ['hostname'],
+  valueCounts: ['hostname', 'siteName', 'intName', 'dscr', 'l1', 'l2'],
   webPath: '/inventory/interfaces',
 }
 

@@ -120,6 +120,14 @@ export interface TableDef {
    * filters sorted by one of them is an index range at any offset. For the large tables only.
    */
   positions?: readonly string[]
+  /**
+   * Columns whose distinct values are counted once with the snapshot's rows
+   * (`catalog/value-counts.ts`), so that the count of rows matching filters on one of them sums
+   * the counts of the matching values instead of testing every row. Stored columns whose values
+   * repeat across rows (names, descriptions, states); for the large tables only. Changing the list
+   * changes the parent's columns: a migration of its own.
+   */
+  valueCounts?: readonly string[]
   /** Web path of the table in the UI, used by intent reports (e.g. "/inventory/devices"). */
   webPath: string
   /**

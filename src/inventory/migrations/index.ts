@@ -20,6 +20,7 @@ import { STP_TOPOLOGY_SQL } from './stp-topology.js'
 import { STP_GUARDS_SQL } from './stp-guards.js'
 import { TRANSCEIVER_STATISTICS_SQL } from './transceiver-statistics.js'
 import { SWITCHPORT_EDGE_SQL } from './switchport-edge.js'
+import { VALUE_COUNTS_SQL } from './value-counts.js'
 import { ensureMaterialisedParents } from '../storage/materialised.js'
 
 export const INVENTORY_MIGRATIONS: readonly Migration[] = [
@@ -113,6 +114,7 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
     $do$`,
   },
   { id: 540, name: 'edge of switch ports stored, set when the rows are in', sql: SWITCHPORT_EDGE_SQL },
+  { id: 550, name: 'value counts of the interfaces, partitioned by snapshot', sql: VALUE_COUNTS_SQL },
 ]
 
 /** Applies the migrations, then creates the relations shaped by the catalog's SQL (`storage/materialised.ts`). */

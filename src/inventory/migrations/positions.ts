@@ -2,7 +2,7 @@
  * Migration 410: the parent tables of the sort positions of the large tables
  * (`catalog/positions.ts`), partitioned by snapshot like the rows. Frozen text, generated once
  * from the catalog: an applied migration never changes. Snapshots taken before it get their
- * positions at the next start (`storage/positions.ts`); until then their pages are read by the scan.
+ * positions at the next start (`storage/computed.ts`); until then their pages are read by the scan.
  */
 export const POSITIONS_SQL = `
 CREATE TABLE IF NOT EXISTS inventory.interfaces_positions (snapshot_id text NOT NULL, id text NOT NULL, "hostname" bigint NOT NULL) PARTITION BY LIST (snapshot_id);

@@ -5,11 +5,13 @@
  */
 import type { ColumnDef, TableDef } from '../catalog/types.js'
 import { isSnapshotId } from '../catalog/ddl.js'
+import { storageName } from '../catalog/columns.js'
 import { hasPositions, positionColumn, positionsParent, positionsPartitionName } from '../catalog/positions.js'
+import { countedColumn, valueCountSql, valuesPartitionName } from '../catalog/value-counts.js'
 import { isMaterialised, materialisedBranchesSql, materialisedCountSql, materialisedPartitionName, type MaterialisedTableDef } from '../catalog/materialised.js'
 import { attributeFilterExpr } from './attribute-filter.js'
 import { Params, columnExpr, filterExpr, severityExpr } from './sql-filter.js'
-import type { SqlPlan, ValidRequest } from './types.js'
+import type { SqlPlan, ValidFilter, ValidRequest } from './types.js'
 
 /**
  * The relation a table reads, aliased `t`. Table names and SQL come only from the catalog. With
@@ -108,6 +110,41 @@ function positionedPageSql(table: TableDef, request: ValidRequest, snapshotId: s
   return `SELECT u.* FROM ((${positioned}) UNION ALL (${scan(params)} AND NOT ${ready()}${orderSql(table, request, [])} OFFSET ${params.add(start, 'int8')} LIMIT ${params.add(request.limit, 'int8')})) u ORDER BY u.k0 ${dir}, u.k1 ${dir}`
 }
 
+/** The conditions of a filter tree, undefined where one is not a value condition (a column against a value). */
+function valueConditions(filter: ValidFilter): ColumnDef[] | undefined {
+  if (filter.kind === 'cond') return filter.cond.kind === 'value' ? [filter.cond.column] : undefined
+  const out: ColumnDef[] = []
+  for (const child of filter.children) {
+    const columns = valueConditions(child)
+    if (!columns) return undefined
+    out.push(...columns)
+  }
+  return out
+}
+
+/** The filter tree with each condition's column read from the value counts' `v` instead of the rows' `t`. */
+function onValues(filter: ValidFilter): ValidFilter {
+  if (filter.kind !== 'cond') return { kind: filter.kind, children: filter.children.map(onValues) }
+  const { cond } = filter
+  return { kind: 'cond', cond: { ...cond, column: { ...cond.column, sql: `v."${storageName(cond.column.name)}"` } } }
+}
+
+/**
+ * The count of a request whose filters all test one column against values, where the snapshot's
+ * values of that column are counted (`catalog/value-counts.ts`): the sum of the counts of the
+ * values that pass the filters, each value tested once instead of every row. Undefined otherwise.
+ */
+function valueCount(table: TableDef, request: ValidRequest, snapshotId: string, params: Params): string | undefined {
+  if (table.source.kind !== 'stored' || request.filter === undefined || request.attributes !== undefined) return undefined
+  const columns = valueConditions(request.filter)
+  const column = columns?.[0]
+  if (!column || columns.some((c) => c.name !== column.name)) return undefined
+  const stored = { ...table, source: table.source }
+  const g = countedColumn(stored, column)
+  if (g === undefined) return undefined
+  return valueCountSql(stored, g, params.add(snapshotId, 'text'), filterExpr(onValues(request.filter), params), attachedSql(valuesPartitionName(stored, snapshotId), params))
+}
+
 /** SQL of a table's rows in a snapshot counted beforehand, NULL where they were not counted. */
 export type CountedRowsSql = (table: TableDef, snapshotId: string, params: Params) => string | undefined
 
@@ -193,7 +230,9 @@ export function planQuery(table: TableDef, request: ValidRequest, snapshotId: st
   const countParams = new Params()
   const countWhere = whereSql(table, request, snapshotId, countParams)
   let count = `SELECT count(*)::int8 AS n FROM ${source(countParams)}${countWhere}`
-  const counted = !unfiltered ? undefined : from ? options.fromCount?.(countParams) : snapshotId !== undefined ? options.countedRows?.(table, snapshotId, countParams) : undefined
+  let counted: string | undefined
+  if (from) counted = unfiltered ? options.fromCount?.(countParams) : undefined
+  else if (snapshotId !== undefined) counted = unfiltered ? options.countedRows?.(table, snapshotId, countParams) : valueCount(table, request, snapshotId, countParams)
   if (counted !== undefined) count = `SELECT coalesce((${counted}), (${count}))::int8 AS n`
   return {
     select: { sql, params: params.values },

@@ -48,9 +48,9 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   // until its materialised tables are, they are read by their SQL
   const positioning = backfillComputed(deps.db).then(
     (n) => {
-      if (n > 0) deps.log.info({ snapshots: n }, 'computed the sort positions and materialised tables of snapshots taken before them')
+      if (n > 0) deps.log.info({ snapshots: n }, 'computed the sort positions, value counts and materialised tables of snapshots taken before them')
     },
-    (err: unknown) => deps.log.warn({ err }, 'could not compute the sort positions and materialised tables of older snapshots'),
+    (err: unknown) => deps.log.warn({ err }, 'could not compute the sort positions, value counts and materialised tables of older snapshots'),
   )
   registerSnapshotRoutes(router, svc)
   registerSnapshotDeviceRoutes(router, svc)

@@ -23,8 +23,8 @@ import {
 } from '../catalog/index.js'
 import { csvChunks } from './csv.js'
 import { followHosts, hostsSeenBy, refreshSites } from './site-figures.js'
-import { recomputePositions } from './positions.js'
-import { recomputeMaterialised } from './materialised.js'
+import { recomputeRelations } from './snapshot-relations.js'
+import { computedOf } from './computed.js'
 import type { TableRows } from './partitions.js'
 
 /** New rows per table, values in `storageColumns(table)` order. */
@@ -106,8 +106,8 @@ export async function replaceDeviceRows(db: Db, snapshotId: string, sns: readonl
       await tx.query(`DELETE FROM ${partitionTable(table, snapshotId)}`)
       await tx.query(computeSql(table, snapshotId))
     }
-    await recomputePositions(tx, snapshotId)
-    await recomputeMaterialised(tx, snapshotId)
+    // the sort positions, value counts and materialised tables of the rows as they are now
+    await recomputeRelations(tx, computedOf(snapshotId))
     const counts: Record<string, number> = {}
     for (const table of STORED_TABLES) {
       const r = await tx.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${partitionTable(table, snapshotId)}`)

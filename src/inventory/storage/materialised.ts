@@ -17,7 +17,7 @@ import {
   materialisedTables,
   recomputeMaterialisedSql,
 } from '../catalog/materialised.js'
-import { attachRelations, detachRelations, recomputeRelations, relationState, type SnapshotRelation } from './snapshot-relations.js'
+import { attachRelations, detachRelations, relationState, relationsOf, type SnapshotRelation } from './snapshot-relations.js'
 
 /** Serialises the creation of the parents between services starting at once. */
 const PARENTS_LOCK = 'inventory.materialised'
@@ -67,14 +67,12 @@ export async function ensureMaterialisedParents(db: Db, now = Date.now()): Promi
 const RETIRED = 'retired at '
 
 /** A snapshot's materialised tables, one relation each. */
-function materialisedOf(snapshotId: string): SnapshotRelation[] {
-  return materialisedTables().map((table) => ({
-    name: materialisedPartitionName(table, snapshotId),
-    build: () => buildMaterialisedSql(table, snapshotId),
-    attach: () => attachMaterialisedSql(table, snapshotId),
-    detach: () => detachMaterialisedSql(table, snapshotId),
-    recompute: () => recomputeMaterialisedSql(table, snapshotId),
-  }))
+export function materialisedOf(snapshotId: string): SnapshotRelation[] {
+  return relationsOf(
+    materialisedTables(),
+    { name: materialisedPartitionName, build: buildMaterialisedSql, attach: attachMaterialisedSql, detach: detachMaterialisedSql, recompute: recomputeMaterialisedSql },
+    snapshotId,
+  )
 }
 
 /**
@@ -84,11 +82,6 @@ function materialisedOf(snapshotId: string): SnapshotRelation[] {
  */
 export function attachMaterialised(tx: Queryable, snapshotId: string): Promise<number> {
   return attachRelations(tx, materialisedOf(snapshotId))
-}
-
-/** Computes a snapshot's materialised tables again inside the transaction that changed its rows; those it lacks stay read by their SQL. */
-export function recomputeMaterialised(tx: Queryable, snapshotId: string): Promise<void> {
-  return recomputeRelations(tx, materialisedOf(snapshotId))
 }
 
 /** Detaches a snapshot's materialised tables with its rows (`detachSnapshot`). */

@@ -25,9 +25,10 @@ import {
   type StoredTableDef,
 } from '../catalog/index.js'
 import { buildPositionsSql, dropPositionsSql, positionedTables } from '../catalog/positions.js'
-import { attachPositions, detachPositions } from './positions.js'
-import { backfillLoaded, relationState } from './snapshot-relations.js'
-import { attachMaterialised, detachMaterialised, dropMaterialised } from './materialised.js'
+import { buildValuesSql, countedTables, dropValuesSql } from '../catalog/value-counts.js'
+import { attachRelations, backfillLoaded, detachRelations, relationState } from './snapshot-relations.js'
+import { dropMaterialised } from './materialised.js'
+import { computedOf } from './computed.js'
 import { csvChunks } from './csv.js'
 
 /** Rows of one table: values in `storageColumns(table)` order. */
@@ -95,12 +96,13 @@ export async function loadSnapshotRows(
     }
     // columns set once the rows are in (before the indexes: no index to update)
     for (const table of created) for (const sql of fillSql(table, snapshotId)) await db.query(sql)
-    // each job a list of statements run in order: an index, a table's positions (detached), or
-    // its statistics, which the planner needs from the first statement that reads the rows: the
+    // each job a list of statements run in order: an index, a table's positions or value counts
+    // (detached), or its statistics, which the planner needs from the first statement that reads the rows: the
     // materialised tables computed as they are attached, the comparison kept right after
     const queue: string[][] = [
       ...created.flatMap((table) => partitionIndexSql(table, snapshotId).map((sql) => [sql])),
       ...positionedTables().map((t) => buildPositionsSql(t, snapshotId)),
+      ...countedTables().map((t) => buildValuesSql(t, snapshotId)),
       ...created.map((table) => [analyzeSql(table, snapshotId)]),
     ]
     const worker = async () => {
@@ -112,6 +114,7 @@ export async function loadSnapshotRows(
   } catch (err) {
     for (const table of created) await db.query(dropPartitionSql(table, snapshotId)).catch(() => {})
     for (const table of positionedTables()) await db.query(dropPositionsSql(table, snapshotId)).catch(() => {})
+    for (const table of countedTables()) await db.query(dropValuesSql(table, snapshotId)).catch(() => {})
     throw err
   }
 }
@@ -134,8 +137,9 @@ async function createPartition(db: Queryable, table: StoredTableDef, snapshotId:
 /**
  * Makes a snapshot's rows visible to queries (idempotent). A table the snapshot has no partition
  * of (added after it was taken) gets one: empty, or computed from the snapshot's other tables;
- * a snapshot without sort positions (taken before them) gets them, and its materialised tables
- * are computed from the attached rows where they are not yet, in the same transaction.
+ * what it lacks of what its rows come with (`computed.ts`: sort positions, value counts,
+ * materialised tables; taken before them) is computed from the attached rows, in the same
+ * transaction.
  */
 export async function attachSnapshot(db: Db, snapshotId: string): Promise<void> {
   await db.transaction(async (tx) => {
@@ -152,11 +156,11 @@ export async function attachSnapshot(db: Db, snapshotId: string): Promise<void> 
 }
 
 /**
- * What a snapshot's attached rows come with: its sort positions and its materialised tables, each
- * computed where the snapshot lacks it, then attached, in `tx`. Returns how many it computed.
+ * What a snapshot's attached rows come with (`computed.ts`), each computed where the snapshot
+ * lacks it, then attached, in `tx`. Returns how many it computed.
  */
 export async function attachComputed(tx: Queryable, snapshotId: string): Promise<number> {
-  return (await attachPositions(tx, snapshotId)) + (await attachMaterialised(tx, snapshotId))
+  return attachRelations(tx, computedOf(snapshotId))
 }
 
 /**
@@ -174,15 +178,15 @@ export async function detachSnapshot(db: Db, snapshotId: string): Promise<void> 
       const state = await partitionExists(tx, table, snapshotId)
       if (state.attached) await tx.query(`ALTER TABLE ${table.source.table} DETACH PARTITION ${partitionTable(table, snapshotId)}`)
     }
-    await detachPositions(tx, snapshotId)
-    await detachMaterialised(tx, snapshotId)
+    await detachRelations(tx, computedOf(snapshotId))
   })
 }
 
-/** Deletes a snapshot's rows: drops its partitions, its positions and its materialised tables, attached or not. */
+/** Deletes a snapshot's rows: drops its partitions and what they come with, attached or not. */
 export async function dropSnapshotRows(db: Db, snapshotId: string): Promise<void> {
   await dropMaterialised(db, snapshotId)
   for (const table of positionedTables()) await db.query(dropPositionsSql(table, snapshotId))
+  for (const table of countedTables()) await db.query(dropValuesSql(table, snapshotId))
   for (const table of STORED_TABLES) await db.query(dropPartitionSql(table, snapshotId))
 }
 
@@ -214,6 +218,7 @@ export async function cloneSnapshotRows(db: Db, fromId: string, toId: string, at
   } catch (err) {
     for (const table of created) await db.query(dropPartitionSql(table, toId)).catch(() => {})
     for (const table of positionedTables()) await db.query(dropPositionsSql(table, toId)).catch(() => {})
+    for (const table of countedTables()) await db.query(dropValuesSql(table, toId)).catch(() => {})
     throw err
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Relations computed once per snapshot from its rows and kept in step with them: the sort
- * positions (`positions.ts`) and the materialised tables (`materialised.ts`). Each is a
+ * Relations computed once per snapshot from its rows and kept in step with them (`computed.ts`):
+ * the sort positions, the value counts and the materialised tables. Each is a
  * partition of its own, attached in the transaction that attaches the rows (ready means
  * attached), computed again in the transaction that changes them, computed at start for loaded
  * snapshots taken before it existed.
@@ -28,6 +28,26 @@ export interface SnapshotRelation {
   detach: () => string
   /** Statements computing the partition again from the rows as they are now. */
   recompute: () => string[]
+}
+
+/** The statements of one kind of such relation, for a table and a snapshot. */
+export interface RelationSql<T> {
+  name: (table: T, snapshotId: string) => string
+  build: (table: T, snapshotId: string) => string[]
+  attach: (table: T, snapshotId: string) => string
+  detach: (table: T, snapshotId: string) => string
+  recompute: (table: T, snapshotId: string) => string[]
+}
+
+/** A snapshot's relations of one kind, one per table. */
+export function relationsOf<T>(tables: readonly T[], sql: RelationSql<T>, snapshotId: string): SnapshotRelation[] {
+  return tables.map((table) => ({
+    name: sql.name(table, snapshotId),
+    build: () => sql.build(table, snapshotId),
+    attach: () => sql.attach(table, snapshotId),
+    detach: () => sql.detach(table, snapshotId),
+    recompute: () => sql.recompute(table, snapshotId),
+  }))
 }
 
 /** Attaches each relation, computing those the snapshot lacks first; returns how many it computed. */

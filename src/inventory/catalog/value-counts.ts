@@ -1,0 +1,115 @@
+/**
+ * Value counts of a snapshot's rows. For a table that declares `valueCounts` (columns users filter
+ * by: names, descriptions, states), `<table>_values` holds, per snapshot (a partition of its own,
+ * like the rows), each distinct value of each such column with the number of rows that carry it,
+ * one grouping set per column (`g`, the column's index in the list). A network repeats its
+ * interface names, states and descriptions across devices (on "large", 1.1 M interfaces carry 1,218
+ * names and 32,142 descriptions), so the count of rows matching a filter on one such column is the
+ * sum of the counts of the matching values: the filter is tested on each distinct value once
+ * instead of on every row (`query/plan.ts`).
+ *
+ * Ready means attached, as for the sort positions (`positions.ts`): computed with the rows in the
+ * transaction that attaches them or before it, recomputed in the transaction of a device change,
+ * detached and dropped with them; a snapshot without them (taken before, computed at the next
+ * start) counts by the scan. The count reads them only when the snapshot has rows there for the
+ * column, so an answer is never wrong, only slower.
+ */
+import { INVENTORY_SCHEMA, storageName } from './columns.js'
+import { baseTableName, partitionName, partitionTable } from './ddl.js'
+import { STORAGE_TYPES } from './storage-types.js'
+import { STORED_TABLES } from './tables.js'
+import type { ColumnDef, StoredTableDef } from './types.js'
+
+/** The stored tables with value counts, in catalog order. */
+export function countedTables(): StoredTableDef[] {
+  return STORED_TABLES.filter((t) => (t.valueCounts?.length ?? 0) > 0)
+}
+
+/** Unqualified parent table of a table's value counts: "interfaces_values". */
+export function valuesBase(table: StoredTableDef): string {
+  return `${baseTableName(table)}_values`
+}
+
+export function valuesParent(table: StoredTableDef): string {
+  return `${INVENTORY_SCHEMA}.${valuesBase(table)}`
+}
+
+/** Unqualified name of a snapshot's value counts partition. */
+export function valuesPartitionName(table: StoredTableDef, snapshotId: string): string {
+  return partitionName(table, snapshotId).replace(`${baseTableName(table)}_s_`, `${valuesBase(table)}_s_`)
+}
+
+export function valuesPartition(table: StoredTableDef, snapshotId: string): string {
+  return `${INVENTORY_SCHEMA}.${valuesPartitionName(table, snapshotId)}`
+}
+
+/** CREATE TABLE of the parent (migrations; `value-counts.test.ts` holds the migration to it). */
+export function valuesParentSql(table: StoredTableDef): string {
+  const cols = (table.valueCounts ?? []).map((name) => {
+    const column = table.columns.find((c) => c.name === name)
+    if (!column || column.sql !== undefined || column.atLoad !== undefined) throw new Error(`${table.path}: ${name} is not a stored column`)
+    return `"${storageName(name)}" ${STORAGE_TYPES[column.type]}`
+  })
+  return `CREATE TABLE IF NOT EXISTS ${valuesParent(table)} (snapshot_id text NOT NULL, g smallint NOT NULL, n bigint NOT NULL, ${cols.join(', ')}) PARTITION BY LIST (snapshot_id)`
+}
+
+function counted(table: StoredTableDef): string[] {
+  return (table.valueCounts ?? []).map((name) => `"${storageName(name)}"`)
+}
+
+/** The rows of the snapshot's value counts: one grouping set per column, `g` its index. */
+function countsSql(table: StoredTableDef, snapshotId: string): string {
+  const cols = counted(table)
+  const g = `CASE ${cols.map((c, i) => `WHEN GROUPING(r.${c}) = 0 THEN ${i}`).join(' ')} END`
+  return `INSERT INTO ${valuesPartition(table, snapshotId)} (snapshot_id, g, n, ${cols.join(', ')})
+    SELECT '${snapshotId}', ${g}, count(*), ${cols.map((c) => `r.${c}`).join(', ')} FROM ${partitionTable(table, snapshotId)} r
+    GROUP BY GROUPING SETS (${cols.map((c) => `(r.${c})`).join(', ')})`
+}
+
+/**
+ * The statements that make a snapshot's value counts partition, detached, from its row partition:
+ * the table, its rows, the index on `g` that a count reads one column's values by, its statistics.
+ */
+export function buildValuesSql(table: StoredTableDef, snapshotId: string): string[] {
+  const part = valuesPartition(table, snapshotId)
+  const name = valuesPartitionName(table, snapshotId)
+  return [
+    `CREATE TABLE ${part} (LIKE ${valuesParent(table)}, CONSTRAINT ${name}_snap CHECK (snapshot_id = '${snapshotId}'))`,
+    countsSql(table, snapshotId),
+    `CREATE INDEX ${name}_g ON ${part} (g)`,
+    `ANALYZE ${part}`,
+  ]
+}
+
+/** Computes an existing value counts partition again (a device change, in its transaction). */
+export function recomputeValuesSql(table: StoredTableDef, snapshotId: string): string[] {
+  return [`DELETE FROM ${valuesPartition(table, snapshotId)}`, countsSql(table, snapshotId)]
+}
+
+export function attachValuesSql(table: StoredTableDef, snapshotId: string): string {
+  return `ALTER TABLE ${valuesParent(table)} ATTACH PARTITION ${valuesPartition(table, snapshotId)} FOR VALUES IN ('${snapshotId}')`
+}
+
+export function detachValuesSql(table: StoredTableDef, snapshotId: string): string {
+  return `ALTER TABLE ${valuesParent(table)} DETACH PARTITION ${valuesPartition(table, snapshotId)}`
+}
+
+export function dropValuesSql(table: StoredTableDef, snapshotId: string): string {
+  return `DROP TABLE IF EXISTS ${valuesPartition(table, snapshotId)}`
+}
+
+/** The index of `column` among the table's counted columns, undefined where its values are not counted (or it is not stored as it is). */
+export function countedColumn(table: StoredTableDef, column: ColumnDef): number | undefined {
+  if (column.sql !== undefined || column.atLoad !== undefined) return undefined
+  const i = table.valueCounts?.indexOf(column.name) ?? -1
+  return i < 0 ? undefined : i
+}
+
+/**
+ * SQL of the number of the snapshot's rows whose value of the counted column `g` satisfies
+ * `predicate` (an expression over `v.<column>`), NULL unless `ready` (the snapshot's partition is
+ * attached): the scan then counts.
+ */
+export function valueCountSql(table: StoredTableDef, g: number, snapshot: string, predicate: string, ready: string): string {
+  return `SELECT CASE WHEN ${ready} THEN (SELECT coalesce(sum(v.n), 0) FROM ${valuesParent(table)} v WHERE v.snapshot_id = ${snapshot} AND v.g = ${g} AND ${predicate}) END`
+}
