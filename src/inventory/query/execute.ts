@@ -49,7 +49,7 @@ async function runPage(db: Db, plan: SqlPlan, deadline: Deadline): Promise<Array
 }
 
 async function runCount(db: Db, plan: SqlPlan, deadline: Deadline): Promise<number> {
-  return Number((await queryBefore<{ n: number }>(db, deadline, plan.settings, plan.count.sql, plan.count.params)).rows[0]?.n ?? 0)
+  return Number((await queryBefore<{ n: number }>(db, deadline, plan.count.settings ?? plan.settings, plan.count.sql, plan.count.params)).rows[0]?.n ?? 0)
 }
 
 /** Count implied by a short page, when there is one. */

@@ -83,11 +83,12 @@ export interface ValidRequest {
 export interface SqlPlan {
   /** Page (or whole export) query: selects `c0..cN` (columns) and `s0..sN` (severities). */
   select: { sql: string; params: unknown[] }
-  count: { sql: string; params: unknown[] }
+  /** Count query; `settings`: its own, where they differ from the page's. */
+  count: { sql: string; params: unknown[]; settings?: StatementSettings }
   /** Output keys of c<i> columns, in order. */
   columnNames: string[]
   /** Column name → index of its `s<i>` severity output. */
   severityIndex: Map<string, number>
-  /** PostgreSQL settings both statements run under (`SET LOCAL`, see `shared/db/settings.ts`). */
+  /** PostgreSQL settings both statements run under (`SET LOCAL`, see `shared/db/settings.ts`), unless the count has its own. */
   settings?: StatementSettings
 }

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { parseFilter, parseTableRequest, planQuery, validateFilter, validateRequest, type ColorRule } from '../../../src/inventory/query/index.js'
 import { ITEMS, PLAIN } from './fixture.js'
+import { INTERFACES } from '../../../src/inventory/catalog/inventory.js'
 
 const plan = (body: Record<string, unknown>, rules: ColorRule[] = []) =>
   planQuery(ITEMS, validateRequest(ITEMS, parseTableRequest({ columns: ['id'], ...body }, 1000), { defaultLimit: 50, rules }), 'snap-1')
@@ -54,4 +55,20 @@ t.test('colour: severities in the select list and in the filter', async (t) => {
   t.match(p.select.sql, /CASE WHEN \(t\."count" > \$1::int8\) THEN 30 ELSE -1 END AS s0/)
   t.match(p.select.sql, /\(CASE WHEN \(t\."count" > \$3::int8\) THEN 30 ELSE -1 END\) = \$4::int4/)
   t.same([...p.severityIndex], [['count', 0]])
+})
+
+t.test('a count filtered on one counted column sums its value counts, without JIT', async (t) => {
+  const request = (filters: unknown) =>
+    planQuery(INTERFACES, validateRequest(INTERFACES, parseTableRequest({ columns: ['id'], filters }, 1000), { defaultLimit: 50, rules: [] }), '00000000-0000-4000-8000-000000000001')
+  const one = request({ intName: ['like', 'gi'], or: [{ intName: ['eq', 'Gi1/0/1'] }, { intName: ['empty', true] }] })
+  t.match(one.count.sql, /FROM inventory\.interfaces_values v WHERE v\.snapshot_id = \$\d+::text AND v\.g = 2 AND \(\(\(v\."int_name"\) ILIKE/, 'the sum over the values of the column')
+  t.match(one.count.sql, /^SELECT coalesce\(\(SELECT CASE WHEN EXISTS \(SELECT 1 FROM pg_catalog\.pg_class .* AND c\.relispartition\) THEN .* END\), \(SELECT count\(\*\)::int8 AS n FROM inventory\.interfaces t/, 'or the scan where they are not attached')
+  t.ok(one.count.params.includes('interfaces_values_s_00000000000040008000000000000001'), 'attached: the snapshot\'s partition')
+  t.same(one.count.settings, { jit: 'off' }, 'the count runs without JIT')
+  t.equal(one.settings, undefined, 'the page keeps the server\'s settings')
+  for (const filters of [{ intName: ['like', 'gi'], l1: ['eq', 'up'] }, { media: ['eq', 'copper'] }, { intName: ['like', 'gi'], nameOriginal: ['like', 'gi'] }]) {
+    const other = request(filters)
+    t.notMatch(other.count.sql, /interfaces_values/, `${JSON.stringify(filters)}: the scan counts`)
+    t.equal(other.count.settings, undefined)
+  }
 })
