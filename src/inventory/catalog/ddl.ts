@@ -92,6 +92,41 @@ export function partitionName(table: StoredTableDef, snapshotId: string): string
   return `${baseTableName(table)}_s_${snapshotId.replace(/-/g, '')}`
 }
 
+/**
+ * A relation kept beside a stored table per snapshot, computed from its rows (`<table>_<kind>`:
+ * the sort positions, "interfaces_positions"; the value counts, "interfaces_values"): its
+ * parent, partitioned by snapshot like the rows, and a snapshot's partition of it.
+ */
+export function companionParent(table: StoredTableDef, kind: string): string {
+  return `${INVENTORY_SCHEMA}.${baseTableName(table)}_${kind}`
+}
+
+/** Unqualified name of a snapshot's partition of a companion relation: "interfaces_positions_s_<uuid hex>". */
+export function companionPartitionName(table: StoredTableDef, kind: string, snapshotId: string): string {
+  return partitionName(table, snapshotId).replace(`${baseTableName(table)}_s_`, `${baseTableName(table)}_${kind}_s_`)
+}
+
+export function companionPartition(table: StoredTableDef, kind: string, snapshotId: string): string {
+  return `${INVENTORY_SCHEMA}.${companionPartitionName(table, kind, snapshotId)}`
+}
+
+/** A snapshot's (detached) partition of a companion relation, with the CHECK constraint that spares the attach its validation scan. */
+export function createCompanionSql(table: StoredTableDef, kind: string, snapshotId: string): string {
+  return `CREATE TABLE ${companionPartition(table, kind, snapshotId)} (LIKE ${companionParent(table, kind)}, CONSTRAINT ${companionPartitionName(table, kind, snapshotId)}_snap CHECK (snapshot_id = '${snapshotId}'))`
+}
+
+export function attachCompanionSql(table: StoredTableDef, kind: string, snapshotId: string): string {
+  return `ALTER TABLE ${companionParent(table, kind)} ATTACH PARTITION ${companionPartition(table, kind, snapshotId)} FOR VALUES IN ('${snapshotId}')`
+}
+
+export function detachCompanionSql(table: StoredTableDef, kind: string, snapshotId: string): string {
+  return `ALTER TABLE ${companionParent(table, kind)} DETACH PARTITION ${companionPartition(table, kind, snapshotId)}`
+}
+
+export function dropCompanionSql(table: StoredTableDef, kind: string, snapshotId: string): string {
+  return `DROP TABLE IF EXISTS ${companionPartition(table, kind, snapshotId)}`
+}
+
 /** Qualified partition name. */
 export function partitionTable(table: StoredTableDef, snapshotId: string): string {
   return `${INVENTORY_SCHEMA}.${partitionName(table, snapshotId)}`

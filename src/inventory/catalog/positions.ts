@@ -12,8 +12,8 @@
  * partitions (`storage/partitions.ts`), and recomputed in the transaction of a device change; a
  * snapshot without it (taken before, computed at the next start) answers by the scan.
  */
-import { INVENTORY_SCHEMA, storageName } from './columns.js'
-import { baseTableName, partitionName, partitionTable } from './ddl.js'
+import { storageName } from './columns.js'
+import { attachCompanionSql, companionParent, companionPartition, companionPartitionName, createCompanionSql, detachCompanionSql, dropCompanionSql, partitionName, partitionTable } from './ddl.js'
 import { STORED_TABLES } from './tables.js'
 import type { StoredTableDef } from './types.js'
 
@@ -27,23 +27,18 @@ export function hasPositions(table: StoredTableDef, column: string): boolean {
   return table.positions?.includes(column) === true
 }
 
-/** Unqualified parent table of a table's positions: "interfaces_positions". */
-export function positionsBase(table: StoredTableDef): string {
-  return `${baseTableName(table)}_positions`
-}
-
-/** Qualified parent table of a table's positions. */
+/** Qualified parent table of a table's positions: "inventory.interfaces_positions". */
 export function positionsParent(table: StoredTableDef): string {
-  return `${INVENTORY_SCHEMA}.${positionsBase(table)}`
+  return companionParent(table, 'positions')
 }
 
 /** Unqualified name of a snapshot's positions partition. */
 export function positionsPartitionName(table: StoredTableDef, snapshotId: string): string {
-  return partitionName(table, snapshotId).replace(`${baseTableName(table)}_s_`, `${positionsBase(table)}_s_`)
+  return companionPartitionName(table, 'positions', snapshotId)
 }
 
 export function positionsPartition(table: StoredTableDef, snapshotId: string): string {
-  return `${INVENTORY_SCHEMA}.${positionsPartitionName(table, snapshotId)}`
+  return companionPartition(table, 'positions', snapshotId)
 }
 
 /** The storage column of a position: the sort column's storage name. */
@@ -73,7 +68,7 @@ export function buildPositionsSql(table: StoredTableDef, snapshotId: string): st
   const cols = columns(table)
   const windows = cols.map((c) => `row_number() OVER (ORDER BY r.${c} ASC NULLS LAST, r.id ASC NULLS LAST) - 1`)
   return [
-    `CREATE TABLE ${part} (LIKE ${positionsParent(table)}, CONSTRAINT ${name}_snap CHECK (snapshot_id = '${snapshotId}'))`,
+    createCompanionSql(table, 'positions', snapshotId),
     `INSERT INTO ${part} (snapshot_id, id, ${cols.join(', ')}) SELECT '${snapshotId}', r.id, ${windows.join(', ')} FROM ${rows} r`,
     ...cols.map((c, i) => `CREATE INDEX ${name}_p${i} ON ${part} (${c}) INCLUDE (id)`),
     `CREATE INDEX IF NOT EXISTS ${partitionName(table, snapshotId)}_id ON ${rows} (id)`,
@@ -92,13 +87,13 @@ export function recomputePositionsSql(table: StoredTableDef, snapshotId: string)
 }
 
 export function attachPositionsSql(table: StoredTableDef, snapshotId: string): string {
-  return `ALTER TABLE ${positionsParent(table)} ATTACH PARTITION ${positionsPartition(table, snapshotId)} FOR VALUES IN ('${snapshotId}')`
+  return attachCompanionSql(table, 'positions', snapshotId)
 }
 
 export function detachPositionsSql(table: StoredTableDef, snapshotId: string): string {
-  return `ALTER TABLE ${positionsParent(table)} DETACH PARTITION ${positionsPartition(table, snapshotId)}`
+  return detachCompanionSql(table, 'positions', snapshotId)
 }
 
 export function dropPositionsSql(table: StoredTableDef, snapshotId: string): string {
-  return `DROP TABLE IF EXISTS ${positionsPartition(table, snapshotId)}`
+  return dropCompanionSql(table, 'positions', snapshotId)
 }

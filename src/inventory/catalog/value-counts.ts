@@ -14,8 +14,8 @@
  * start) counts by the scan. The count reads them only when the snapshot has rows there for the
  * column, so an answer is never wrong, only slower.
  */
-import { INVENTORY_SCHEMA, storageName } from './columns.js'
-import { baseTableName, partitionName, partitionTable } from './ddl.js'
+import { storageName } from './columns.js'
+import { attachCompanionSql, companionParent, companionPartition, companionPartitionName, createCompanionSql, detachCompanionSql, dropCompanionSql, partitionTable } from './ddl.js'
 import { STORAGE_TYPES } from './storage-types.js'
 import { STORED_TABLES } from './tables.js'
 import type { ColumnDef, StoredTableDef } from './types.js'
@@ -25,22 +25,17 @@ export function countedTables(): StoredTableDef[] {
   return STORED_TABLES.filter((t) => (t.valueCounts?.length ?? 0) > 0)
 }
 
-/** Unqualified parent table of a table's value counts: "interfaces_values". */
-export function valuesBase(table: StoredTableDef): string {
-  return `${baseTableName(table)}_values`
-}
-
 export function valuesParent(table: StoredTableDef): string {
-  return `${INVENTORY_SCHEMA}.${valuesBase(table)}`
+  return companionParent(table, 'values')
 }
 
 /** Unqualified name of a snapshot's value counts partition. */
 export function valuesPartitionName(table: StoredTableDef, snapshotId: string): string {
-  return partitionName(table, snapshotId).replace(`${baseTableName(table)}_s_`, `${valuesBase(table)}_s_`)
+  return companionPartitionName(table, 'values', snapshotId)
 }
 
 export function valuesPartition(table: StoredTableDef, snapshotId: string): string {
-  return `${INVENTORY_SCHEMA}.${valuesPartitionName(table, snapshotId)}`
+  return companionPartition(table, 'values', snapshotId)
 }
 
 /** CREATE TABLE of the parent (migrations; `value-counts.test.ts` holds the migration to it). */
@@ -74,7 +69,7 @@ export function buildValuesSql(table: StoredTableDef, snapshotId: string): strin
   const part = valuesPartition(table, snapshotId)
   const name = valuesPartitionName(table, snapshotId)
   return [
-    `CREATE TABLE ${part} (LIKE ${valuesParent(table)}, CONSTRAINT ${name}_snap CHECK (snapshot_id = '${snapshotId}'))`,
+    createCompanionSql(table, 'values', snapshotId),
     countsSql(table, snapshotId),
     `CREATE INDEX ${name}_g ON ${part} (g)`,
     `ANALYZE ${part}`,
@@ -87,15 +82,15 @@ export function recomputeValuesSql(table: StoredTableDef, snapshotId: string): s
 }
 
 export function attachValuesSql(table: StoredTableDef, snapshotId: string): string {
-  return `ALTER TABLE ${valuesParent(table)} ATTACH PARTITION ${valuesPartition(table, snapshotId)} FOR VALUES IN ('${snapshotId}')`
+  return attachCompanionSql(table, 'values', snapshotId)
 }
 
 export function detachValuesSql(table: StoredTableDef, snapshotId: string): string {
-  return `ALTER TABLE ${valuesParent(table)} DETACH PARTITION ${valuesPartition(table, snapshotId)}`
+  return detachCompanionSql(table, 'values', snapshotId)
 }
 
 export function dropValuesSql(table: StoredTableDef, snapshotId: string): string {
-  return `DROP TABLE IF EXISTS ${valuesPartition(table, snapshotId)}`
+  return dropCompanionSql(table, 'values', snapshotId)
 }
 
 /** The index of `column` among the table's counted columns, undefined where its values are not counted (or it is not stored as it is). */
