@@ -11,8 +11,9 @@
  * Ready means attached, as for the sort positions (`positions.ts`): computed with the rows in the
  * transaction that attaches them or before it, recomputed in the transaction of a device change,
  * detached and dropped with them; a snapshot without them (taken before, computed at the next
- * start) counts by the scan. The count reads them only when the snapshot has rows there for the
- * column, so an answer is never wrong, only slower.
+ * start) counts by the scan. The count reads them only when the snapshot's partition is attached
+ * (a condition of the statement, read in the same snapshot of the database as the rows), so an
+ * answer is never wrong, only slower.
  */
 import { storageName } from './columns.js'
 import { attachCompanionSql, companionParent, companionPartition, companionPartitionName, createCompanionSql, detachCompanionSql, dropCompanionSql, partitionTable } from './ddl.js'
@@ -25,6 +26,7 @@ export function countedTables(): StoredTableDef[] {
   return STORED_TABLES.filter((t) => (t.valueCounts?.length ?? 0) > 0)
 }
 
+/** Qualified parent table of a table's value counts: "inventory.interfaces_values". */
 export function valuesParent(table: StoredTableDef): string {
   return companionParent(table, 'values')
 }
