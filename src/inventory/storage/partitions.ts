@@ -24,11 +24,9 @@ import {
   storageColumns,
   type StoredTableDef,
 } from '../catalog/index.js'
-import { buildPositionsSql, dropPositionsSql, positionedTables } from '../catalog/positions.js'
-import { buildValuesSql, countedTables, dropValuesSql } from '../catalog/value-counts.js'
 import { attachRelations, backfillLoaded, detachRelations, relationState } from './snapshot-relations.js'
 import { dropMaterialised } from './materialised.js'
-import { computedOf } from './computed.js'
+import { companionBuildJobs, companionDropSql, computedOf } from './computed.js'
 import { csvChunks } from './csv.js'
 
 /** Rows of one table: values in `storageColumns(table)` order. */
@@ -101,8 +99,7 @@ export async function loadSnapshotRows(
     // materialised tables computed as they are attached, the comparison kept right after
     const queue: string[][] = [
       ...created.flatMap((table) => partitionIndexSql(table, snapshotId).map((sql) => [sql])),
-      ...positionedTables().map((t) => buildPositionsSql(t, snapshotId)),
-      ...countedTables().map((t) => buildValuesSql(t, snapshotId)),
+      ...companionBuildJobs(snapshotId),
       ...created.map((table) => [analyzeSql(table, snapshotId)]),
     ]
     const worker = async () => {
@@ -113,8 +110,7 @@ export async function loadSnapshotRows(
     return counts
   } catch (err) {
     for (const table of created) await db.query(dropPartitionSql(table, snapshotId)).catch(() => {})
-    for (const table of positionedTables()) await db.query(dropPositionsSql(table, snapshotId)).catch(() => {})
-    for (const table of countedTables()) await db.query(dropValuesSql(table, snapshotId)).catch(() => {})
+    for (const sql of companionDropSql(snapshotId)) await db.query(sql).catch(() => {})
     throw err
   }
 }
@@ -185,8 +181,7 @@ export async function detachSnapshot(db: Db, snapshotId: string): Promise<void> 
 /** Deletes a snapshot's rows: drops its partitions and what they come with, attached or not. */
 export async function dropSnapshotRows(db: Db, snapshotId: string): Promise<void> {
   await dropMaterialised(db, snapshotId)
-  for (const table of positionedTables()) await db.query(dropPositionsSql(table, snapshotId))
-  for (const table of countedTables()) await db.query(dropValuesSql(table, snapshotId))
+  for (const sql of companionDropSql(snapshotId)) await db.query(sql)
   for (const table of STORED_TABLES) await db.query(dropPartitionSql(table, snapshotId))
 }
 
@@ -212,13 +207,12 @@ export async function cloneSnapshotRows(db: Db, fromId: string, toId: string, at
       for (const sql of partitionIndexSql(table, toId)) await db.query(sql)
       await db.query(analyzeSql(table, toId))
     }
-    for (const table of positionedTables()) for (const sql of buildPositionsSql(table, toId)) await db.query(sql)
+    for (const job of companionBuildJobs(toId)) for (const sql of job) await db.query(sql)
     if (attach) await attachSnapshot(db, toId)
     return counts
   } catch (err) {
     for (const table of created) await db.query(dropPartitionSql(table, toId)).catch(() => {})
-    for (const table of positionedTables()) await db.query(dropPositionsSql(table, toId)).catch(() => {})
-    for (const table of countedTables()) await db.query(dropValuesSql(table, toId)).catch(() => {})
+    for (const sql of companionDropSql(toId)) await db.query(sql).catch(() => {})
     throw err
   }
 }
