@@ -57,6 +57,11 @@ export const TABLES: readonly TableDef[] = [
   ...UNCOLLECTED_TABLES,
 ]
 
+/** Whether a table's rows are stored per snapshot (its source a table of the inventory schema). */
+export function isStored(table: TableDef): table is StoredTableDef {
+  return table.source.kind === 'stored'
+}
+
 /** The stored tables of the first release, in their order then. */
 const FIRST: readonly StoredTableDef[] = [DEVICES, INTERFACES, SITES, PART_NUMBERS, ARP, MAC, MANAGED_DEVS, HOSTS, ROUTES, BGP_NEIGHBORS, VLANS, NEIGHBORS, SWITCHPORTS]
 
@@ -66,5 +71,5 @@ const FIRST: readonly StoredTableDef[] = [DEVICES, INTERFACES, SITES, PART_NUMBE
  */
 export const STORED_TABLES: readonly StoredTableDef[] = [
   ...FIRST,
-  ...TABLES.filter((t): t is StoredTableDef => t.source.kind === 'stored' && !FIRST.includes(t as StoredTableDef)),
+  ...TABLES.filter((t): t is StoredTableDef => isStored(t) && !FIRST.includes(t)),
 ]

@@ -5,6 +5,7 @@
  */
 import type { ColumnDef, TableDef } from '../catalog/types.js'
 import { isSnapshotId } from '../catalog/ddl.js'
+import { isStored } from '../catalog/tables.js'
 import { storageName } from '../catalog/columns.js'
 import { hasPositions, positionColumn, positionsParent, positionsPartitionName } from '../catalog/positions.js'
 import { countedColumn, valueCountSql, valuesPartitionName } from '../catalog/value-counts.js'
@@ -90,11 +91,10 @@ function orderSql(table: TableDef, request: ValidRequest, tiebreak: readonly Col
 function positionedPageSql(table: TableDef, request: ValidRequest, snapshotId: string, outputs: string[], params: Params, scan: (params: Params) => string): string | undefined {
   const sortColumn = request.sort.column
   const id = table.columns.find((c) => c.name === 'id')
-  if (table.source.kind !== 'stored' || !id || request.limit === undefined || sortColumn.sql !== undefined) return undefined
-  const stored = { ...table, source: table.source }
-  if (!hasPositions(stored, sortColumn.name)) return undefined
-  const parent = positionsParent(stored)
-  const ready = () => attachedSql(positionsPartitionName(stored, snapshotId), params)
+  if (!isStored(table) || !id || request.limit === undefined || sortColumn.sql !== undefined) return undefined
+  if (!hasPositions(table, sortColumn.name)) return undefined
+  const parent = positionsParent(table)
+  const ready = () => attachedSql(positionsPartitionName(table, snapshotId), params)
   const keys = `${columnExpr(sortColumn)} AS k0, ${columnExpr(id)} AS k1`
   const col = positionColumn(sortColumn.name)
   const snapshot = () => params.add(snapshotId, 'text')
@@ -136,14 +136,13 @@ function onValues(filter: ValidFilter): ValidFilter {
  * values that pass the filters, each value tested once instead of every row. Undefined otherwise.
  */
 function valueCount(table: TableDef, request: ValidRequest, snapshotId: string, params: Params): string | undefined {
-  if (table.source.kind !== 'stored' || request.filter === undefined || request.attributes !== undefined) return undefined
+  if (!isStored(table) || request.filter === undefined || request.attributes !== undefined) return undefined
   const columns = valueConditions(request.filter)
   const column = columns?.[0]
   if (!column || columns.some((c) => c.name !== column.name)) return undefined
-  const stored = { ...table, source: table.source }
-  const g = countedColumn(stored, column)
+  const g = countedColumn(table, column)
   if (g === undefined) return undefined
-  return valueCountSql(stored, g, params.add(snapshotId, 'text'), filterExpr(onValues(request.filter), params), attachedSql(valuesPartitionName(stored, snapshotId), params))
+  return valueCountSql(table, g, params.add(snapshotId, 'text'), filterExpr(onValues(request.filter), params), attachedSql(valuesPartitionName(table, snapshotId), params))
 }
 
 /** SQL of a table's rows in a snapshot counted beforehand, NULL where they were not counted. */

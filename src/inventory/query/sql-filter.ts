@@ -4,6 +4,7 @@
  * nreg, nireg) are `NOT COALESCE(<positive>, false)`, so a null value never matches the positive
  * form and always matches the negated one.
  */
+import { storageName } from '../catalog/columns.js'
 import type { ColumnDef, ColumnType } from '../catalog/types.js'
 import { elementType, type ScalarType } from './operators.js'
 import type { ColorRule, CompareOperator, ValidCondition, ValidFilter, ValueOperator } from './types.js'
@@ -20,8 +21,7 @@ export class Params {
 /** SQL expression of a column over the source alias `t`. */
 export function columnExpr(column: ColumnDef): string {
   if (column.sql) return `(${column.sql})`
-  const storage = column.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
-  return `t."${storage.replace(/"/g, '""')}"`
+  return `t."${storageName(column.name).replace(/"/g, '""')}"`
 }
 
 const CAST: Record<ScalarType, string> = {
