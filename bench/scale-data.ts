@@ -52,12 +52,12 @@ async function ensureGeneration(db: Db, profile: ProfileName, generation: number
     log(`loaded ${rows} rows (${counts['inventory/interfaces']} interfaces) in ${seconds.toFixed(1)} s: ${Math.round(rows / seconds)} rows/s`)
     await db.exec('ANALYZE')
   }
-  // a snapshot made before sort positions or materialised tables existed gets them, as a start of the service does
+  // a snapshot made before sort positions, value counts or materialised tables existed gets them, as a start of the service does
   const started = performance.now()
   const built = await db.transaction((tx) => attachComputed(tx, id))
   if (built > 0) {
     const seconds = (performance.now() - started) / 1000
-    log(`computed the sort positions or materialised rows of ${built} tables in ${seconds.toFixed(1)} s`)
+    log(`computed the sort positions, value counts or materialised rows of ${built} tables in ${seconds.toFixed(1)} s`)
     if (load) load.positionsSeconds = seconds
     else load = { id, rows: 0, seconds: 0, positionsSeconds: seconds }
     await db.exec('ANALYZE')
