@@ -53,6 +53,7 @@ const WAYS: Record<string, KeepingWay> = {
   'narrow 64MB': { settings: { ...base, work_mem: '64MB' }, sql: narrow, whole: true },
   'analyze 10': { ...KEEPING, statistics: 10 },
   'no analyze': { ...KEEPING, statistics: false },
+  'no value counts': { ...KEEPING, values: false },
   'hash 64MB + analyze 10': { settings: { ...base, work_mem: '64MB' }, whole: true, statistics: 10 },
 }
 const chosen = (process.argv[4] ?? Object.keys(WAYS).join(',')).split(',')

@@ -19,7 +19,7 @@ import { storageName } from './columns.js'
 import { attachCompanionSql, companionParent, companionPartition, companionPartitionName, createCompanionSql, detachCompanionSql, dropCompanionSql, partitionTable } from './ddl.js'
 import { STORAGE_TYPES } from './storage-types.js'
 import { STORED_TABLES } from './tables.js'
-import type { ColumnDef, StoredTableDef } from './types.js'
+import type { ColumnDef, StoredTableDef, TableDef } from './types.js'
 
 /** The stored tables with value counts, in catalog order. */
 export function countedTables(): StoredTableDef[] {
@@ -50,17 +50,32 @@ export function valuesParentSql(table: StoredTableDef): string {
   return `CREATE TABLE IF NOT EXISTS ${valuesParent(table)} (snapshot_id text NOT NULL, g smallint NOT NULL, n bigint NOT NULL, ${cols.join(', ')}) PARTITION BY LIST (snapshot_id)`
 }
 
-function counted(table: StoredTableDef): string[] {
+/** A table's counted columns under their storage names, quoted, in `g` order. */
+export function countedColumnsSql(table: TableDef): string[] {
   return (table.valueCounts ?? []).map((name) => `"${storageName(name)}"`)
+}
+
+/**
+ * The grouping of value counts over rows aliased `r`: `g` (the column's index; -1 for the grouping
+ * set of all rows, with `total`), the counted columns and the GROUP BY of one grouping set per
+ * column (`count(*)` of a group is its `n`).
+ */
+export function valueGroupsSql(table: TableDef, total = false): { g: string; columns: string; groupBy: string } {
+  const cols = countedColumnsSql(table)
+  const sets = cols.map((c) => `(r.${c})`)
+  return {
+    g: `CASE ${cols.map((c, i) => `WHEN GROUPING(r.${c}) = 0 THEN ${i}`).join(' ')}${total ? ' ELSE -1' : ''} END`,
+    columns: cols.map((c) => `r.${c}`).join(', '),
+    groupBy: `GROUP BY GROUPING SETS (${[...sets, ...(total ? ['()'] : [])].join(', ')})`,
+  }
 }
 
 /** The rows of the snapshot's value counts: one grouping set per column, `g` its index. */
 function countsSql(table: StoredTableDef, snapshotId: string): string {
-  const cols = counted(table)
-  const g = `CASE ${cols.map((c, i) => `WHEN GROUPING(r.${c}) = 0 THEN ${i}`).join(' ')} END`
-  return `INSERT INTO ${valuesPartition(table, snapshotId)} (snapshot_id, g, n, ${cols.join(', ')})
-    SELECT '${snapshotId}', ${g}, count(*), ${cols.map((c) => `r.${c}`).join(', ')} FROM ${partitionTable(table, snapshotId)} r
-    GROUP BY GROUPING SETS (${cols.map((c) => `(r.${c})`).join(', ')})`
+  const groups = valueGroupsSql(table)
+  return `INSERT INTO ${valuesPartition(table, snapshotId)} (snapshot_id, g, n, ${countedColumnsSql(table).join(', ')})
+    SELECT '${snapshotId}', ${groups.g}, count(*), ${groups.columns} FROM ${partitionTable(table, snapshotId)} r
+    ${groups.groupBy}`
 }
 
 /**
@@ -96,17 +111,22 @@ export function dropValuesSql(table: StoredTableDef, snapshotId: string): string
 }
 
 /** The index of `column` among the table's counted columns, undefined where its values are not counted (or it is not stored as it is). */
-export function countedColumn(table: StoredTableDef, column: ColumnDef): number | undefined {
+export function countedColumn(table: TableDef, column: ColumnDef): number | undefined {
   if (column.sql !== undefined || column.atLoad !== undefined) return undefined
   const i = table.valueCounts?.indexOf(column.name) ?? -1
   return i < 0 ? undefined : i
 }
 
 /**
- * SQL of the number of the snapshot's rows whose value of the counted column `g` satisfies
- * `predicate` (an expression over `v.<column>`), NULL unless `ready` (the snapshot's partition is
- * attached): the scan then counts.
+ * SQL of the number of rows whose value of the counted column `g` satisfies `predicate` (an
+ * expression over `v.<column>`), summed from the value counts in `relation` that `scope` selects
+ * (one snapshot's, one kept comparison's), NULL unless `ready`: the scan then counts.
  */
+export function valueSumSql(relation: string, scope: string, g: number, predicate: string, ready: string): string {
+  return `SELECT CASE WHEN ${ready} THEN (SELECT coalesce(sum(v.n), 0) FROM ${relation} v WHERE ${scope} AND v.g = ${g} AND ${predicate}) END`
+}
+
+/** `valueSumSql` over a snapshot's value counts, ready when its partition is attached. */
 export function valueCountSql(table: StoredTableDef, g: number, snapshot: string, predicate: string, ready: string): string {
-  return `SELECT CASE WHEN ${ready} THEN (SELECT coalesce(sum(v.n), 0) FROM ${valuesParent(table)} v WHERE v.snapshot_id = ${snapshot} AND v.g = ${g} AND ${predicate}) END`
+  return valueSumSql(valuesParent(table), `v.snapshot_id = ${snapshot}`, g, predicate, ready)
 }

@@ -115,6 +115,21 @@ export const INVENTORY_MIGRATIONS: readonly Migration[] = [
   },
   { id: 540, name: 'edge of switch ports stored, set when the rows are in', sql: SWITCHPORT_EDGE_SQL },
   { id: 550, name: 'value counts of the interfaces, partitioned by snapshot', sql: VALUE_COUNTS_SQL },
+  {
+    id: 560,
+    name: 'value counts of kept comparisons deleted with their pair, as the kept rows are',
+    // query/kept-values.ts: the value counts of a pair's kept rows live beside the kept relation,
+    // in the relation of the same name with "_vc"; deleting the pair's row deletes both
+    // (one statement: no line ends with a semicolon)
+    sql: `CREATE OR REPLACE FUNCTION inventory.forget_kept_rows() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      DECLARE r record; BEGIN
+        FOR r IN SELECT relation, array_agg(id) AS ids FROM gone GROUP BY relation LOOP
+          IF to_regclass(format('inventory.%I', r.relation)) IS NOT NULL THEN
+            EXECUTE format('DELETE FROM inventory.%I WHERE _pair = ANY ($1)', r.relation) USING r.ids; END IF; IF
+          to_regclass(format('inventory.%I', r.relation || '_vc')) IS NOT NULL THEN
+            EXECUTE format('DELETE FROM inventory.%I WHERE _pair = ANY ($1)', r.relation || '_vc') USING r.ids; END IF; END LOOP; RETURN NULL; END
+    $fn$`,
+  },
 ]
 
 /** Applies the migrations, then creates the relations shaped by the catalog's SQL (`storage/materialised.ts`). */

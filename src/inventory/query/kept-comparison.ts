@@ -32,12 +32,15 @@ import { findTable } from '../catalog/index.js'
 import { sqlLiteral } from '../catalog/columns.js'
 import { CHANGE_KINDS, COMPARISON_SETTINGS, comparedColumns, comparisonSql, quoted, type ComparedSnapshots } from './compare.js'
 import { Params, columnExpr } from './sql-filter.js'
+import { ensureKeptValues, keptValuesColumns, keptValuesInsertSql, keptValuesRelation, type KeptValuesRelation } from './kept-values.js'
 
 /** A pair's kept comparison of one table: the `snapshot_changes` row that owns its rows. */
 export interface KeptComparison {
   /** `inventory.snapshot_changes.id` (int8 as text). */
   id: string
   relation: string
+  /** The value counts of its rows, where the table has them (`kept-values.ts`). */
+  values: KeptValuesRelation | undefined
 }
 
 /** Parameters written as typed NULLs: the comparison's SQL as a shape, without values. */
@@ -54,6 +57,8 @@ interface Relation {
   /** The index a page reads: a pair's rows in the table's default order (`pageIndexSql`). */
   pageIndex: string
   pageKeys: string[]
+  /** The value counts of its kept rows, for a table with value counts (`kept-values.ts`). */
+  values: KeptValuesRelation | undefined
 }
 
 const RELATIONS = new Map<TableDef, Relation>()
@@ -67,7 +72,7 @@ export function keptRelation(table: TableDef): Relation {
     const hash = createHash('sha256').update(shapeSql).update('\0').update(comparisonSql(table, pair, true, new NullParams())).digest('hex').slice(0, 12)
     const base = table.path.replace(/[^A-Za-z0-9]+/g, '_').toLowerCase().slice(0, 40)
     const name = `cmp_${base}_${hash}`
-    relation = { name, shapeSql, pageIndex: `${name}_page`, pageKeys: pageKeys(table) }
+    relation = { name, shapeSql, pageIndex: `${name}_page`, pageKeys: pageKeys(table), values: keptValuesRelation(table, name) }
     RELATIONS.set(table, relation)
   }
   return relation
@@ -125,19 +130,20 @@ async function ensureRelation(db: Db, relation: Relation): Promise<void> {
       )
       for (const row of old.rows) await tx.query(`DROP INDEX inventory."${row.name.replace(/"/g, '""')}"`)
     }
+    if (relation.values) await ensureKeptValues(tx, relation.values, relation.shapeSql)
   })
   known.add(relation.name)
 }
 
 /** The kept comparison of `table` for the pair, if its rows are kept. */
 export async function keptComparison(db: Queryable, pair: ComparedSnapshots, volatile: boolean, table: TableDef): Promise<KeptComparison | undefined> {
-  const relation = keptRelation(table).name
+  const { name: relation, values } = keptRelation(table)
   const r = await db.query<{ id: string }>(
     'SELECT id::text FROM inventory.snapshot_changes WHERE newer = $1 AND older = $2 AND volatile = $3 AND table_path = $4 AND relation = $5',
     [pair.newer, pair.older, volatile, table.path, relation],
   )
   const id = r.rows[0]?.id
-  return id === undefined ? undefined : { id, relation }
+  return id === undefined ? undefined : { id, relation, values }
 }
 
 /** The counts of the pair's kept comparison of `table`, if it is kept. */
@@ -190,8 +196,9 @@ async function versions(db: Queryable, pair: ComparedSnapshots): Promise<[string
 /**
  * How a table's comparison is kept: the statement's settings on PostgreSQL, the SELECT of the rows
  * that differ (`comparisonSql` unless a benchmark measures another), whether a table declaring
- * `rowFrom` compares both snapshots whole anyway, and the statistics target of the ANALYZE of
- * the relation afterwards (undefined: the server's; false: none). The product keeps as `KEEPING`;
+ * `rowFrom` compares both snapshots whole anyway, the statistics target of the ANALYZE of
+ * the relation afterwards (undefined: the server's; false: none), and whether the rows' value
+ * counts are written with them. The product keeps as `KEEPING`;
  * `bench/keeping.ts` measures the others against it (docs/architecture.md).
  */
 export interface KeepingWay {
@@ -199,6 +206,8 @@ export interface KeepingWay {
   sql?: typeof comparisonSql
   whole?: boolean
   statistics?: number | false
+  /** false: the rows without their value counts (`kept-values.ts`; what an earlier release kept). */
+  values?: false
 }
 
 /**
@@ -320,8 +329,12 @@ export async function keepComparison(
       const params = new Params()
       const pairParam = params.add(id, 'int8')
       const counts = CHANGE_KINDS.map((kind) => `count(*) FILTER (WHERE "change" = '${kind}')::int8 AS ${kind}`)
+      // the value counts of the rows, where the table has them, counted from what the INSERT returns
+      const values = way.values === false ? undefined : relation.values
+      const returning = ['"change"', ...(values ? keptValuesColumns(values) : [])]
       const written = await tx.query<{ added: string; removed: string; changed: string }>(
-        `WITH kept AS (INSERT INTO ${qualified(relation.name)} SELECT ${pairParam}, c.* FROM (${await keepingSql(tx, table, pair, volatile, params, way)}) c RETURNING "change")
+        `WITH kept AS (INSERT INTO ${qualified(relation.name)} SELECT ${pairParam}, c.* FROM (${await keepingSql(tx, table, pair, volatile, params, way)}) c RETURNING ${returning.join(', ')})
+         ${values ? `, counted AS (${keptValuesInsertSql(values, pairParam, 'kept')})` : ''}
          SELECT ${counts.join(', ')} FROM kept`,
         params.values,
       )

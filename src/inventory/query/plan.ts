@@ -131,18 +131,39 @@ function onValues(filter: ValidFilter): ValidFilter {
 }
 
 /**
- * The count of a request whose filters all test one column against values, where the snapshot's
- * values of that column are counted (`catalog/value-counts.ts`): the sum of the counts of the
- * values that pass the filters, each value tested once instead of every row. Undefined otherwise.
+ * Value counts a count may sum instead of testing rows (`catalog/value-counts.ts`): a snapshot's,
+ * or a kept comparison's (`kept-values.ts`).
  */
-function valueCount(table: TableDef, request: ValidRequest, snapshotId: string, params: Params): string | undefined {
-  if (!isStored(table) || request.filter === undefined || request.attributes !== undefined) return undefined
+export interface ValueCounts {
+  /** The table whose counted columns (`valueCounts`, in `g` order) they hold. */
+  table: TableDef
+  /** SQL of the number of rows whose counted column `g` passes `predicate` (over `v`), NULL while they are not ready. */
+  sql(g: number, predicate: string, params: Params): string
+}
+
+/** A snapshot's value counts, ready once its partition is attached. */
+function snapshotValueCounts(table: TableDef, snapshotId: string): ValueCounts | undefined {
+  if (!isStored(table) || (table.valueCounts?.length ?? 0) === 0) return undefined
+  return {
+    table,
+    sql: (g, predicate, params) => valueCountSql(table, g, params.add(snapshotId, 'text'), predicate, attachedSql(valuesPartitionName(table, snapshotId), params)),
+  }
+}
+
+/**
+ * The count of a request whose filters all test one column against values, where `counts` hold
+ * that column's values: the sum of the counts of the values that pass the filters, each value
+ * tested once instead of every row. Undefined otherwise.
+ */
+function valueCount(request: ValidRequest, counts: ValueCounts | undefined, params: Params): string | undefined {
+  if (!counts || request.filter === undefined || request.attributes !== undefined) return undefined
   const columns = valueConditions(request.filter)
   const column = columns?.[0]
   if (!column || columns.some((c) => c.name !== column.name)) return undefined
-  const g = countedColumn(table, column)
+  const g = countedColumn(counts.table, column)
   if (g === undefined) return undefined
-  return valueCountSql(table, g, params.add(snapshotId, 'text'), filterExpr(onValues(request.filter), params), attachedSql(valuesPartitionName(table, snapshotId), params))
+  const predicate = filterExpr(onValues(request.filter), params)
+  return counts.sql(g, predicate, params)
 }
 
 /** SQL of a table's rows in a snapshot counted beforehand, NULL where they were not counted. */
@@ -173,6 +194,8 @@ export interface PlanOptions {
   branches?: ((params: Params) => string[]) | undefined
   /** With `from`: the count of its rows when known beforehand (as `countedRows`, for requests without filters). */
   fromCount?: ((params: Params) => string) | undefined
+  /** With `from`: its value counts, for a count filtered on one counted column. */
+  fromValueCounts?: ValueCounts | undefined
   /**
    * Columns ordering rows after the sort column and `id`, where `id` alone is not unique (a
    * comparison: a removed row and an added one may carry the same `id`, one per snapshot).
@@ -239,10 +262,11 @@ export function planQuery(table: TableDef, request: ValidRequest, snapshotId: st
   let count = `SELECT count(*)::int8 AS n FROM ${source(countParams)}${countWhere}`
   let counted: string | undefined
   let countSettings: StatementSettings | undefined
-  if (from) counted = unfiltered ? options.fromCount?.(countParams) : undefined
+  // (a comparison's statements run with JIT off already: `COMPARISON_SETTINGS`)
+  if (from) counted = unfiltered ? options.fromCount?.(countParams) : valueCount(request, options.fromValueCounts, countParams)
   else if (snapshotId !== undefined && unfiltered) counted = options.countedRows?.(table, snapshotId, countParams)
   else if (snapshotId !== undefined) {
-    counted = valueCount(table, request, snapshotId, countParams)
+    counted = valueCount(request, snapshotValueCounts(table, snapshotId), countParams)
     if (counted !== undefined) countSettings = VALUE_COUNT_SETTINGS
   }
   if (counted !== undefined) count = `SELECT coalesce((${counted}), (${count}))::int8 AS n`

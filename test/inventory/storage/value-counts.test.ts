@@ -20,34 +20,7 @@ import { countedTables, detachValuesSql, dropValuesSql, valuesParentSql, valuesP
 import { VALUE_COUNTS_SQL } from '../../../src/inventory/migrations/value-counts.js'
 import { backfillComputed } from '../../../src/inventory/storage/partitions.js'
 import { relationState } from '../../../src/inventory/storage/snapshot-relations.js'
-
-type Filters = Record<string, unknown>
-
-/** Filters each counted by the value counts (one column), with the SQL a user would write over the rows for the same count. */
-const COUNTED: Array<{ filters: Filters; where: string }> = [
-  { filters: { intName: ['like', 'gi1/0/1'] }, where: "int_name ILIKE '%gi1/0/1%'" },
-  { filters: { intName: ['notlike', 'gi1/0/1'] }, where: "NOT coalesce(int_name ILIKE '%gi1/0/1%', false)" },
-  { filters: { intName: ['reg', '^Gi1/0/[0-9]$'] }, where: "int_name ~ '^Gi1/0/[0-9]$'" },
-  { filters: { intName: ['nireg', '^gi'] }, where: "NOT coalesce(int_name ~* '^gi', false)" },
-  { filters: { siteName: ['ieq', 'paris-01'] }, where: "lower(site_name) = 'paris-01'" },
-  { filters: { siteName: ['eq', 'PARIS-01'] }, where: "site_name = 'PARIS-01'" },
-  { filters: { l1: ['eq', 'down'] }, where: "l1 = 'down'" },
-  { filters: { l1: ['neq', 'up'] }, where: "NOT coalesce(l1 = 'up', false)" },
-  { filters: { l2: ['eq', null] }, where: 'l2 IS NULL' },
-  { filters: { dscr: ['empty', true] }, where: "(dscr IS NULL OR dscr = '')" },
-  { filters: { dscr: ['empty', false] }, where: "NOT (dscr IS NULL OR dscr = '')" },
-  { filters: { siteName: ['nieq', 'paris-01'] }, where: "NOT coalesce(lower(site_name) = 'paris-01', false)" },
-  { filters: { hostname: ['ireg', '01$'] }, where: "hostname ~* '01$'" },
-  { filters: { or: [{ intName: ['like', 'gi1/0/1'] }, { intName: ['like', 'vlan'] }] }, where: "(int_name ILIKE '%gi1/0/1%' OR int_name ILIKE '%vlan%')" },
-  { filters: { and: [{ intName: ['like', 'gi'] }, { or: [{ intName: ['like', '/1'] }, { intName: ['eq', 'Loopback0'] }] }] }, where: "int_name ILIKE '%gi%' AND (int_name ILIKE '%/1%' OR int_name = 'Loopback0')" },
-]
-
-/** Filters the value counts cannot answer: the scan counts them. */
-const SCANNED: Array<{ filters: Filters; where: string }> = [
-  { filters: { intName: ['like', 'gi'], l1: ['eq', 'up'] }, where: "int_name ILIKE '%gi%' AND l1 = 'up'" },
-  { filters: { media: ['eq', 'copper'] }, where: "media = 'copper'" },
-  { filters: { intName: ['like', 'gi'], nameOriginal: ['like', 'gi'] }, where: "int_name ILIKE '%gi%' AND name_original ILIKE '%gi%'" },
-]
+import { COUNTED, SCANNED, type Filters } from '../../helpers/value-filters.js'
 
 async function apiCount(api: Client, id: string, filters: Filters): Promise<number> {
   const r = await api.call('POST', 'tables/inventory/interfaces', { snapshot: id, columns: ['id', 'hostname'], filters, pagination: { start: 0, limit: 1 } })

@@ -1,0 +1,75 @@
+/**
+ * Value counts of kept comparisons. For a table whose snapshots have value counts
+ * (`catalog/value-counts.ts`: interface names, descriptions, states), the rows of a pair's kept
+ * comparison (`kept-comparison.ts`) are counted per value of each counted column as they are
+ * written, so the count of a compared request filtered on one such column (`l1` like down) sums the
+ * counts of the matching values instead of testing every kept row of the pair (at 10 M, the
+ * 962,715 differences of two generations: docs/architecture.md).
+ *
+ * Storage: `inventory."<kept relation>_vc"` beside the kept relation: `_pair`, `g` (the column's
+ * index in `valueCounts`), `n` and the counted columns, with the types of the kept rows; one index,
+ * on `(_pair, g)`. Each pair also has the row of all its rows (`g` = -1), written in the same
+ * statement as the others: the mark that they are there. A pair kept before them (by an earlier
+ * release) has no such row, and its counts test the kept rows. The trigger that deletes a pair's
+ * kept rows with its `snapshot_changes` row deletes these too (migration 560), in the same
+ * statement, so they are never read without the rows they count.
+ */
+import { countedColumnsSql, valueGroupsSql, valueSumSql } from '../catalog/value-counts.js'
+import type { TableDef } from '../catalog/types.js'
+import type { Queryable } from '../../shared/db/index.js'
+import type { ValueCounts } from './plan.js'
+import type { Params } from './sql-filter.js'
+
+/** The relation of a kept relation's value counts. */
+export interface KeptValuesRelation {
+  name: string
+  table: TableDef
+}
+
+/** The value counts kept beside `relation` (the kept comparisons of `table`), undefined for a table without value counts. */
+export function keptValuesRelation(table: TableDef, relation: string): KeptValuesRelation | undefined {
+  return (table.valueCounts?.length ?? 0) > 0 ? { name: `${relation}_vc`, table } : undefined
+}
+
+function qualified(name: string): string {
+  return `inventory."${name}"`
+}
+
+/**
+ * Creates the relation unless it exists, shaped by the kept rows' SELECT (`shapeSql`, the columns
+ * under their storage names), inside the caller's transaction (which holds the kept relation's lock).
+ */
+export async function ensureKeptValues(tx: Queryable, values: KeptValuesRelation, shapeSql: string): Promise<void> {
+  const exists = await tx.query<{ e: boolean }>('SELECT to_regclass($1) IS NOT NULL AS e', [qualified(values.name)])
+  if (exists.rows[0]?.e) return
+  const columns = countedColumnsSql(values.table).map((c) => `c.${c}`)
+  await tx.query(`CREATE TABLE ${qualified(values.name)} AS SELECT 0::int8 AS _pair, 0::int2 AS g, 0::int8 AS n, ${columns.join(', ')} FROM (${shapeSql}) c WITH NO DATA`)
+  await tx.query(`CREATE INDEX "${values.name}_g" ON ${qualified(values.name)} (_pair, g)`)
+}
+
+/** The columns of the kept rows the counting reads: the RETURNING of the keeping's INSERT. */
+export function keptValuesColumns(values: KeptValuesRelation): string[] {
+  return countedColumnsSql(values.table)
+}
+
+/**
+ * The INSERT of the pair's value counts, over `rows` (the kept rows just written, as the keeping's
+ * statement returns them, aliased `r`), the row of all of them included.
+ */
+export function keptValuesInsertSql(values: KeptValuesRelation, pair: string, rows: string): string {
+  const groups = valueGroupsSql(values.table, true)
+  return `INSERT INTO ${qualified(values.name)} (_pair, g, n, ${countedColumnsSql(values.table).join(', ')})
+    SELECT ${pair}, ${groups.g}, count(*), ${groups.columns} FROM ${rows} r ${groups.groupBy}`
+}
+
+/** The value counts of one pair's kept rows (`plan.ts` sums them), ready when the pair's row of all rows is there. */
+export function keptValueCounts(values: KeptValuesRelation, pairId: string): ValueCounts {
+  return {
+    table: values.table,
+    sql: (g, predicate, params: Params) => {
+      const pair = params.add(pairId, 'int8')
+      const ready = `EXISTS (SELECT 1 FROM ${qualified(values.name)} m WHERE m._pair = ${pair} AND m.g = -1)`
+      return valueSumSql(qualified(values.name), `v._pair = ${pair}`, g, predicate, ready)
+    },
+  }
+}
