@@ -32,7 +32,7 @@ import { findTable } from '../catalog/index.js'
 import { sqlLiteral } from '../catalog/columns.js'
 import { CHANGE_KINDS, COMPARISON_SETTINGS, comparedColumns, comparisonSql, quoted, type ComparedSnapshots } from './compare.js'
 import { Params, columnExpr } from './sql-filter.js'
-import { ensureKeptValues, keptValuesColumns, keptValuesInsertSql, keptValuesRelation, type KeptValuesRelation } from './kept-values.js'
+import { countKeptPairs, ensureKeptValues, keptValuesColumns, keptValuesInsertSql, keptValuesRelation, type KeptValuesRelation } from './kept-values.js'
 
 /** A pair's kept comparison of one table: the `snapshot_changes` row that owns its rows. */
 export interface KeptComparison {
@@ -133,6 +133,23 @@ async function ensureRelation(db: Db, relation: Relation): Promise<void> {
     if (relation.values) await ensureKeptValues(tx, relation.values, relation.shapeSql)
   })
   known.add(relation.name)
+}
+
+/**
+ * At start: the pairs of `tables` kept before their value counts existed get them
+ * (`kept-values.ts`, `countKeptPairs`). Returns how many pairs it counted.
+ */
+export async function backfillKeptValues(db: Db, tables: readonly TableDef[]): Promise<number> {
+  let counted = 0
+  for (const table of tables) {
+    const relation = keptRelation(table)
+    if (!relation.values) continue
+    const exists = await db.query<{ e: boolean }>('SELECT to_regclass($1) IS NOT NULL AS e', [qualified(relation.name)])
+    if (!exists.rows[0]?.e) continue
+    await ensureRelation(db, relation)
+    counted += await countKeptPairs(db, relation.values)
+  }
+  return counted
 }
 
 /** The kept comparison of `table` for the pair, if its rows are kept. */

@@ -16,19 +16,21 @@
  */
 import { countedColumnsSql, valueGroupsSql, valueSumSql } from '../catalog/value-counts.js'
 import type { TableDef } from '../catalog/types.js'
-import type { Queryable } from '../../shared/db/index.js'
+import type { Db, Queryable } from '../../shared/db/index.js'
 import type { ValueCounts } from './plan.js'
 import type { Params } from './sql-filter.js'
 
 /** The relation of a kept relation's value counts. */
 export interface KeptValuesRelation {
   name: string
+  /** The kept relation whose rows they count. */
+  kept: string
   table: TableDef
 }
 
 /** The value counts kept beside `relation` (the kept comparisons of `table`), undefined for a table without value counts. */
 export function keptValuesRelation(table: TableDef, relation: string): KeptValuesRelation | undefined {
-  return (table.valueCounts?.length ?? 0) > 0 ? { name: `${relation}_vc`, table } : undefined
+  return (table.valueCounts?.length ?? 0) > 0 ? { name: `${relation}_vc`, kept: relation, table } : undefined
 }
 
 function qualified(name: string): string {
@@ -60,6 +62,27 @@ export function keptValuesInsertSql(values: KeptValuesRelation, pair: string, ro
   const groups = valueGroupsSql(values.table, true)
   return `INSERT INTO ${qualified(values.name)} (_pair, g, n, ${countedColumnsSql(values.table).join(', ')})
     SELECT ${pair}, ${groups.g}, count(*), ${groups.columns} FROM ${rows} r ${groups.groupBy}`
+}
+
+/**
+ * The pairs kept before their value counts existed (by an earlier release) get them, each in a
+ * transaction of its own that first locks its pair's row: a device change deleting it waits, or has
+ * deleted it and its rows, and there is nothing to count; another process counting the same pair
+ * waits, then finds it counted. Run at start, after the relation exists. Returns how many pairs it counted.
+ */
+export async function countKeptPairs(db: Db, values: KeptValuesRelation): Promise<number> {
+  const uncounted = `NOT EXISTS (SELECT 1 FROM ${qualified(values.name)} m WHERE m._pair = p.id AND m.g = -1)`
+  const pairs = await db.query<{ id: string }>(`SELECT p.id::text AS id FROM inventory.snapshot_changes p WHERE p.relation = $1 AND ${uncounted} ORDER BY p.id`, [values.kept])
+  let counted = 0
+  for (const { id } of pairs.rows) {
+    counted += await db.transaction(async (tx) => {
+      const mine = await tx.query(`SELECT 1 FROM inventory.snapshot_changes p WHERE p.id = $1 AND ${uncounted} FOR UPDATE`, [id])
+      if (mine.rows.length === 0) return 0
+      await tx.query(keptValuesInsertSql(values, '$1::int8', `(SELECT * FROM ${qualified(values.kept)} k WHERE k._pair = $1::int8)`), [id])
+      return 1
+    })
+  }
+  return counted
 }
 
 /** The value counts of one pair's kept rows (`plan.ts` sums them), ready when the pair's row of all rows is there. */

@@ -4,7 +4,7 @@ import type { Router } from '../../shared/http/index.js'
 import type { InventoryDeps, InventoryRequest } from '../context.js'
 import { JobRunner, recoverAtStart, startWatchdog, type InventoryServices } from '../discovery/index.js'
 import { startSchedule } from '../discovery/schedule.js'
-import { queryAdmission } from '../query/index.js'
+import { COMPARABLE_TABLES, queryAdmission } from '../query/index.js'
 import { registerAttributeRoutes } from './attributes.js'
 import { registerChangeRoutes } from './changes.js'
 import { registerConfigurationRoutes } from './configurations.js'
@@ -17,6 +17,7 @@ import { registerSnapshotDeviceRoutes } from './snapshot-devices.js'
 import { registerTableRoutes, tableRouteOptions } from './tables.js'
 import { backfillMeasures } from '../snapshots/index.js'
 import { backfillComputed } from '../storage/partitions.js'
+import { backfillKeptValues } from '../query/kept-comparison.js'
 
 export interface RoutesLifecycle {
   /** Stops background work (discovery jobs) and releases resources. */
@@ -46,12 +47,21 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
   }
   // in the background: until a snapshot's positions are in, its pages are read by the scan, and
   // until its materialised tables are, they are read by their SQL
-  const positioning = backfillComputed(deps.db).then(
-    (n) => {
-      if (n > 0) deps.log.info({ snapshots: n }, 'computed the sort positions, value counts and materialised tables of snapshots taken before them')
-    },
-    (err: unknown) => deps.log.warn({ err }, 'could not compute the sort positions, value counts and materialised tables of older snapshots'),
-  )
+  const positioning = backfillComputed(deps.db)
+    .then(
+      (n) => {
+        if (n > 0) deps.log.info({ snapshots: n }, 'computed the sort positions, value counts and materialised tables of snapshots taken before them')
+      },
+      (err: unknown) => deps.log.warn({ err }, 'could not compute the sort positions, value counts and materialised tables of older snapshots'),
+    )
+    // and until a kept comparison's value counts are in, its filtered counts test its kept rows
+    .then(() => backfillKeptValues(deps.db, COMPARABLE_TABLES))
+    .then(
+      (n) => {
+        if (n > 0) deps.log.info({ comparisons: n }, 'computed the value counts of comparisons kept before them')
+      },
+      (err: unknown) => deps.log.warn({ err }, 'could not compute the value counts of comparisons kept before them'),
+    )
   registerSnapshotRoutes(router, svc)
   registerSnapshotDeviceRoutes(router, svc)
   registerSettingsRoutes(router, svc)

@@ -4,7 +4,8 @@
  * are the `GROUP BY` of the pair's kept rows, and the count of a compared request filtered on one
  * counted column is the join's, for every operator and for trees of them, volatile comparisons
  * too; the value counts are what is read (changed, the count changes); a pair without them (kept
- * by an earlier release) counts the kept rows; deleting the pair's row deletes them.
+ * by an earlier release) counts the kept rows and gets them at the next start; deleting the pair's
+ * row deletes them.
  */
 import t from 'tap'
 import { ENGINES, freshDb } from '../../helpers/db.js'
@@ -15,8 +16,8 @@ import { testDeps } from './helpers.js'
 import { storageName } from '../../../src/inventory/catalog/columns.js'
 import { INTERFACES } from '../../../src/inventory/catalog/inventory.js'
 import { partitionTable } from '../../../src/inventory/catalog/ddl.js'
-import { prepareTableQuery, queryTable, type TableQueryDeps } from '../../../src/inventory/query/index.js'
-import { keptComparison, keptRelation } from '../../../src/inventory/query/kept-comparison.js'
+import { COMPARABLE_TABLES, prepareTableQuery, queryTable, type TableQueryDeps } from '../../../src/inventory/query/index.js'
+import { backfillKeptValues, keptComparison, keptRelation } from '../../../src/inventory/query/kept-comparison.js'
 
 const FILTERS = [...COUNTED, ...SCANNED]
 
@@ -87,9 +88,22 @@ for (const engine of ENGINES) {
     await db.query(`UPDATE ${vc} SET n = n - 1000 WHERE _pair = $1 AND g = 2`, [pair.id])
 
     // a pair kept without them (an earlier release): the kept rows are counted
+    const columns = ['n', ...(INTERFACES.valueCounts ?? []).map((name) => `"${storageName(name)}"`)].join(', ')
+    const written = await rowsOf(db, `SELECT g, ${columns} FROM ${vc} WHERE _pair = ${pair.id}`)
     await db.query(`DELETE FROM ${vc} WHERE _pair = $1`, [pair.id])
     t.same(await counts(kept), joined, 'without value counts, the kept rows give the same counts')
     t.equal((await keptComparison(db, { newer, older }, false, INTERFACES))?.id, pair.id, 'still kept')
+    // ... and gets them at the next start, once
+    t.equal(await backfillKeptValues(db, COMPARABLE_TABLES), 1, 'the start counts the pair kept without them')
+    t.equal(await backfillKeptValues(db, COMPARABLE_TABLES), 0, 'once')
+    t.same(await rowsOf(db, `SELECT g, ${columns} FROM ${vc} WHERE _pair = ${pair.id}`), written, 'the value counts the keeping wrote')
+    t.same(await counts(kept), joined, 'the same counts')
+    // through the service's start
+    await db.query(`DELETE FROM ${vc} WHERE _pair = $1`, [pair.id])
+    await startApp(t, db)
+    const deadline = Date.now() + 60_000
+    while ((await rowsOf(db, `SELECT 1 FROM ${vc} WHERE _pair = ${pair.id} AND g = -1`)).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    t.same(await rowsOf(db, `SELECT g, ${columns} FROM ${vc} WHERE _pair = ${pair.id}`), written, 'a start of the service counts it')
 
     // deleting the pair's row deletes its value counts with the rows
     await db.query('DELETE FROM inventory.snapshot_changes')
