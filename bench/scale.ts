@@ -131,6 +131,16 @@ function cases(snapshot: string, older: string | undefined, interfaces: number):
         needsPair: true,
       },
       {
+        name: 'comparison: page of the added rows (change eq added) with count',
+        method: 'POST',
+        path: 'tables/inventory/interfaces',
+        body: { snapshot, compare: { snapshot: older }, columns: REQ_COLS, filters: { change: ['eq', 'added'] }, pagination: { start: 0, limit: 100 } },
+        hand: [`SELECT n.hostname AS h, n.id ${diff} AND o.id IS NULL ORDER BY 1, 2 LIMIT 100`, `SELECT count(*) ${diff} AND o.id IS NULL`],
+        answer: count,
+        handAnswer: handCount,
+        needsPair: true,
+      },
+      {
         name: 'changes (every table)',
         method: 'GET',
         path: `snapshots/${snapshot}/changes?against=${older}`,

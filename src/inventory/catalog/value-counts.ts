@@ -19,7 +19,7 @@ import { storageName } from './columns.js'
 import { attachCompanionSql, companionParent, companionPartition, companionPartitionName, createCompanionSql, detachCompanionSql, dropCompanionSql, partitionTable } from './ddl.js'
 import { STORAGE_TYPES } from './storage-types.js'
 import { STORED_TABLES } from './tables.js'
-import type { ColumnDef, StoredTableDef, TableDef } from './types.js'
+import type { StoredTableDef, TableDef } from './types.js'
 
 /** The stored tables with value counts, in catalog order. */
 export function countedTables(): StoredTableDef[] {
@@ -108,13 +108,6 @@ export function detachValuesSql(table: StoredTableDef, snapshotId: string): stri
 
 export function dropValuesSql(table: StoredTableDef, snapshotId: string): string {
   return dropCompanionSql(table, 'values', snapshotId)
-}
-
-/** The index of `column` among the table's counted columns, undefined where its values are not counted (or it is not stored as it is). */
-export function countedColumn(table: TableDef, column: ColumnDef): number | undefined {
-  if (column.sql !== undefined || column.atLoad !== undefined) return undefined
-  const i = table.valueCounts?.indexOf(column.name) ?? -1
-  return i < 0 ? undefined : i
 }
 
 /**

@@ -14,7 +14,7 @@ import { planQuery, shapeRow, type CountedRowsSql } from './plan.js'
 import type { Params } from './sql-filter.js'
 import { CHANGE_COLUMN, COMPARISON_SETTINGS, DIFF_COLUMN, comparisonSql, comparisonTable, type ComparedSnapshots } from './compare.js'
 import { keptComparison, keptComparisonBranches, keptComparisonSql, type KeptComparison } from './kept-comparison.js'
-import { keptValueCounts } from './kept-values.js'
+import { keptChangeCounts, keptValueCounts } from './kept-values.js'
 import { keepOnce } from './keeping.js'
 import { sqlState } from '../../shared/db/index.js'
 import type { ColorRule, ParsedRequest, SqlPlan, ValidRequest } from './types.js'
@@ -118,7 +118,7 @@ async function prepareComparison(deps: TableQueryDeps, table: TableDef, parsed: 
     from,
     branches: kept && ((params: Params) => keptComparisonBranches(table, kept, pair, compare.volatile, params)),
     fromCount: kept && ((params) => keptCountSql(kept, params)),
-    fromValueCounts: kept?.values && keptValueCounts(kept.values, kept.id),
+    fromValueCounts: kept && [...(kept.values ? [keptValueCounts(kept.values, kept.id)] : []), keptChangeCounts(kept.id)],
     tiebreak: [CHANGE_COLUMN],
   })
   return { request, plan: { ...plan, settings: COMPARISON_SETTINGS } }

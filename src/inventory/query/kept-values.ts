@@ -13,12 +13,16 @@
  * release) has no such row, and its counts test the kept rows. The trigger that deletes a pair's
  * kept rows with its `snapshot_changes` row deletes these too (migration 560), in the same
  * statement, so they are never read without the rows they count.
+ *
+ * The `change` column of every table's kept comparison is counted already: the pair's counts per
+ * kind (`keptChangeCounts`).
  */
 import { countedColumnsSql, valueGroupsSql, valueSumSql } from '../catalog/value-counts.js'
 import type { TableDef } from '../catalog/types.js'
 import type { Db, Queryable } from '../../shared/db/index.js'
 import type { ValueCounts } from './plan.js'
 import type { Params } from './sql-filter.js'
+import { CHANGE_KINDS } from './compare.js'
 
 /** The relation of a kept relation's value counts. */
 export interface KeptValuesRelation {
@@ -88,11 +92,30 @@ export async function countKeptPairs(db: Db, values: KeptValuesRelation): Promis
 /** The value counts of one pair's kept rows (`plan.ts` sums them), ready when the pair's row of all rows is there. */
 export function keptValueCounts(values: KeptValuesRelation, pairId: string): ValueCounts {
   return {
-    table: values.table,
+    columns: values.table.valueCounts ?? [],
     sql: (g, predicate, params: Params) => {
       const pair = params.add(pairId, 'int8')
       const ready = `EXISTS (SELECT 1 FROM ${qualified(values.name)} m WHERE m._pair = ${pair} AND m.g = -1)`
       return valueSumSql(qualified(values.name), `v._pair = ${pair}`, g, predicate, ready)
+    },
+  }
+}
+
+/**
+ * The value counts of a kept comparison's `change` column, for every table: the pair's counts per
+ * kind, which its `snapshot_changes` row holds (written with the kept rows, in the same
+ * transaction), as the rows of a relation of value counts. A compared count filtered on the kind
+ * alone (the web interface's "change" filter) sums them instead of testing every kept row; ready
+ * while the pair's row is there.
+ */
+export function keptChangeCounts(pairId: string): ValueCounts {
+  const kinds = CHANGE_KINDS.map((kind) => `('${kind}'::text, p.${kind})`).join(', ')
+  const relation = `(SELECT p.id AS _pair, 0 AS g, k.n, k."change" FROM inventory.snapshot_changes p CROSS JOIN LATERAL (VALUES ${kinds}) AS k("change", n))`
+  return {
+    columns: ['change'],
+    sql: (g, predicate, params: Params) => {
+      const pair = params.add(pairId, 'int8')
+      return valueSumSql(relation, `v._pair = ${pair}`, g, predicate, `EXISTS (SELECT 1 FROM inventory.snapshot_changes m WHERE m.id = ${pair})`)
     },
   }
 }

@@ -8,7 +8,7 @@ import { isSnapshotId } from '../catalog/ddl.js'
 import { isStored } from '../catalog/tables.js'
 import { storageName } from '../catalog/columns.js'
 import { hasPositions, positionColumn, positionsParent, positionsPartitionName } from '../catalog/positions.js'
-import { countedColumn, valueCountSql, valuesPartitionName } from '../catalog/value-counts.js'
+import { valueCountSql, valuesPartitionName } from '../catalog/value-counts.js'
 import { isMaterialised, materialisedBranchesSql, materialisedCountSql, materialisedPartitionName, type MaterialisedTableDef } from '../catalog/materialised.js'
 import { attributeFilterExpr } from './attribute-filter.js'
 import { Params, columnExpr, filterExpr, severityExpr } from './sql-filter.js'
@@ -135,35 +135,37 @@ function onValues(filter: ValidFilter): ValidFilter {
  * or a kept comparison's (`kept-values.ts`).
  */
 export interface ValueCounts {
-  /** The table whose counted columns (`valueCounts`, in `g` order) they hold. */
-  table: TableDef
+  /** The columns whose values they count, in `g` order (stored columns, under their names). */
+  columns: readonly string[]
   /** SQL of the number of rows whose counted column `g` passes `predicate` (over `v`), NULL while they are not ready. */
   sql(g: number, predicate: string, params: Params): string
 }
 
 /** A snapshot's value counts, ready once its partition is attached. */
-function snapshotValueCounts(table: TableDef, snapshotId: string): ValueCounts | undefined {
-  if (!isStored(table) || (table.valueCounts?.length ?? 0) === 0) return undefined
-  return {
-    table,
-    sql: (g, predicate, params) => valueCountSql(table, g, params.add(snapshotId, 'text'), predicate, attachedSql(valuesPartitionName(table, snapshotId), params)),
-  }
+function snapshotValueCounts(table: TableDef, snapshotId: string): ValueCounts[] {
+  if (!isStored(table) || (table.valueCounts?.length ?? 0) === 0) return []
+  return [
+    {
+      columns: table.valueCounts ?? [],
+      sql: (g, predicate, params) => valueCountSql(table, g, params.add(snapshotId, 'text'), predicate, attachedSql(valuesPartitionName(table, snapshotId), params)),
+    },
+  ]
 }
 
 /**
- * The count of a request whose filters all test one column against values, where `counts` hold
- * that column's values: the sum of the counts of the values that pass the filters, each value
- * tested once instead of every row. Undefined otherwise.
+ * The count of a request whose filters all test one column against values, where one of `counts`
+ * holds that column's values: the sum of the counts of the values that pass the filters, each
+ * value tested once instead of every row. Undefined otherwise.
  */
-function valueCount(request: ValidRequest, counts: ValueCounts | undefined, params: Params): string | undefined {
-  if (!counts || request.filter === undefined || request.attributes !== undefined) return undefined
+function valueCount(request: ValidRequest, counts: readonly ValueCounts[], params: Params): string | undefined {
+  if (request.filter === undefined || request.attributes !== undefined) return undefined
   const columns = valueConditions(request.filter)
   const column = columns?.[0]
-  if (!column || columns.some((c) => c.name !== column.name)) return undefined
-  const g = countedColumn(counts.table, column)
-  if (g === undefined) return undefined
+  if (!column || columns.some((c) => c.name !== column.name) || column.sql !== undefined || column.atLoad !== undefined) return undefined
+  const counted = counts.find((c) => c.columns.includes(column.name))
+  if (!counted) return undefined
   const predicate = filterExpr(onValues(request.filter), params)
-  return counts.sql(g, predicate, params)
+  return counted.sql(counted.columns.indexOf(column.name), predicate, params)
 }
 
 /** SQL of a table's rows in a snapshot counted beforehand, NULL where they were not counted. */
@@ -195,7 +197,7 @@ export interface PlanOptions {
   /** With `from`: the count of its rows when known beforehand (as `countedRows`, for requests without filters). */
   fromCount?: ((params: Params) => string) | undefined
   /** With `from`: its value counts, for a count filtered on one counted column. */
-  fromValueCounts?: ValueCounts | undefined
+  fromValueCounts?: readonly ValueCounts[] | undefined
   /**
    * Columns ordering rows after the sort column and `id`, where `id` alone is not unique (a
    * comparison: a removed row and an added one may carry the same `id`, one per snapshot).
@@ -263,7 +265,7 @@ export function planQuery(table: TableDef, request: ValidRequest, snapshotId: st
   let counted: string | undefined
   let countSettings: StatementSettings | undefined
   // (a comparison's statements run with JIT off already: `COMPARISON_SETTINGS`)
-  if (from) counted = unfiltered ? options.fromCount?.(countParams) : valueCount(request, options.fromValueCounts, countParams)
+  if (from) counted = unfiltered ? options.fromCount?.(countParams) : valueCount(request, options.fromValueCounts ?? [], countParams)
   else if (snapshotId !== undefined && unfiltered) counted = options.countedRows?.(table, snapshotId, countParams)
   else if (snapshotId !== undefined) {
     counted = valueCount(request, snapshotValueCounts(table, snapshotId), countParams)

@@ -3,7 +3,8 @@
  * the two snapshots they stand in for: after a pair is kept, every counted column's value counts
  * are the `GROUP BY` of the pair's kept rows, and the count of a compared request filtered on one
  * counted column is the join's, for every operator and for trees of them, volatile comparisons
- * too; the value counts are what is read (changed, the count changes); a pair without them (kept
+ * too, and a count filtered on the kind of change alone is the pair's counts per kind; the value
+ * counts are what is read (changed, the count changes); a pair without them (kept
  * by an earlier release) counts the kept rows and gets them at the next start; deleting the pair's
  * row deletes them.
  */
@@ -19,7 +20,17 @@ import { partitionTable } from '../../../src/inventory/catalog/ddl.js'
 import { COMPARABLE_TABLES, prepareTableQuery, queryTable, type TableQueryDeps } from '../../../src/inventory/query/index.js'
 import { backfillKeptValues, keptComparison, keptRelation } from '../../../src/inventory/query/kept-comparison.js'
 
-const FILTERS = [...COUNTED, ...SCANNED]
+/** Filters on the kind of change alone, which the pair's counts per kind answer (with one that a second column sends to the kept rows). */
+const CHANGES: Array<{ filters: Filters }> = [
+  { filters: { change: ['eq', 'added'] } },
+  { filters: { change: ['eq', 'removed'] } },
+  { filters: { change: ['neq', 'changed'] } },
+  { filters: { change: ['like', 'ed'] } },
+  { filters: { or: [{ change: ['eq', 'added'] }, { change: ['eq', 'changed'] }] } },
+  { filters: { change: ['eq', 'changed'], l1: ['eq', 'down'] } },
+]
+
+const FILTERS = [...COUNTED, ...SCANNED, ...CHANGES]
 
 for (const engine of ENGINES) {
   t.test(`value counts of kept comparisons against the join (${engine})`, async (t) => {
@@ -34,7 +45,8 @@ for (const engine of ENGINES) {
     t.equal((await api.call('DELETE', `snapshots/${newer}/devices`, [sn])).status, 204)
     const part = partitionTable(INTERFACES, newer)
     const edited = await db.query(`UPDATE ${part} SET l1 = 'down', dscr = 'moved to ' || int_name WHERE int_name ILIKE '%gi1/0/1%' AND l1 = 'up'`)
-    await db.query(`UPDATE ${part} SET int_name = int_name || '.100' WHERE id = (SELECT min(id) FROM ${part} WHERE int_name ILIKE 'vlan%')`)
+    const renamed = await db.query(`UPDATE ${part} SET int_name = int_name || '.100' WHERE id = (SELECT min(id) FROM ${part} WHERE int_name ILIKE 'gi%')`)
+    t.equal(renamed.rowCount, 1, 'one interface renamed')
     t.ok((edited.rowCount ?? 0) > 0, `${edited.rowCount} interfaces changed`)
     // rows edited behind the API's back: the comparison is kept again on the next request
     await db.query('DELETE FROM inventory.snapshot_changes')
@@ -65,6 +77,17 @@ for (const engine of ENGINES) {
     t.match(prepared.plan.count.sql, values.name, 'a count filtered on one counted column reads them')
     const scanned = await prepareTableQuery(kept, INTERFACES, { snapshot: newer, compare: { snapshot: older }, columns: ['id'], filters: SCANNED[0]!.filters })
     t.notMatch(scanned.plan.count.sql, values.name, 'a count filtered on two columns does not')
+
+    // a count filtered on the kind of change alone reads the pair's counts per kind
+    // (a count is asked of the database only when the page is full: kinds with rows)
+    const kinds = FILTERS.indexOf(CHANGES[0]!)
+    t.ok(joined[kinds]! > 0 && joined[kinds + 1]! > 0, 'rows added and removed')
+    t.match((await prepareTableQuery(kept, INTERFACES, { snapshot: newer, compare: { snapshot: older }, columns: ['id'], filters: CHANGES[1]!.filters })).plan.count.sql, 'snapshot_changes p CROSS JOIN LATERAL', 'planned on the counts per kind')
+    await db.query('UPDATE inventory.snapshot_changes SET removed = removed + 1000 WHERE id = $1', [pair.id])
+    t.equal(await count(kept, CHANGES[1]!.filters), joined[kinds + 1]! + 1000, 'a changed count per kind is what the count of `change` eq removed says')
+    t.equal(await count(kept, CHANGES[0]!.filters), joined[kinds]!, 'the other kinds\' are not')
+    t.equal(await count(kept, CHANGES.at(-1)!.filters), joined.at(-1)!, 'with a second column, the kept rows are counted')
+    await db.query('UPDATE inventory.snapshot_changes SET removed = removed - 1000 WHERE id = $1', [pair.id])
 
     // what is kept: per counted column, the GROUP BY of the pair's kept rows, and the row of all of them
     const vc = `inventory."${values.name}"`
