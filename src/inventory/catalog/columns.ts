@@ -7,6 +7,11 @@ import type { ColumnDef, ColumnType } from './types.js'
 /** The schema every inventory storage table and relation lives in. */
 export const INVENTORY_SCHEMA = 'inventory'
 
+/** A relation of the inventory schema by its unquoted name, quoted for SQL: inventory."<name>". */
+export function inventoryRelation(name: string): string {
+  return `${INVENTORY_SCHEMA}."${name}"`
+}
+
 /** One column. */
 export function col(name: string, type: ColumnType, description: string, extra: Partial<Omit<ColumnDef, 'name' | 'type' | 'description'>> = {}): ColumnDef {
   return { name, type, description, ...extra }

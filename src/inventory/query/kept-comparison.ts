@@ -29,10 +29,11 @@ import { sqlState, type Db, type Deadline, type Queryable } from '../../shared/d
 import { applyLocalSettings, type StatementSettings } from '../../shared/db/settings.js'
 import { timeoutError } from '../../shared/db/pglite-protocol.js'
 import { findTable } from '../catalog/index.js'
-import { sqlLiteral } from '../catalog/columns.js'
+import { countedColumnsSql } from '../catalog/value-counts.js'
+import { inventoryRelation, sqlLiteral } from '../catalog/columns.js'
 import { CHANGE_KINDS, COMPARISON_SETTINGS, comparedColumns, comparisonSql, quoted, type ComparedSnapshots } from './compare.js'
 import { Params, columnExpr } from './sql-filter.js'
-import { countKeptPairs, ensureKeptValues, keptValuesColumns, keptValuesInsertSql, keptValuesRelation, type KeptValuesRelation } from './kept-values.js'
+import { countKeptPairs, ensureKeptValues, keptValuesInsertSql, keptValuesRelation, type KeptValuesRelation } from './kept-values.js'
 
 /** A pair's kept comparison of one table: the `snapshot_changes` row that owns its rows. */
 export interface KeptComparison {
@@ -91,10 +92,6 @@ function pageKeys(table: TableDef): string[] {
   return ['_pair', ...keys, '"change"']
 }
 
-function qualified(name: string): string {
-  return `inventory."${name}"`
-}
-
 /** The names of the columns of a comparison's rows, in its order. */
 function outputColumns(table: TableDef): string[] {
   return [...table.columns.map((c) => quoted(c.name)), '"change"', '"diff"']
@@ -111,10 +108,10 @@ async function ensureRelation(db: Db, relation: Relation): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [relation.name])
     const exists = await tx.query<{ e: boolean; page: boolean }>('SELECT to_regclass($1) IS NOT NULL AS e, to_regclass($2) IS NOT NULL AS page', [
-      qualified(relation.name),
-      qualified(relation.pageIndex),
+      inventoryRelation(relation.name),
+      inventoryRelation(relation.pageIndex),
     ])
-    const name = qualified(relation.name)
+    const name = inventoryRelation(relation.name)
     if (!exists.rows[0]?.e) {
       // rows leave with their pair's row through the trigger of snapshot_changes (migration 530)
       await tx.query(`CREATE TABLE ${name} AS SELECT 0::int8 AS _pair, c.* FROM (${relation.shapeSql}) c WITH NO DATA`)
@@ -144,7 +141,7 @@ export async function backfillKeptValues(db: Db, tables: readonly TableDef[]): P
   for (const table of tables) {
     const relation = keptRelation(table)
     if (!relation.values) continue
-    const exists = await db.query<{ e: boolean }>('SELECT to_regclass($1) IS NOT NULL AS e', [qualified(relation.name)])
+    const exists = await db.query<{ e: boolean }>('SELECT to_regclass($1) IS NOT NULL AS e', [inventoryRelation(relation.name)])
     if (!exists.rows[0]?.e) continue
     await ensureRelation(db, relation)
     counted += await countKeptPairs(db, relation.values)
@@ -190,7 +187,7 @@ export function keptComparisonSql(table: TableDef, kept: KeptComparison, pair: C
 export function keptComparisonBranches(table: TableDef, kept: KeptComparison, pair: ComparedSnapshots, volatile: boolean, params: Params): [string, string] {
   const id = params.add(kept.id, 'int8')
   return [
-    `SELECT ${outputColumns(table).join(', ')} FROM ${qualified(kept.relation)} WHERE _pair = ${id}`,
+    `SELECT ${outputColumns(table).join(', ')} FROM ${inventoryRelation(kept.relation)} WHERE _pair = ${id}`,
     `SELECT * FROM (${comparisonSql(table, pair, volatile, params)}) j WHERE NOT EXISTS (SELECT 1 FROM inventory.snapshot_changes WHERE id = ${id})`,
   ]
 }
@@ -251,7 +248,7 @@ async function derivedSql(tx: Queryable, table: TableDef, pair: ComparedSnapshot
   const kept = await keptComparison(tx, pair, false, base)
   if (!kept) return undefined
   const id = params.add(kept.id, 'int8')
-  const rows = `(SELECT NULL::text AS snapshot_id, k.* FROM ${qualified(kept.relation)} k WHERE k._pair = ${id}) AS ${base.source.table.split('.').pop()!}`
+  const rows = `(SELECT NULL::text AS snapshot_id, k.* FROM ${inventoryRelation(kept.relation)} k WHERE k._pair = ${id}) AS ${base.source.table.split('.').pop()!}`
   const source = table.source.sql.replace(baseRelation(base.source.table), rows)
   const column = (name: string) => table.columns.find((c) => c.name === name)!
   const entry = (c: ColumnDef) => `k."diff" -> ${sqlLiteral(c.name)}`
@@ -261,7 +258,7 @@ async function derivedSql(tx: Queryable, table: TableDef, pair: ComparedSnapshot
   return (
     `SELECT ${table.columns.map((c) => `${columnExpr(c)} AS ${quoted(c.name)}`).join(', ')}, k."change",` +
     ` CASE WHEN k."change" = 'changed' THEN ${compared.length > 0 ? diff : `'{}'::json`} END AS "diff"` +
-    ` FROM (${source}) t JOIN ${qualified(kept.relation)} k ON k._pair = ${id} AND ${table.key!.map((name) => `k.${quoted(name)} = ${columnExpr(column(name))}`).join(' AND ')}` +
+    ` FROM (${source}) t JOIN ${inventoryRelation(kept.relation)} k ON k._pair = ${id} AND ${table.key!.map((name) => `k.${quoted(name)} = ${columnExpr(column(name))}`).join(' AND ')}` +
     ` WHERE ${[`k."change" <> 'changed'`, ...differs].join(' OR ')}`
   )
 }
@@ -348,9 +345,9 @@ export async function keepComparison(
       const counts = CHANGE_KINDS.map((kind) => `count(*) FILTER (WHERE "change" = '${kind}')::int8 AS ${kind}`)
       // the value counts of the rows, where the table has them, counted from what the INSERT returns
       const values = way.values === false ? undefined : relation.values
-      const returning = ['"change"', ...(values ? keptValuesColumns(values) : [])]
+      const returning = ['"change"', ...(values ? countedColumnsSql(values.table) : [])]
       const written = await tx.query<{ added: string; removed: string; changed: string }>(
-        `WITH kept AS (INSERT INTO ${qualified(relation.name)} SELECT ${pairParam}, c.* FROM (${await keepingSql(tx, table, pair, volatile, params, way)}) c RETURNING ${returning.join(', ')})
+        `WITH kept AS (INSERT INTO ${inventoryRelation(relation.name)} SELECT ${pairParam}, c.* FROM (${await keepingSql(tx, table, pair, volatile, params, way)}) c RETURNING ${returning.join(', ')})
          ${values ? `, counted AS (${keptValuesInsertSql(values, pairParam, 'kept')})` : ''}
          SELECT ${counts.join(', ')} FROM kept`,
         params.values,
@@ -375,7 +372,7 @@ export async function keepComparison(
   // many rows a pair has rather than guessing for a table autovacuum has not seen yet
   if (counts && counts.added + counts.removed + counts.changed > 0 && way.statistics !== false) {
     const target = way.statistics
-    const analyze = `ANALYZE ${qualified(relation.name)}`
+    const analyze = `ANALYZE ${inventoryRelation(relation.name)}`
     await (target === undefined || db.kind !== 'postgres'
       ? bounded.query(analyze)
       : bounded.transaction(async (tx) => {

@@ -18,6 +18,7 @@
  * kind (`keptChangeCounts`).
  */
 import { countedColumnsSql, valueGroupsSql, valueSumSql } from '../catalog/value-counts.js'
+import { inventoryRelation } from '../catalog/columns.js'
 import type { TableDef } from '../catalog/types.js'
 import type { Db, Queryable } from '../../shared/db/index.js'
 import type { ValueCounts } from './plan.js'
@@ -37,25 +38,16 @@ export function keptValuesRelation(table: TableDef, relation: string): KeptValue
   return (table.valueCounts?.length ?? 0) > 0 ? { name: `${relation}_vc`, kept: relation, table } : undefined
 }
 
-function qualified(name: string): string {
-  return `inventory."${name}"`
-}
-
 /**
  * Creates the relation unless it exists, shaped by the kept rows' SELECT (`shapeSql`, the columns
  * under their storage names), inside the caller's transaction (which holds the kept relation's lock).
  */
 export async function ensureKeptValues(tx: Queryable, values: KeptValuesRelation, shapeSql: string): Promise<void> {
-  const exists = await tx.query<{ e: boolean }>('SELECT to_regclass($1) IS NOT NULL AS e', [qualified(values.name)])
+  const exists = await tx.query<{ e: boolean }>('SELECT to_regclass($1) IS NOT NULL AS e', [inventoryRelation(values.name)])
   if (exists.rows[0]?.e) return
   const columns = countedColumnsSql(values.table).map((c) => `c.${c}`)
-  await tx.query(`CREATE TABLE ${qualified(values.name)} AS SELECT 0::int8 AS _pair, 0::int2 AS g, 0::int8 AS n, ${columns.join(', ')} FROM (${shapeSql}) c WITH NO DATA`)
-  await tx.query(`CREATE INDEX "${values.name}_g" ON ${qualified(values.name)} (_pair, g)`)
-}
-
-/** The columns of the kept rows the counting reads: the RETURNING of the keeping's INSERT. */
-export function keptValuesColumns(values: KeptValuesRelation): string[] {
-  return countedColumnsSql(values.table)
+  await tx.query(`CREATE TABLE ${inventoryRelation(values.name)} AS SELECT 0::int8 AS _pair, 0::int2 AS g, 0::int8 AS n, ${columns.join(', ')} FROM (${shapeSql}) c WITH NO DATA`)
+  await tx.query(`CREATE INDEX "${values.name}_g" ON ${inventoryRelation(values.name)} (_pair, g)`)
 }
 
 /**
@@ -64,7 +56,7 @@ export function keptValuesColumns(values: KeptValuesRelation): string[] {
  */
 export function keptValuesInsertSql(values: KeptValuesRelation, pair: string, rows: string): string {
   const groups = valueGroupsSql(values.table, true)
-  return `INSERT INTO ${qualified(values.name)} (_pair, g, n, ${countedColumnsSql(values.table).join(', ')})
+  return `INSERT INTO ${inventoryRelation(values.name)} (_pair, g, n, ${countedColumnsSql(values.table).join(', ')})
     SELECT ${pair}, ${groups.g}, count(*), ${groups.columns} FROM ${rows} r ${groups.groupBy}`
 }
 
@@ -75,14 +67,14 @@ export function keptValuesInsertSql(values: KeptValuesRelation, pair: string, ro
  * waits, then finds it counted. Run at start, after the relation exists. Returns how many pairs it counted.
  */
 export async function countKeptPairs(db: Db, values: KeptValuesRelation): Promise<number> {
-  const uncounted = `NOT EXISTS (SELECT 1 FROM ${qualified(values.name)} m WHERE m._pair = p.id AND m.g = -1)`
+  const uncounted = `NOT EXISTS (SELECT 1 FROM ${inventoryRelation(values.name)} m WHERE m._pair = p.id AND m.g = -1)`
   const pairs = await db.query<{ id: string }>(`SELECT p.id::text AS id FROM inventory.snapshot_changes p WHERE p.relation = $1 AND ${uncounted} ORDER BY p.id`, [values.kept])
   let counted = 0
   for (const { id } of pairs.rows) {
     counted += await db.transaction(async (tx) => {
       const mine = await tx.query(`SELECT 1 FROM inventory.snapshot_changes p WHERE p.id = $1 AND ${uncounted} FOR UPDATE`, [id])
       if (mine.rows.length === 0) return 0
-      await tx.query(keptValuesInsertSql(values, '$1::int8', `(SELECT * FROM ${qualified(values.kept)} k WHERE k._pair = $1::int8)`), [id])
+      await tx.query(keptValuesInsertSql(values, '$1::int8', `(SELECT * FROM ${inventoryRelation(values.kept)} k WHERE k._pair = $1::int8)`), [id])
       return 1
     })
   }
@@ -95,8 +87,8 @@ export function keptValueCounts(values: KeptValuesRelation, pairId: string): Val
     columns: values.table.valueCounts ?? [],
     sql: (g, predicate, params: Params) => {
       const pair = params.add(pairId, 'int8')
-      const ready = `EXISTS (SELECT 1 FROM ${qualified(values.name)} m WHERE m._pair = ${pair} AND m.g = -1)`
-      return valueSumSql(qualified(values.name), `v._pair = ${pair}`, g, predicate, ready)
+      const ready = `EXISTS (SELECT 1 FROM ${inventoryRelation(values.name)} m WHERE m._pair = ${pair} AND m.g = -1)`
+      return valueSumSql(inventoryRelation(values.name), `v._pair = ${pair}`, g, predicate, ready)
     },
   }
 }

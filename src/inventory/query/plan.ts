@@ -143,10 +143,10 @@ export interface ValueCounts {
 
 /** A snapshot's value counts, ready once its partition is attached. */
 function snapshotValueCounts(table: TableDef, snapshotId: string): ValueCounts[] {
-  if (!isStored(table) || (table.valueCounts?.length ?? 0) === 0) return []
+  if (!isStored(table) || !table.valueCounts?.length) return []
   return [
     {
-      columns: table.valueCounts ?? [],
+      columns: table.valueCounts,
       sql: (g, predicate, params) => valueCountSql(table, g, params.add(snapshotId, 'text'), predicate, attachedSql(valuesPartitionName(table, snapshotId), params)),
     },
   ]

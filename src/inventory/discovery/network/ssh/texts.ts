@@ -18,6 +18,7 @@
 import type { Logger } from 'pino'
 import type { Queryable } from '../../../../shared/db/index.js'
 import { partitionName, partitionTable } from '../../../catalog/index.js'
+import { inventoryRelation } from '../../../catalog/columns.js'
 import { CONFIG_SAVED } from '../../../catalog/consistency.js'
 import { recordHostKeys } from './host-keys.js'
 import type { ConfigCollection } from './collect.js'
@@ -90,7 +91,7 @@ async function pruneStoredBefore(db: Queryable, candidates: readonly string[], s
   for (let i = 0; i < partitions.length; i += 200) {
     const union = partitions
       .slice(i, i + 200)
-      .map((p) => `SELECT hash FROM inventory."${p}" WHERE hash = ANY($1::text[])`)
+      .map((p) => `SELECT hash FROM ${inventoryRelation(p)} WHERE hash = ANY($1::text[])`)
       .join(' UNION ')
     for (const row of (await db.query<{ hash: string }>(union, [wanted])).rows) referenced.add(row.hash)
   }
