@@ -21,7 +21,7 @@ import { Deadline, createPostgresDb, type Db } from '../src/shared/db/index.js'
 import { storageName } from '../src/inventory/catalog/columns.js'
 import type { TableDef } from '../src/inventory/catalog/types.js'
 import { COMPARABLE_TABLES, keepChanges } from '../src/inventory/query/change-counts.js'
-import { KEEPING, keepComparison, keepingSql, keptRelation, type KeepingWay } from '../src/inventory/query/kept-comparison.js'
+import { KEEPING, dropForgottenPartitions, keepComparison, keepingSql, keptRelation, type KeepingWay } from '../src/inventory/query/kept-comparison.js'
 import { Params } from '../src/inventory/query/sql-filter.js'
 import { applyLocalSettings } from '../src/shared/db/settings.js'
 import { isProfileName } from '../src/inventory/simulator/index.js'
@@ -54,6 +54,7 @@ const WAYS: Record<string, KeepingWay> = {
   'analyze 10': { ...KEEPING, statistics: 10 },
   'no analyze': { ...KEEPING, statistics: false },
   'no value counts': { ...KEEPING, values: false },
+  'work_mem 256MB': { ...KEEPING, settings: { ...KEEPING.settings, work_mem: '256MB' } },
   'hash 64MB + analyze 10': { settings: { ...base, work_mem: '64MB' }, whole: true, statistics: 10 },
 }
 const chosen = (process.argv[4] ?? Object.keys(WAYS).join(',')).split(',')
@@ -66,6 +67,7 @@ const load = () =>
 
 async function forget(db: Db, pair: { older: string; newer: string }, table: TableDef): Promise<void> {
   await db.query('DELETE FROM inventory.snapshot_changes WHERE newer = $1 AND older = $2 AND table_path = $3', [pair.newer, pair.older, table.path])
+  await dropForgottenPartitions(db, [table])
 }
 
 /** A digest of the kept rows of the pair's table, in a total order of their text. */
@@ -187,8 +189,10 @@ async function main(): Promise<void> {
           await applyLocalSettings(tx, WAYS[way]!.settings)
           const params = new Params()
           const p = params.add(id.rows[0]!.id, 'int8')
+          // (into a table like the pair's partition, as the keeping writes them; rolled back)
+          await tx.query(`CREATE TABLE inventory.bench_kept (LIKE inventory."${keptRelation(r.table).name}")`)
           const e = await tx.query<{ 'QUERY PLAN': string }>(
-            `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) INSERT INTO inventory."${keptRelation(r.table).name}" SELECT ${p}, c.* FROM (${await keepingSql(tx, r.table, pair, false, params, WAYS[way])}) c`,
+            `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) INSERT INTO inventory.bench_kept SELECT ${p}, c.* FROM (${await keepingSql(tx, r.table, pair, false, params, WAYS[way])}) c`,
             params.values,
           )
           throw Object.assign(rollback, { plan: e.rows.map((x) => x['QUERY PLAN']).join('\n') })

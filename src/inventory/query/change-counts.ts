@@ -14,7 +14,7 @@ import { Deadline, queryBefore, type Db, type Queryable } from '../../shared/db/
 import { TABLES, type TableDef } from '../catalog/index.js'
 import { COMPARISON_SETTINGS, changeCountSql, notComparable, type ComparedSnapshots } from './compare.js'
 import { mapDbError } from './execute.js'
-import { keptRelation } from './kept-comparison.js'
+import { dropForgottenPartitions, keptRelation } from './kept-comparison.js'
 import { keepOnce } from './keeping.js'
 import { Params } from './sql-filter.js'
 
@@ -110,6 +110,9 @@ export async function keepChanges(db: Db, pair: ComparedSnapshots, volatile: boo
   const kept = await keptChanges(db, pair, volatile)
   const missing = COMPARABLE_TABLES.filter((table) => !kept.has(table.path))
   const done = await eachTable(missing, concurrency, async (table) => (await keepOnce(db, pair, volatile, table, Deadline.after(tableLimitMs))) !== undefined, signal)
+  // the partitions of pairs forgotten since (a snapshot deleted, a device rediscovered) go; they are
+  // empty, so a failure here leaves them to the next pass rather than failing the keeping
+  await dropForgottenPartitions(db, COMPARABLE_TABLES).catch(() => 0)
   return done.filter(Boolean).length
 }
 

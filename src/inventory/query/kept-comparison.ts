@@ -7,10 +7,14 @@
  * Storage: per catalog table one relation, `inventory."cmp_<table>_<shape>"`, made from the
  * comparison's own SELECT (`CREATE TABLE AS ... WITH NO DATA`), so its columns have exactly the
  * types the join yields (answers read from it are the same bytes), plus `_pair`, the id of the
- * pair's row in `inventory.snapshot_changes` (which also holds the pair's counts per kind).
+ * pair's row in `inventory.snapshot_changes` (which also holds the pair's counts per kind). It is
+ * partitioned by `_pair`: each pair's rows are written into a table of their own, indexed once
+ * they are all in (a sort, half the cost of growing the index row by row: docs/architecture.md),
+ * then attached; readers name the relation and `_pair`, which prunes to that partition.
  * Deleting that row (a device change, `forgetChanges`; a deleted snapshot, whose foreign keys
  * remove it) deletes the kept rows in the same transaction: a trigger of `snapshot_changes`
- * deletes them from the relation the row names (migration 530). Not a foreign key: it checked
+ * deletes them from the relation the row names (migration 530); the emptied partition is dropped
+ * later (`dropForgottenPartitions`), as dropping it there would lock out every reader of the table. Not a foreign key: it checked
  * every kept row as it was written, a tenth of keeping every table on "large" (64.4 s with it,
  * 58.2 s without, interleaved: docs/architecture.md). `<shape>` is a
  * hash of the comparison's SQL, so a release that changes a table's columns or what is compared
@@ -30,7 +34,7 @@ import { applyLocalSettings, type StatementSettings } from '../../shared/db/sett
 import { timeoutError } from '../../shared/db/pglite-protocol.js'
 import { findTable } from '../catalog/index.js'
 import { countedColumnsSql } from '../catalog/value-counts.js'
-import { inventoryRelation, sqlLiteral } from '../catalog/columns.js'
+import { INVENTORY_SCHEMA, inventoryRelation, sqlLiteral } from '../catalog/columns.js'
 import { CHANGE_KINDS, COMPARISON_SETTINGS, comparedColumns, comparisonSql, quoted, type ComparedSnapshots } from './compare.js'
 import { Params, columnExpr } from './sql-filter.js'
 import { countKeptPairs, ensureKeptValues, keptValuesInsertSql, keptValuesRelation, type KeptValuesRelation } from './kept-values.js'
@@ -53,6 +57,8 @@ class NullParams extends Params {
 
 interface Relation {
   name: string
+  /** The start of the names of its partitions, one per pair (`partitionName`). */
+  partitions: string
   /** The comparison's SELECT with NULL snapshots: the columns and types of the kept rows. */
   shapeSql: string
   /** The index a page reads: a pair's rows in the table's default order (`pageIndexSql`). */
@@ -73,7 +79,7 @@ export function keptRelation(table: TableDef): Relation {
     const hash = createHash('sha256').update(shapeSql).update('\0').update(comparisonSql(table, pair, true, new NullParams())).digest('hex').slice(0, 12)
     const base = table.path.replace(/[^A-Za-z0-9]+/g, '_').toLowerCase().slice(0, 40)
     const name = `cmp_${base}_${hash}`
-    relation = { name, shapeSql, pageIndex: `${name}_page`, pageKeys: pageKeys(table), values: keptValuesRelation(table, name) }
+    relation = { name, partitions: `cmp_${hash}`, shapeSql, pageIndex: `${name}_page`, pageKeys: pageKeys(table), values: keptValuesRelation(table, name) }
     RELATIONS.set(table, relation)
   }
   return relation
@@ -100,36 +106,66 @@ function outputColumns(table: TableDef): string[] {
 /** Relations known to exist, per database (a test makes many). */
 const ENSURED = new WeakMap<object, Set<string>>()
 
-/** Creates the relation keeping `table`'s comparisons unless it exists (concurrent callers wait for one another). */
+/** The partition of `relation` that holds one pair's rows (short: the relation's hash and the pair's id). */
+function partitionName(relation: Relation, pairId: string): string {
+  return `${relation.partitions}_${pairId}`
+}
+
+/**
+ * Creates the relation keeping `table`'s comparisons unless it exists (concurrent callers wait for
+ * one another): partitioned by pair, with the page index declared on it (each partition gets it
+ * when its rows are in, `keepComparison`). A relation kept by an earlier release, one table for
+ * every pair, becomes its first partition, holding the pairs it has (`adoptPlainRelation`).
+ */
 async function ensureRelation(db: Db, relation: Relation): Promise<void> {
   let known = ENSURED.get(db)
   if (!known) ENSURED.set(db, (known = new Set()))
   if (known.has(relation.name)) return
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [relation.name])
-    const exists = await tx.query<{ e: boolean; page: boolean }>('SELECT to_regclass($1) IS NOT NULL AS e, to_regclass($2) IS NOT NULL AS page', [
-      inventoryRelation(relation.name),
-      inventoryRelation(relation.pageIndex),
-    ])
     const name = inventoryRelation(relation.name)
-    if (!exists.rows[0]?.e) {
+    const r = await tx.query<{ kind: string | null }>('SELECT (SELECT c.relkind::text FROM pg_class c WHERE c.oid = to_regclass($1)) AS kind', [name])
+    const kind = r.rows[0]?.kind ?? null
+    if (kind !== 'p') {
       // rows leave with their pair's row through the trigger of snapshot_changes (migration 530)
-      await tx.query(`CREATE TABLE ${name} AS SELECT 0::int8 AS _pair, c.* FROM (${relation.shapeSql}) c WITH NO DATA`)
-    }
-    if (!exists.rows[0]?.page) {
-      // (the index leads with the pair: it serves the deletion of a pair's rows too)
-      await tx.query(`CREATE INDEX "${relation.pageIndex}" ON ${name} (${relation.pageKeys.join(', ')})`)
-      // a relation kept by an earlier release: its index on the pair alone is one more write per row
-      const old = await tx.query<{ name: string }>(
-        `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-          WHERE i.indrelid = $1::regclass AND i.indnatts = 1 AND a.attname = '_pair'`,
-        [name],
-      )
-      for (const row of old.rows) await tx.query(`DROP INDEX inventory."${row.name.replace(/"/g, '""')}"`)
+      if (kind === null) await tx.query(`CREATE TABLE ${name} AS SELECT 0::int8 AS _pair, c.* FROM (${relation.shapeSql}) c WITH NO DATA`)
+      await adoptPlainRelation(tx, relation)
     }
     if (relation.values) await ensureKeptValues(tx, relation.values, relation.shapeSql)
   })
   known.add(relation.name)
+}
+
+/**
+ * Turns the plain relation `relation.name` into the partitioned one of the same name: renamed to its
+ * first partition (`<partitions>_0`) which, when it holds rows (pairs kept by an earlier release),
+ * is attached for the pairs it holds; an empty one is dropped. Attaching gives it the page index
+ * where it lacks one; its index on `_pair` alone (an earlier release's) is dropped first.
+ */
+async function adoptPlainRelation(tx: Queryable, relation: Relation): Promise<void> {
+  const name = inventoryRelation(relation.name)
+  const first = `${relation.partitions}_0`
+  await tx.query(`ALTER TABLE ${name} RENAME TO "${first}"`)
+  const indexes = await tx.query<{ name: string; pair: boolean }>(
+    `SELECT c.relname AS name, (i.indnatts = 1 AND a.attname = '_pair') AS pair FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+       JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0] WHERE i.indrelid = $1::regclass`,
+    [inventoryRelation(first)],
+  )
+  for (const index of indexes.rows) {
+    const quotedName = `inventory."${index.name.replace(/"/g, '""')}"`
+    if (index.pair) await tx.query(`DROP INDEX ${quotedName}`)
+    else if (index.name === relation.pageIndex) await tx.query(`ALTER INDEX ${quotedName} RENAME TO "${first}_page"`)
+  }
+  await tx.query(`CREATE TABLE ${name} (LIKE ${inventoryRelation(first)}) PARTITION BY LIST (_pair)`)
+  await tx.query(`ALTER TABLE ${name} ALTER COLUMN _pair SET NOT NULL`)
+  await tx.query(`CREATE INDEX "${relation.pageIndex}" ON ${name} (${relation.pageKeys.join(', ')})`)
+  const pairs = await tx.query<{ id: string }>(`SELECT DISTINCT _pair::text AS id FROM ${inventoryRelation(first)} WHERE _pair IS NOT NULL`)
+  if (pairs.rows.length === 0) await tx.query(`DROP TABLE ${inventoryRelation(first)}`)
+  else {
+    // (every kept row has its pair: a scan that checks it, and one more for the attach, once per table)
+    await tx.query(`ALTER TABLE ${inventoryRelation(first)} ALTER COLUMN _pair SET NOT NULL`)
+    await tx.query(`ALTER TABLE ${name} ATTACH PARTITION ${inventoryRelation(first)} FOR VALUES IN (${pairs.rows.map((p) => sqlLiteral(p.id) + '::int8').join(', ')})`)
+  }
 }
 
 /**
@@ -147,6 +183,38 @@ export async function backfillKeptValues(db: Db, tables: readonly TableDef[]): P
     counted += await countKeptPairs(db, relation.values)
   }
   return counted
+}
+
+/**
+ * Drops the partitions of `tables`' kept relations whose pair is forgotten (its `snapshot_changes`
+ * row deleted: the trigger emptied them then, in the deleting transaction, which could not drop
+ * them without taking every reader's lock). On PostgreSQL each is detached `CONCURRENTLY` (readers
+ * of the other pairs go on; it waits for those that may still see it), then dropped; a detach a
+ * crash cut short is finished first. On the embedded database, with one session, each is dropped.
+ * Run after a discovery's keeping and at start. Returns how many it dropped.
+ */
+export async function dropForgottenPartitions(db: Db, tables: readonly TableDef[]): Promise<number> {
+  const parents = tables.map((table) => keptRelation(table).name)
+  const r = await db.query<{ parent: string; part: string; pending: boolean }>(
+    `SELECT p.relname AS parent, c.relname AS part, i.inhdetachpending AS pending
+       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent JOIN pg_namespace n ON n.oid = p.relnamespace
+      WHERE n.nspname = $2 AND p.relname = ANY($1) AND c.relname ~ '_[1-9][0-9]*$'
+        AND NOT EXISTS (SELECT 1 FROM inventory.snapshot_changes s WHERE s.id = substring(c.relname FROM '_([0-9]+)$')::int8)`,
+    [parents, INVENTORY_SCHEMA],
+  )
+  let dropped = 0
+  for (const { parent, part, pending } of r.rows) {
+    try {
+      if (db.kind === 'postgres') {
+        await db.query(`ALTER TABLE ${inventoryRelation(parent)} DETACH PARTITION ${inventoryRelation(part)} ${pending ? 'FINALIZE' : 'CONCURRENTLY'}`)
+      }
+      await db.query(`DROP TABLE IF EXISTS ${inventoryRelation(part)}`)
+      dropped++
+    } catch {
+      // another process dropped it meanwhile, or a detach was cut short: the next pass finishes it
+    }
+  }
+  return dropped
 }
 
 /** The kept comparison of `table` for the pair, if its rows are kept. */
@@ -313,6 +381,8 @@ export async function keepComparison(
     if (db.kind === 'postgres') await applyLocalSettings(tx, { ...way.settings, statement_timeout: `${remaining()}ms` })
   }
   let counts: KeptCounts | undefined
+  /** The pair's row this keeping wrote, if it did (not another writer). */
+  let keptId: string | undefined
   try {
     counts = await bounded.transaction(async (tx): Promise<KeptCounts | undefined> => {
       await settle(tx)
@@ -346,13 +416,23 @@ export async function keepComparison(
       // the value counts of the rows, where the table has them, counted from what the INSERT returns
       const values = way.values === false ? undefined : relation.values
       const returning = ['"change"', ...(values ? countedColumnsSql(values.table) : [])]
+      // the pair's rows go into a partition of their own, indexed once they are in (a sort) rather than
+      // entry by entry, then attached (docs/architecture.md); the partition's check spares the attach a scan
+      const part = inventoryRelation(partitionName(relation, id))
+      await tx.query(`CREATE TABLE ${part} (LIKE ${inventoryRelation(relation.name)} INCLUDING CONSTRAINTS, CHECK (_pair = ${sqlLiteral(id)}::int8))`)
       const written = await tx.query<{ added: string; removed: string; changed: string }>(
-        `WITH kept AS (INSERT INTO ${inventoryRelation(relation.name)} SELECT ${pairParam}, c.* FROM (${await keepingSql(tx, table, pair, volatile, params, way)}) c RETURNING ${returning.join(', ')})
+        `WITH kept AS (INSERT INTO ${part} SELECT ${pairParam}, c.* FROM (${await keepingSql(tx, table, pair, volatile, params, way)}) c RETURNING ${returning.join(', ')})
          ${values ? `, counted AS (${keptValuesInsertSql(values, pairParam, 'kept')})` : ''}
          SELECT ${counts.join(', ')} FROM kept`,
         params.values,
       )
       const row = written.rows[0]!
+      keptId = id
+      if (Number(row.added) + Number(row.removed) + Number(row.changed) === 0) await tx.query(`DROP TABLE ${part}`)
+      else {
+        await tx.query(`CREATE INDEX "${partitionName(relation, id)}_page" ON ${part} (${relation.pageKeys.join(', ')})`)
+        await tx.query(`ALTER TABLE ${inventoryRelation(relation.name)} ATTACH PARTITION ${part} FOR VALUES IN (${sqlLiteral(id)}::int8)`)
+      }
       await tx.query('UPDATE inventory.snapshot_changes SET added = $2, removed = $3, changed = $4 WHERE id = $1', [id, row.added, row.removed, row.changed])
       const now = await tx.query<{ newer: string | null; older: string | null }>(
         `SELECT (SELECT ts_change::text FROM inventory.snapshots WHERE id = $1 AND loaded AND NOT loading FOR SHARE) AS newer,
@@ -368,11 +448,11 @@ export async function keepComparison(
     if (sqlState(err) === '23503') return undefined
     throw err
   }
-  // statistics of the relation with the new rows (a sample: cheap), so that the planner knows how
-  // many rows a pair has rather than guessing for a table autovacuum has not seen yet
-  if (counts && counts.added + counts.removed + counts.changed > 0 && way.statistics !== false) {
+  // statistics of the pair's partition (a sample: cheap), so that the planner knows how many rows
+  // the pair has rather than guessing for a table autovacuum has not seen yet
+  if (counts && keptId !== undefined && counts.added + counts.removed + counts.changed > 0 && way.statistics !== false) {
     const target = way.statistics
-    const analyze = `ANALYZE ${inventoryRelation(relation.name)}`
+    const analyze = `ANALYZE ${inventoryRelation(partitionName(relation, keptId))}`
     await (target === undefined || db.kind !== 'postgres'
       ? bounded.query(analyze)
       : bounded.transaction(async (tx) => {

@@ -17,7 +17,7 @@ import { registerSnapshotDeviceRoutes } from './snapshot-devices.js'
 import { registerTableRoutes, tableRouteOptions } from './tables.js'
 import { backfillMeasures } from '../snapshots/index.js'
 import { backfillComputed } from '../storage/partitions.js'
-import { backfillKeptValues } from '../query/kept-comparison.js'
+import { backfillKeptValues, dropForgottenPartitions } from '../query/kept-comparison.js'
 
 export interface RoutesLifecycle {
   /** Stops background work (discovery jobs) and releases resources. */
@@ -61,6 +61,14 @@ export async function registerRoutes(router: Router<InventoryRequest>, deps: Inv
         if (n > 0) deps.log.info({ comparisons: n }, 'computed the value counts of comparisons kept before them')
       },
       (err: unknown) => deps.log.warn({ err }, 'could not compute the value counts of comparisons kept before them'),
+    )
+    // and the partitions of comparisons forgotten while no keeping ran are dropped
+    .then(() => dropForgottenPartitions(deps.db, COMPARABLE_TABLES))
+    .then(
+      (n) => {
+        if (n > 0) deps.log.info({ partitions: n }, 'dropped the kept rows of forgotten comparisons')
+      },
+      (err: unknown) => deps.log.warn({ err }, 'could not drop the kept rows of forgotten comparisons'),
     )
   registerSnapshotRoutes(router, svc)
   registerSnapshotDeviceRoutes(router, svc)

@@ -13,7 +13,7 @@ import { startApp } from '../app.js'
 import { findTable } from '../../../src/inventory/catalog/index.js'
 import { Deadline, type Db } from '../../../src/shared/db/index.js'
 import { COMPARABLE_TABLES, prepareTableQuery, queryTable, runTableQuery, type TableQueryDeps } from '../../../src/inventory/query/index.js'
-import { keepComparison, keptComparison, keptRelation } from '../../../src/inventory/query/kept-comparison.js'
+import { dropForgottenPartitions, keepComparison, keptComparison, keptRelation } from '../../../src/inventory/query/kept-comparison.js'
 import { recording } from '../../helpers/recording-db.js'
 import { backgroundKeeping } from '../../../src/inventory/query/keeping.js'
 import { testDeps } from './helpers.js'
@@ -168,13 +168,23 @@ export async function keptComparisonsAnswerAsTheJoin(t: Test, engine: 'postgres'
       [[keptRelation(interfaces).pageIndex, '(_pair, hostname, id, change)']],
       'one index: the pair, the default sort column, id, change',
     )
-    // a relation kept by an earlier release (an index on the pair alone) gets it when first used
+    // a relation kept by an earlier release (one table for every pair, an index on the pair alone) becomes the first partition, its pairs still read
     const relation = `inventory."${keptRelation(interfaces).name}"`
-    await db.query(`DROP INDEX inventory."${keptRelation(interfaces).pageIndex}"`)
+    const firstPartition = `${keptRelation(interfaces).partitions}_0`
+    const wholePage = { columns: interfaces.columns.map((c) => c.name), compare: { snapshot: first }, pagination: { start: 0, limit: 1000 } }
+    const asBefore = await answer(kept, 'inventory/interfaces', wholePage)
+    await db.query(`CREATE TABLE inventory.earlier AS SELECT * FROM ${relation}`)
+    await db.query(`DROP TABLE ${relation}`)
+    await db.query(`ALTER TABLE inventory.earlier RENAME TO "${keptRelation(interfaces).name}"`)
     await db.query(`CREATE INDEX ON ${relation} (_pair)`)
-    await keepComparison(recording(db, { statements: [], transactions: 0, timeouts: [] }), { newer: second, older: first }, false, interfaces, Deadline.after(60_000))
-    const upgraded = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = 'inventory' AND tablename = $1`, [keptRelation(interfaces).name])
-    t.same(upgraded.rows.map((r) => r.indexname), [keptRelation(interfaces).pageIndex], 'an earlier relation: its index replaced by the page index')
+    const earlier = recording(db, { statements: [], transactions: 0, timeouts: [] })
+    t.equal(await answer(kept, 'inventory/interfaces', wholePage), asBefore, 'an earlier relation: its pair is read')
+    t.ok(await keepComparison(earlier, { newer: second, older: first }, false, interfaces, Deadline.after(60_000)), 'still kept when first used')
+    t.equal(await answer(kept, 'inventory/interfaces', wholePage), asBefore, 'and read through the partitioned relation as before')
+    const kinds = await db.query<{ name: string; kind: string }>(`SELECT relname AS name, relkind::text AS kind FROM pg_class WHERE relname = ANY($1) ORDER BY relname`, [[keptRelation(interfaces).name, firstPartition]])
+    t.same(kinds.rows, [{ name: firstPartition, kind: 'r' }, { name: keptRelation(interfaces).name, kind: 'p' }].sort((a, b) => (a.name < b.name ? -1 : 1)), 'partitioned, the earlier rows its first partition')
+    const upgraded = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'inventory' AND tablename = $1`, [firstPartition])
+    t.same(upgraded.rows.map((r) => r.indexdef.replace(/^.* USING btree /, '')), ['(_pair, hostname, id, change)'], 'an earlier relation: its index on the pair replaced by the page index')
     const pair = { newer: second, older: first }
     const k = (await keptComparison(db, pair, false, interfaces))!
     await db.query(`UPDATE inventory."${keptRelation(interfaces).name}" SET "change" = 'removed' WHERE _pair = $1`, [k.id])
@@ -197,8 +207,16 @@ export async function keptComparisonsAnswerAsTheJoin(t: Test, engine: 'postgres'
     const rows = async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM inventory."${keptRelation(interfaces).name}"`)).rows[0]!.n
     t.ok((await rows()) > 0, 'kept again on the next request')
     const sn = (JSON.parse(await answer(live, 'inventory/devices', { columns: ['sn'], pagination: { limit: 1 } })) as { data: Array<{ sn: string }> }).data[0]!.sn
+    const keptPair = (await keptComparison(db, pair, false, interfaces))!
+    const partition = `${keptRelation(interfaces).partitions}_${keptPair.id}`
+    const partitionOf = async () =>
+      (await db.query<{ parent: string }>('SELECT p.relname AS parent FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent WHERE c.relname = $1', [partition])).rows.map((r) => r.parent)
+    t.same(await partitionOf(), [keptRelation(interfaces).name], "the pair's rows are a partition of their own")
     t.equal((await api.call('DELETE', `snapshots/${second}/devices`, [sn])).status, 204)
     t.equal(await rows(), 0, 'a device removal forgets the kept rows')
+    t.ok((await dropForgottenPartitions(db, COMPARABLE_TABLES)) > 0, 'the partitions of forgotten pairs are dropped')
+    t.same(await partitionOf(), [], "the pair's among them")
+    t.equal(await dropForgottenPartitions(db, COMPARABLE_TABLES), 0, 'once')
     for (const path of ['inventory/interfaces', 'inventory/devices']) {
       const request = { columns: findTable(path)!.columns.map((c) => c.name), compare: { snapshot: first }, pagination: { start: 0, limit: 1000 } }
       t.equal(await answer(kept, path, request), await answer(live, path, request), `${path} after the removal: the join's answer`)
