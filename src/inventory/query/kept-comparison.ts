@@ -316,18 +316,22 @@ async function derivedSql(tx: Queryable, table: TableDef, pair: ComparedSnapshot
   const kept = await keptComparison(tx, pair, false, base)
   if (!kept) return undefined
   const id = params.add(kept.id, 'int8')
-  const rows = `(SELECT NULL::text AS snapshot_id, k.* FROM ${inventoryRelation(kept.relation)} k WHERE k._pair = ${id}) AS ${base.source.table.split('.').pop()!}`
+  // the table's SQL over each kept row in turn (a lateral reference: PostgreSQL pulls the row's
+  // projection up into one scan of the kept rows, where a join of its result back to them by key
+  // read them twice and hashed one side; docs/architecture.md)
+  const rows = `(SELECT NULL::text AS snapshot_id, _kept.*) AS ${base.source.table.split('.').pop()!}`
   const source = table.source.sql.replace(baseRelation(base.source.table), rows)
   const column = (name: string) => table.columns.find((c) => c.name === name)!
-  const entry = (c: ColumnDef) => `k."diff" -> ${sqlLiteral(c.name)}`
+  const entry = (c: ColumnDef) => `_kept."diff" -> ${sqlLiteral(c.name)}`
   const compared = comparedColumns(table, false)
   const diff = `('{' || concat_ws(',', ${compared.map((c) => `CASE WHEN ${entry(c)} IS NOT NULL THEN ${sqlLiteral(JSON.stringify(c.name) + ':')} || (${entry(c)})::text END`).join(', ')}) || '}')::json`
   const differs = compared.map((c) => `${entry(c)} IS NOT NULL`)
+  const sameRow = table.key!.map((name) => `_kept.${quoted(name)} = ${columnExpr(column(name))}`)
   return (
-    `SELECT ${table.columns.map((c) => `${columnExpr(c)} AS ${quoted(c.name)}`).join(', ')}, k."change",` +
-    ` CASE WHEN k."change" = 'changed' THEN ${compared.length > 0 ? diff : `'{}'::json`} END AS "diff"` +
-    ` FROM (${source}) t JOIN ${inventoryRelation(kept.relation)} k ON k._pair = ${id} AND ${table.key!.map((name) => `k.${quoted(name)} = ${columnExpr(column(name))}`).join(' AND ')}` +
-    ` WHERE ${[`k."change" <> 'changed'`, ...differs].join(' OR ')}`
+    `SELECT ${table.columns.map((c) => `${columnExpr(c)} AS ${quoted(c.name)}`).join(', ')}, _kept."change",` +
+    ` CASE WHEN _kept."change" = 'changed' THEN ${compared.length > 0 ? diff : `'{}'::json`} END AS "diff"` +
+    ` FROM ${inventoryRelation(kept.relation)} _kept CROSS JOIN LATERAL (${source}) t` +
+    ` WHERE _kept._pair = ${id} AND ${sameRow.join(' AND ')} AND (${[`_kept."change" <> 'changed'`, ...differs].join(' OR ')})`
   )
 }
 

@@ -78,12 +78,15 @@ t.test('an instance beats only for the jobs it works on; an end it could not wri
   untrack()
 
   let attempts = 0
+  let written = false
   await runner.record(dead, async () => {
     attempts += 1
     if (attempts < 3) throw new Error('the database is away')
     await db.query("UPDATE inventory.jobs SET status = 'error' WHERE id = $1", [dead])
+    written = true
   })
-  for (let i = 0; i < 100 && attempts < 3; i++) await new Promise((r) => setTimeout(r, 20))
+  // (until the third attempt's write is done, not only begun)
+  for (let i = 0; i < 100 && !written; i++) await new Promise((r) => setTimeout(r, 20))
   t.equal(attempts, 3, 'tried again until the database took it')
   t.same((await db.query('SELECT status FROM inventory.jobs WHERE id = $1', [dead])).rows, [{ status: 'error' }])
   t.equal(await runner.retry(), 0, 'nothing left to write')
