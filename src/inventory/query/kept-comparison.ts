@@ -14,11 +14,11 @@
  * Deleting that row (a device change, `forgetChanges`; a deleted snapshot, whose foreign keys
  * remove it) deletes the kept rows in the same transaction: a trigger of `snapshot_changes`
  * deletes them from the relation the row names (migration 530); the emptied partition is dropped
- * later (`dropForgottenPartitions`), as dropping it there would lock out every reader of the table. Not a foreign key: it checked
- * every kept row as it was written, a tenth of keeping every table on "large" (64.4 s with it,
- * 58.2 s without, interleaved: docs/architecture.md). `<shape>` is a
- * hash of the comparison's SQL, so a release that changes a table's columns or what is compared
- * keeps into a new relation and never reads rows kept by another.
+ * later (`dropForgottenPartitions`), as dropping it there would lock out every reader of the
+ * table. Not a foreign key: it checked every kept row as it was written, a tenth of keeping every
+ * table on "large" (64.4 s with it, 58.2 s without, interleaved: docs/architecture.md). `<shape>`
+ * is a hash of the comparison's SQL, so a release that changes a table's columns or what is
+ * compared keeps into a new relation and never reads rows kept by another.
  *
  * Consistency: a pair's rows and counts are written in one transaction that ends by reading both
  * snapshots' `ts_change` FOR SHARE: when either changed since the writer looked, it keeps nothing
@@ -385,8 +385,8 @@ export async function keepComparison(
     if (db.kind === 'postgres') await applyLocalSettings(tx, { ...way.settings, statement_timeout: `${remaining()}ms` })
   }
   let counts: KeptCounts | undefined
-  /** The pair's row this keeping wrote, if it did (not another writer). */
-  let keptId: string | undefined
+  /** The partition this keeping wrote the pair's rows into, if it did (not another writer). */
+  let keptInto: string | undefined
   try {
     counts = await bounded.transaction(async (tx): Promise<KeptCounts | undefined> => {
       await settle(tx)
@@ -422,7 +422,8 @@ export async function keepComparison(
       const returning = ['"change"', ...(values ? countedColumnsSql(values.table) : [])]
       // the pair's rows go into a partition of their own, indexed once they are in (a sort) rather than
       // entry by entry, then attached (docs/architecture.md); the partition's check spares the attach a scan
-      const part = inventoryRelation(partitionName(relation, id))
+      const partName = partitionName(relation, id)
+      const part = inventoryRelation(partName)
       await tx.query(`CREATE TABLE ${part} (LIKE ${inventoryRelation(relation.name)} INCLUDING CONSTRAINTS, CHECK (_pair = ${sqlLiteral(id)}::int8))`)
       const written = await tx.query<{ added: string; removed: string; changed: string }>(
         `WITH kept AS (INSERT INTO ${part} SELECT ${pairParam}, c.* FROM (${await keepingSql(tx, table, pair, volatile, params, way)}) c RETURNING ${returning.join(', ')})
@@ -431,10 +432,10 @@ export async function keepComparison(
         params.values,
       )
       const row = written.rows[0]!
-      keptId = id
+      keptInto = partName
       if (Number(row.added) + Number(row.removed) + Number(row.changed) === 0) await tx.query(`DROP TABLE ${part}`)
       else {
-        await tx.query(`CREATE INDEX "${partitionName(relation, id)}_page" ON ${part} (${relation.pageKeys.join(', ')})`)
+        await tx.query(`CREATE INDEX "${partName}_page" ON ${part} (${relation.pageKeys.join(', ')})`)
         await tx.query(`ALTER TABLE ${inventoryRelation(relation.name)} ATTACH PARTITION ${part} FOR VALUES IN (${sqlLiteral(id)}::int8)`)
       }
       await tx.query('UPDATE inventory.snapshot_changes SET added = $2, removed = $3, changed = $4 WHERE id = $1', [id, row.added, row.removed, row.changed])
@@ -454,9 +455,9 @@ export async function keepComparison(
   }
   // statistics of the pair's partition (a sample: cheap), so that the planner knows how many rows
   // the pair has rather than guessing for a table autovacuum has not seen yet
-  if (counts && keptId !== undefined && counts.added + counts.removed + counts.changed > 0 && way.statistics !== false) {
+  if (counts && keptInto !== undefined && counts.added + counts.removed + counts.changed > 0 && way.statistics !== false) {
     const target = way.statistics
-    const analyze = `ANALYZE ${inventoryRelation(partitionName(relation, keptId))}`
+    const analyze = `ANALYZE ${inventoryRelation(keptInto)}`
     await (target === undefined || db.kind !== 'postgres'
       ? bounded.query(analyze)
       : bounded.transaction(async (tx) => {
