@@ -16,6 +16,7 @@ import { COMPARISON_SETTINGS, changeCountSql, notComparable, type ComparedSnapsh
 import { mapDbError } from './execute.js'
 import { dropForgottenPartitions, keptRelation } from './kept-comparison.js'
 import { keepOnce } from './keeping.js'
+import { keepingOrder } from './keeping-order.js'
 import { Params } from './sql-filter.js'
 
 export interface TableChanges {
@@ -109,7 +110,9 @@ async function eachTable<T>(tables: readonly TableDef[], concurrency: number, fn
 export async function keepChanges(db: Db, pair: ComparedSnapshots, volatile: boolean, tableLimitMs: number, signal?: AbortSignal, concurrency = 1): Promise<number> {
   const kept = await keptChanges(db, pair, volatile)
   const missing = COMPARABLE_TABLES.filter((table) => !kept.has(table.path))
-  const done = await eachTable(missing, concurrency, async (table) => (await keepOnce(db, pair, volatile, table, Deadline.after(tableLimitMs))) !== undefined, signal)
+  // several at once: the heaviest first, so that the lanes end together
+  const ordered = concurrency > 1 ? await keepingOrder(db, pair, missing) : missing
+  const done = await eachTable(ordered, concurrency, async (table) => (await keepOnce(db, pair, volatile, table, Deadline.after(tableLimitMs))) !== undefined, signal)
   // the partitions of pairs forgotten since (a snapshot deleted, a device rediscovered) go; they are
   // empty, so a failure here leaves them to the next pass rather than failing the keeping
   await dropForgottenPartitions(db, COMPARABLE_TABLES).catch(() => 0)
