@@ -56,7 +56,7 @@ export async function countChanges(db: Db, pair: ComparedSnapshots, volatile: bo
   if (pair.older === pair.newer) return COMPARABLE_TABLES.map((table) => ({ table: table.path, added: 0, removed: 0, changed: 0 }))
   const kept = await keptChanges(db, pair, volatile)
   const missing = COMPARABLE_TABLES.filter((table) => !kept.has(table.path))
-  if (missing.length > 0) for (const c of await countTables(db, pair, volatile, deadline, missing)) kept.set(c.table, c)
+  if (missing.length > 0) for (const c of await countTables(db, pair, volatile, deadline, await inKeepingOrder(db, pair, missing, COUNT_CONCURRENCY))) kept.set(c.table, c)
   return COMPARABLE_TABLES.map((table) => kept.get(table.path)!)
 }
 
@@ -78,6 +78,11 @@ async function countTables(db: Db, pair: ComparedSnapshots, volatile: boolean, d
     }
   }
   return eachTable(tables, db.kind === 'postgres' ? COUNT_CONCURRENCY : 1, count)
+}
+
+/** The tables to keep, the heaviest first where several are kept at once (on PostgreSQL), so that the lanes end together. */
+async function inKeepingOrder(db: Db, pair: ComparedSnapshots, tables: readonly TableDef[], concurrency: number): Promise<readonly TableDef[]> {
+  return db.kind === 'postgres' && concurrency > 1 && tables.length > 1 ? keepingOrder(db, pair, tables) : tables
 }
 
 /** `fn` of every table, `concurrency` at a time, in order; the first failure (or `signal`) stops the rest. */
@@ -110,9 +115,7 @@ async function eachTable<T>(tables: readonly TableDef[], concurrency: number, fn
 export async function keepChanges(db: Db, pair: ComparedSnapshots, volatile: boolean, tableLimitMs: number, signal?: AbortSignal, concurrency = 1): Promise<number> {
   const kept = await keptChanges(db, pair, volatile)
   const missing = COMPARABLE_TABLES.filter((table) => !kept.has(table.path))
-  // several at once: the heaviest first, so that the lanes end together
-  const ordered = concurrency > 1 ? await keepingOrder(db, pair, missing) : missing
-  const done = await eachTable(ordered, concurrency, async (table) => (await keepOnce(db, pair, volatile, table, Deadline.after(tableLimitMs))) !== undefined, signal)
+  const done = await eachTable(await inKeepingOrder(db, pair, missing, concurrency), concurrency, async (table) => (await keepOnce(db, pair, volatile, table, Deadline.after(tableLimitMs))) !== undefined, signal)
   // the partitions of pairs forgotten since (a snapshot deleted, a device rediscovered) go; they are
   // empty, so a failure here leaves them to the next pass rather than failing the keeping
   await dropForgottenPartitions(db, COMPARABLE_TABLES).catch(() => 0)

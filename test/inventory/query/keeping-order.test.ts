@@ -1,25 +1,54 @@
 /**
- * A discovery's keeping takes the tables heaviest first when it keeps several at once, and the
- * views kept from another table's kept rows last (`query/keeping-order.ts`), on PostgreSQL where it
- * keeps several at once.
+ * A discovery's keeping, and a `changes` request that keeps a pair, take the tables heaviest first
+ * when they keep several at once, and the views kept from another table's kept rows last
+ * (`query/keeping-order.ts`), on PostgreSQL where they keep several at once.
  */
 import t from 'tap'
 import { freshPostgres } from '../../helpers/db.js'
+import { recording, type Recorder } from '../../helpers/recording-db.js'
 import { startApp } from '../app.js'
 import { STORED_TABLES, partitionName, type TableDef } from '../../../src/inventory/catalog/index.js'
 import { COMPARABLE_TABLES } from '../../../src/inventory/query/index.js'
+import { backgroundKeeping } from '../../../src/inventory/query/keeping.js'
 import { keepingOrder } from '../../../src/inventory/query/keeping-order.js'
+
+/** The tables whose comparison of the pair was kept, in the order their keeping's transaction began. */
+function keptInOrder(log: Recorder, pair: { older: string; newer: string }): string[] {
+  return (log.inTransactions ?? [])
+    .flat()
+    .filter((s) => /INSERT INTO inventory\.snapshot_changes/.test(s.sql) && s.params[0] === pair.newer && s.params[1] === pair.older && s.params[2] === false)
+    .map((s) => String(s.params[3]))
+}
 
 t.test('the heaviest tables first, the views of kept rows last', async (t) => {
   const { db } = await freshPostgres(t)
-  const api = await startApp(t, db)
+  const log: Recorder = { statements: [], transactions: 0, timeouts: [], inTransactions: [] }
+  const handle = recording(db, log)
+  const api = await startApp(t, handle)
   const older = await api.discover({ profile: 'lab', seed: 5 })
-  const newer = await api.discover({ profile: 'lab', seed: 6 })
-  await api.close()
+  const newer = await api.discover({ profile: 'lab', seed: 5 })
+  await backgroundKeeping(handle)
   const pair = { older, newer }
   const order = await keepingOrder(db, pair, COMPARABLE_TABLES)
   const paths = order.map((table) => table.path)
   t.same([...paths].sort(), COMPARABLE_TABLES.map((table) => table.path).sort(), 'every table once')
+
+  // two lanes: a table is taken once every table three places before it in the order has ended, so
+  // none begins more than two places before its own (one may begin later: its lane may still be
+  // creating its relation while the other lane keeps several). In catalog order the devices,
+  // which weigh little, would begin first.
+  const near = (kept: string[], what: string) => {
+    t.same([...kept].sort(), [...paths].sort(), `${what}: every table kept once`)
+    const early = kept.map((path, i) => [path, i - paths.indexOf(path)] as const).filter(([, off]) => off < -2)
+    t.same(early, [], `${what}: in that order`)
+  }
+  near(keptInOrder(log, pair), "the discovery's keeping")
+  await db.query('DELETE FROM inventory.snapshot_changes')
+  log.inTransactions = []
+  const changes = await api.call('GET', `snapshots/${newer}/changes?against=${older}`)
+  t.equal(changes.status, 200, changes.text)
+  near(keptInOrder(log, pair), 'a changes request keeping the pair')
+  await api.close()
 
   const fromKept = (table: TableDef) => table.rowFrom !== undefined
   const lastOther = order.findLastIndex((table) => !fromKept(table))
