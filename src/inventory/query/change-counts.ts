@@ -56,7 +56,7 @@ export async function countChanges(db: Db, pair: ComparedSnapshots, volatile: bo
   if (pair.older === pair.newer) return COMPARABLE_TABLES.map((table) => ({ table: table.path, added: 0, removed: 0, changed: 0 }))
   const kept = await keptChanges(db, pair, volatile)
   const missing = COMPARABLE_TABLES.filter((table) => !kept.has(table.path))
-  if (missing.length > 0) for (const c of await countTables(db, pair, volatile, deadline, await inKeepingOrder(db, pair, missing, COUNT_CONCURRENCY))) kept.set(c.table, c)
+  if (missing.length > 0) for (const c of await countTables(db, pair, volatile, deadline, missing)) kept.set(c.table, c)
   return COMPARABLE_TABLES.map((table) => kept.get(table.path)!)
 }
 
@@ -77,12 +77,13 @@ async function countTables(db: Db, pair: ComparedSnapshots, volatile: boolean, d
       throw mapDbError(err)
     }
   }
-  return eachTable(tables, db.kind === 'postgres' ? COUNT_CONCURRENCY : 1, count)
+  const concurrency = db.kind === 'postgres' ? COUNT_CONCURRENCY : 1
+  return eachTable(await inKeepingOrder(db, pair, tables, concurrency), concurrency, count)
 }
 
-/** The tables to keep, the heaviest first where several are kept at once (on PostgreSQL), so that the lanes end together. */
+/** The tables to keep, the heaviest first where several are kept at once, so that the lanes end together. */
 async function inKeepingOrder(db: Db, pair: ComparedSnapshots, tables: readonly TableDef[], concurrency: number): Promise<readonly TableDef[]> {
-  return db.kind === 'postgres' && concurrency > 1 && tables.length > 1 ? keepingOrder(db, pair, tables) : tables
+  return concurrency > 1 && tables.length > 1 ? keepingOrder(db, pair, tables) : tables
 }
 
 /** `fn` of every table, `concurrency` at a time, in order; the first failure (or `signal`) stops the rest. */

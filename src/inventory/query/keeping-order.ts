@@ -35,15 +35,13 @@ function relationsRead(table: TableDef, snapshotId: string): string[] {
 
 /** `tables` in the order to keep them for the pair, several at a time. */
 export async function keepingOrder(db: Queryable, pair: ComparedSnapshots, tables: readonly TableDef[]): Promise<TableDef[]> {
-  const names = [...new Set(tables.flatMap((t) => (t.rowFrom === undefined ? [pair.older, pair.newer].flatMap((id) => relationsRead(t, id)) : [])))]
+  // the views kept from another's kept rows read nothing of the snapshots (undefined): after all the others
+  const reads = new Map(tables.map((t) => [t, t.rowFrom === undefined ? [pair.older, pair.newer].flatMap((id) => relationsRead(t, id)) : undefined]))
   const r = await db.query<{ relname: string; bytes: string }>(
     `SELECT c.relname, pg_table_size(c.oid)::text AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'inventory' AND c.relname = ANY($1)`,
-    [names],
+    [[...new Set([...reads.values()].flatMap((names) => names ?? []))]],
   )
   const bytes = new Map(r.rows.map((row) => [row.relname, Number(row.bytes)]))
-  // the views kept from another's kept rows weigh nothing of the snapshots: after all the others
-  const weight = (t: TableDef) =>
-    t.rowFrom !== undefined ? -1 : [pair.older, pair.newer].flatMap((id) => relationsRead(t, id)).reduce((sum, name) => sum + (bytes.get(name) ?? 0), 0)
-  const weights = new Map(tables.map((t) => [t, weight(t)]))
+  const weights = new Map([...reads].map(([t, names]) => [t, names === undefined ? -1 : names.reduce((sum, name) => sum + (bytes.get(name) ?? 0), 0)]))
   return [...tables].sort((a, b) => weights.get(b)! - weights.get(a)!)
 }

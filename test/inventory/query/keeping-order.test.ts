@@ -11,18 +11,18 @@ import { STORED_TABLES, partitionName, type TableDef } from '../../../src/invent
 import { COMPARABLE_TABLES } from '../../../src/inventory/query/index.js'
 import { backgroundKeeping } from '../../../src/inventory/query/keeping.js'
 import { keepingOrder } from '../../../src/inventory/query/keeping-order.js'
+import { PAIR_ROW, recorder, sent } from './keeping.js'
 
 /** The tables whose comparison of the pair was kept, in the order their keeping's transaction began. */
 function keptInOrder(log: Recorder, pair: { older: string; newer: string }): string[] {
-  return (log.inTransactions ?? [])
-    .flat()
-    .filter((s) => /INSERT INTO inventory\.snapshot_changes/.test(s.sql) && s.params[0] === pair.newer && s.params[1] === pair.older && s.params[2] === false)
-    .map((s) => String(s.params[3]))
+  return sent(log, PAIR_ROW)
+    .filter((p) => p[0] === pair.newer && p[1] === pair.older && p[2] === false)
+    .map((p) => String(p[3]))
 }
 
 t.test('the heaviest tables first, the views of kept rows last', async (t) => {
   const { db } = await freshPostgres(t)
-  const log: Recorder = { statements: [], transactions: 0, timeouts: [], inTransactions: [] }
+  const log = recorder()
   const handle = recording(db, log)
   const api = await startApp(t, handle)
   const older = await api.discover({ profile: 'lab', seed: 5 })

@@ -18,17 +18,17 @@ import { keepComparison, keptRelation } from '../../../src/inventory/query/kept-
 
 type Counts = Array<{ table: string; added: number; removed: number; changed: number }>
 
-function recorder(): Recorder {
+export function recorder(): Recorder {
   return { statements: [], transactions: 0, timeouts: [], inTransactions: [] }
 }
 
 /** Statements of `log` (in transactions or not) matching `pattern`, with their parameters when known. */
-function sent(log: Recorder, pattern: RegExp): Array<readonly unknown[]> {
+export function sent(log: Recorder, pattern: RegExp): Array<readonly unknown[]> {
   const inTx = (log.inTransactions ?? []).flat().filter((s) => pattern.test(s.sql))
   return [...inTx.map((s) => s.params), ...log.statements.filter((sql) => pattern.test(sql)).map(() => [])]
 }
 
-const PAIR_ROW = /INSERT INTO inventory\.snapshot_changes/
+export const PAIR_ROW = /INSERT INTO inventory\.snapshot_changes/
 const KEPT_ROWS = /INSERT INTO inventory\."cmp_/
 
 /** The pair's counts per comparable table as the join counts them (nothing kept is read). */
